@@ -1,0 +1,2 @@
+import Security
+print("stub")

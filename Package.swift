@@ -1,0 +1,61 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "swift-keychain",
+    platforms: [.macOS(.v13)],
+    products: [
+        // Apple's Keychain Services API on Linux. On Apple platforms, depend on it only
+        // `.when(platforms: [.linux])` and use the system's Security framework.
+        .library(name: "Security", targets: ["Security"]),
+        .library(name: "KeychainCore", targets: ["KeychainCore"]),
+        .executable(name: "keychain-demo", targets: ["KeychainDemo"]),
+        .executable(name: "keychain-benchmark", targets: ["SecItemBenchmark"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "KeychainCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Security",
+            dependencies: [
+                "KeychainCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "KeychainDemo",
+            dependencies: ["Security"],
+            path: "Examples/KeychainDemo"
+        ),
+        .executableTarget(
+            name: "SecItemBenchmark",
+            dependencies: ["Security"],
+            path: "Benchmarks/SecItemBenchmark"
+        ),
+        // Spawned by the tests to prove that several processes share one keychain.
+        .executableTarget(
+            name: "KeychainTestHelper",
+            dependencies: ["Security"],
+            path: "Tests/KeychainTestHelper"
+        ),
+        .testTarget(
+            name: "KeychainCoreTests",
+            dependencies: ["KeychainCore"]
+        ),
+        .testTarget(
+            name: "SecurityTests",
+            dependencies: ["Security", "KeychainTestHelper"]
+        ),
+    ]
+)

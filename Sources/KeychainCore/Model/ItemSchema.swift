@@ -1,0 +1,79 @@
+/// The attributes an item class has and the ones that make up its primary key (§3).
+public struct ItemSchema: Sendable {
+    public let itemClass: ItemClass
+    /// Every attribute the class accepts, by code; any other code is errSecNoSuchAttr.
+    public let attributes: [String: Attribute]
+    /// The class attributes of the primary key, in a fixed order. The access group and the
+    /// synchronizable flag belong to every key as well.
+    public let primaryKey: [Attribute]
+
+    /// Looks up an attribute of this class.
+    public func attribute(_ code: String) throws(KeychainError) -> Attribute {
+        guard let attribute = attributes[code] else { throw .noSuchAttribute(code) }
+        return attribute
+    }
+
+    static func of(_ itemClass: ItemClass) -> ItemSchema {
+        switch itemClass {
+        case .genericPassword: genericPassword
+        case .internetPassword: internetPassword
+        case .certificate: certificate
+        case .key: key
+        case .identity: identity
+        }
+    }
+
+    public static let accessGroup = Attribute("agrp", .accessGroup)
+    public static let accessible = Attribute("pdmn", .accessibility)
+    public static let synchronizable = Attribute("sync", .synchronizable)
+    public static let creationDate = Attribute("cdat", .date)
+    public static let modificationDate = Attribute("mdat", .date)
+    public static let account = Attribute("acct", .text)
+    public static let service = Attribute("svce", .text)
+    public static let server = Attribute("srvr", .text)
+
+    private static let common: [Attribute] = [
+        accessGroup, accessible, synchronizable, creationDate, modificationDate,
+        Attribute("accc", .accessControl), Attribute("nleg", .ignored),
+        Attribute("labl", .text), Attribute("tkid", .text), Attribute("vwht", .text),
+    ]
+    private static let password: [Attribute] = common + [
+        account, Attribute("desc", .text), Attribute("icmt", .text), Attribute("crtr", .number),
+        Attribute("type", .number), Attribute("invi", .number), Attribute("nega", .number),
+    ]
+    private static let certificateOnly: [Attribute] = [
+        Attribute("ctyp", .number), Attribute("cenc", .number), Attribute("subj", .text),
+        Attribute("issr", .text), Attribute("slnr", .text), Attribute("skid", .text),
+        Attribute("pkhh", .text),
+    ]
+    private static let keyOnly: [Attribute] = [
+        Attribute("kcls", .number), Attribute("klbl", .text), Attribute("atag", .text),
+        Attribute("crtr", .number), Attribute("type", .number), Attribute("bsiz", .number),
+        Attribute("esiz", .number), Attribute("sdat", .date), Attribute("edat", .date),
+        Attribute("perm", .number), Attribute("encr", .number), Attribute("decr", .number),
+        Attribute("drve", .number), Attribute("sign", .number), Attribute("vrfy", .number),
+        Attribute("wrap", .number), Attribute("unwp", .number), Attribute("sens", .number),
+        Attribute("extr", .number),
+    ]
+
+    private static func make(_ itemClass: ItemClass, _ attributes: [Attribute], key: [String]) -> ItemSchema {
+        let byCode = Dictionary(attributes.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
+        return ItemSchema(itemClass: itemClass, attributes: byCode, primaryKey: key.map { byCode[$0]! })
+    }
+
+    private static let genericPassword = make(
+        .genericPassword, password + [service, Attribute("gena", .text)], key: ["acct", "svce"])
+    private static let internetPassword = make(
+        .internetPassword,
+        password + [
+            Attribute("sdmn", .text), server, Attribute("ptcl", .number), Attribute("atyp", .text),
+            Attribute("port", .number), Attribute("path", .text),
+        ],
+        key: ["acct", "sdmn", "srvr", "ptcl", "atyp", "port", "path"])
+    private static let certificate = make(
+        .certificate, common + certificateOnly, key: ["ctyp", "issr", "slnr"])
+    private static let key = make(
+        .key, common + keyOnly,
+        key: ["kcls", "klbl", "atag", "crtr", "type", "bsiz", "esiz", "sdat", "edat"])
+    private static let identity = make(.identity, common + certificateOnly + keyOnly, key: [])
+}

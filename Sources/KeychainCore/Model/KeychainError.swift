@@ -1,0 +1,73 @@
+/// Why a keychain operation failed. Each case maps to one Keychain Services status.
+///
+/// Reasons describe the request, never its values: no secret, account or label is ever
+/// part of an error.
+public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// errSecParam (-50): a malformed query or value.
+    case param(String)
+    /// errSecNoSuchAttr (-25303): the class has no attribute with this code.
+    case noSuchAttribute(String)
+    /// errSecNoSuchClass (-25306).
+    case noSuchClass
+    /// errSecDuplicateItem (-25299).
+    case duplicateItem
+    /// errSecItemNotFound (-25300).
+    case itemNotFound
+    /// errSecMissingEntitlement (-34018): the caller does not hold the access group.
+    case missingEntitlement(group: String)
+    /// errSecDecode (-26275): a stored record is damaged or was tampered with.
+    case decode
+    /// errSecNotAvailable (-25291): the keychain cannot be created or opened.
+    case notAvailable(String)
+    /// errSecWrongSecVersion (-25310): the keychain was written by a newer format.
+    case wrongVersion(Int)
+    /// errSecUnimplemented (-4).
+    case unimplemented(String)
+    /// errSecInteractionNotAllowed (-25308): the item's class key is not available.
+    case interactionNotAllowed
+    /// errSecReadOnly (-25292).
+    case readOnly
+    /// errSecDiskFull (-34).
+    case diskFull
+    /// errSecIO (-36).
+    case io(String)
+
+    /// The Keychain Services status code of this error.
+    public var status: Int32 {
+        switch self {
+        case .param: -50
+        case .noSuchAttribute: -25303
+        case .noSuchClass: -25306
+        case .duplicateItem: -25299
+        case .itemNotFound: -25300
+        case .missingEntitlement: -34018
+        case .decode: -26275
+        case .notAvailable: -25291
+        case .wrongVersion: -25310
+        case .unimplemented: -4
+        case .interactionNotAllowed: -25308
+        case .readOnly: -25292
+        case .diskFull: -34
+        case .io: -36
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .param(let reason): "invalid parameter: \(reason)"
+        case .noSuchAttribute(let code): "no attribute '\(code)' in this item class"
+        case .noSuchClass: "no such item class"
+        case .duplicateItem: "the item already exists"
+        case .itemNotFound: "the item could not be found"
+        case .missingEntitlement(let group): "the access group '\(group)' is not held by this process"
+        case .decode: "a stored record is damaged or was tampered with"
+        case .notAvailable(let reason): "the keychain is not available: \(reason)"
+        case .wrongVersion(let version): "the keychain has format version \(version), newer than this library reads"
+        case .unimplemented(let what): "not implemented: \(what)"
+        case .interactionNotAllowed: "the item's protection class is locked"
+        case .readOnly: "the keychain cannot be modified"
+        case .diskFull: "the disk is full"
+        case .io(let reason): "I/O error: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/// Which items a query covers by their `kSecAttrSynchronizable` value (rule 10).
+public enum SynchronizableFilter: Sendable, Hashable {
+    /// Only items that are not synchronizable: the default when the attribute is absent.
+    case notSynchronizable
+    /// Only synchronizable items.
+    case synchronizable
+    /// Both (`kSecAttrSynchronizableAny`).
+    case any
+
+    /// The value a new item gets from this filter; `any` adds a non-synchronizable item.
+    public var valueForNewItem: Bool { self == .synchronizable }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+
+/// A row of the `item` table as read, before anything is opened.
+struct StoredRow {
+    let id: Int64
+    let uuid: UUID
+    let columns: StoredColumns
+    let sealedAttributes: Data
+    let sealedSecret: Data?
+}
+
+/// How a query is answered: SQL equality on the hashed and clear columns (an index lookup),
+/// then, for the attributes that have no column, a comparison after opening the record.
+struct MatchPlan {
+    let whereClause: String
+    let arguments: [DatabaseValueConvertible?]
+    /// Attributes compared after opening the record, with the canonical bytes to equal.
+    let residual: [(attribute: Attribute, bytes: Data)]
+    /// A query that can match nothing (a persistent reference of another class, or an
+    /// identity, which has no stored form).
+    let matchesNothing: Bool
+
+    init(query: ItemQuery, caller: CallerIdentity, hasher: IndexHasher) throws(KeychainError) {
+        let schema = query.itemClass.schema
+        var conditions = ["class = ?"]
+        var arguments: [DatabaseValueConvertible?] = [query.itemClass.storageCode]
+        var residual: [(Attribute, Data)] = []
+        var groups = caller.accessGroups
+        for (code, value) in query.attributes.sorted(by: { $0.key < $1.key }) {
+            let attribute = try schema.attribute(code)
+            let bytes = try attribute.canonicalBytes(of: value)
+            switch attribute.kind {
+            case .ignored, .synchronizable:
+                continue
+            case .accessGroup:
+                let group = String(decoding: bytes, as: UTF8.self)
+                guard caller.accessGroups.contains(group) else { throw .missingEntitlement(group: group) }
+                groups = [group]
+            case .accessibility:
+                conditions.append("protection = ?")
+                arguments.append(String(decoding: bytes, as: UTF8.self))
+            default:
+                if StoredColumns.indexed.contains(attribute) {
+                    conditions.append("\(code) = ?")
+                    arguments.append(hasher.hash(code, bytes))
+                } else {
+                    residual.append((attribute, bytes))
+                }
+            }
+        }
+        conditions.append("agrp IN (\(groups.map { _ in "?" }.joined(separator: ", ")))")
+        arguments += groups.map { hasher.hash(ItemSchema.accessGroup.code, Data($0.utf8)) }
+        if let reference = query.persistentReference {
+            conditions.append("uuid = ?")
+            arguments.append(reference.id.bytes)
+        } else {
+            switch query.synchronizable {
+            case .notSynchronizable: conditions.append("sync = 0")
+            case .synchronizable: conditions.append("sync = 1")
+            case .any: break
+            }
+        }
+        self.whereClause = conditions.joined(separator: " AND ")
+        self.arguments = arguments
+        self.residual = residual
+        self.matchesNothing = query.itemClass == .identity || groups.isEmpty
+            || (query.persistentReference.map { $0.itemClass != query.itemClass } ?? false)
+    }
+
+    /// Calls `body` for each candidate row in insertion order until it returns false.
+    func forEachRow(in db: Database, withSecret: Bool, _ body: (StoredRow) throws -> Bool) throws {
+        if matchesNothing { return }
+        let sql = """
+            SELECT id, uuid, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, \
+            \(withSecret ? "secret" : "NULL") FROM item WHERE \(whereClause) ORDER BY id
+            """
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+        while let row = try rows.next() {
+            let uuidBytes: Data = row[1]
+            guard uuidBytes.count == 16 else { throw KeychainError.decode }
+            let stored = StoredRow(
+                id: row[0],
+                uuid: UUID(uuidBytes: uuidBytes),
+                columns: StoredColumns(
+                    classCode: row[2], sync: row[3], protection: row[4], identity: row[5],
+                    accessGroup: row[6], account: row[7], service: row[8], server: row[9]),
+                sealedAttributes: row[10],
+                sealedSecret: row[11])
+            guard try body(stored) else { return }
+        }
+    }
+
+    /// Whether an opened record equals the query on the attributes that have no column.
+    func residualMatches(_ record: ItemRecord) throws(KeychainError) -> Bool {
+        for (attribute, bytes) in residual {
+            guard try record.canonicalBytes(of: attribute) == bytes else { return false }
+        }
+        return true
+    }
+}

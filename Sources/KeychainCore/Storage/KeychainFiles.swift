@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a keychain's files are and the permissions they get: the folder 0700, the
+/// database and its key 0600. SQLite gives the WAL and shared-memory files the database's
+/// mode, so creating the database ourselves keeps all of them private.
+public struct KeychainFiles: Sendable, Hashable {
+    public let directory: URL
+    public let name: String
+
+    public init(directory: URL, name: String) {
+        self.directory = directory
+        self.name = name
+    }
+
+    /// `$XDG_DATA_HOME/keychains`, or `~/.local/share/keychains` when it is unset.
+    public static func defaultDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return URL(fileURLWithPath: data).appendingPathComponent("keychains")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/keychains")
+    }
+
+    /// The database: `<name>.keychain-db`.
+    public var database: URL { directory.appendingPathComponent("\(name).keychain-db") }
+    /// The device key beside it: `<name>.keychain-key`.
+    public var deviceKey: URL { directory.appendingPathComponent("\(name).keychain-key") }
+
+    /// Creates the folder (0700) and an empty database file (0600) where they are missing,
+    /// and tightens a folder that is looser.
+    func prepare() throws(KeychainError) {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            throw .notAvailable("'\(name)' is not a keychain name")
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .notAvailable("cannot create the folder \(directory.path)")
+        }
+        var info = stat()
+        guard stat(directory.path, &info) == 0 else {
+            throw .notAvailable("cannot inspect \(directory.path): \(errnoText())")
+        }
+        guard info.st_uid == geteuid() else {
+            throw .notAvailable("\(directory.path) belongs to another user")
+        }
+        if info.st_mode & 0o077 != 0, chmod(directory.path, 0o700) != 0 {
+            throw .notAvailable("cannot make \(directory.path) private: \(errnoText())")
+        }
+        let fd = open(database.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw .notAvailable("cannot create \(database.path): \(errnoText())")
+        }
+        defer { close(fd) }
+        if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
+    }
+}

@@ -1,0 +1,296 @@
+import Crypto
+import Foundation
+import GRDB
+import Synchronization
+
+/// One keychain: an encrypted SQLite database (WAL mode, through GRDB) and its keys.
+///
+/// Safe to use from any thread; several processes may open the same keychain at once.
+/// Every operation is one transaction, so a change is applied whole or not at all, and
+/// the database's UNIQUE constraint decides which of two racing adds wins.
+public final class KeychainStore: Sendable {
+    public let files: KeychainFiles
+    let pool: DatabasePool
+    let keybag: Keybag
+    let hasher: IndexHasher
+
+    private init(files: KeychainFiles, pool: DatabasePool, keybag: Keybag) {
+        self.files = files
+        self.pool = pool
+        self.keybag = keybag
+        self.hasher = IndexHasher(key: keybag.indexKey)
+    }
+
+    private static let openStores = Mutex<[KeychainFiles: KeychainStore]>([:])
+
+    /// The process-wide store for a keychain, opened (and created) on first use.
+    public static func shared(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
+        try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
+            if let store = stores[files] { return store }
+            let store = try open(files)
+            stores[files] = store
+            return store
+        }
+    }
+
+    /// Opens a keychain, creating its folder, database and keys when they do not exist.
+    /// Failures are errSecNotAvailable (or errSecWrongSecVersion) and are logged with why.
+    public static func open(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
+        do throws(KeychainError) {
+            try files.prepare()
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.label = "keychain"
+            let pool: DatabasePool
+            do {
+                pool = try DatabasePool(path: files.database.path, configuration: configuration)
+            } catch {
+                throw KeychainError.from(error, during: "open")
+            }
+            if let format = try read(pool, during: "open", KeychainSchema.recordedFormat),
+               format > KeychainSchema.formatVersion {
+                throw KeychainError.wrongVersion(format)
+            }
+            do {
+                try KeychainSchema.migrator.migrate(pool)
+            } catch {
+                throw KeychainError.from(error, during: "open")
+            }
+            let keybag = try write(pool, during: "open") { db in try loadKeybag(db, files: files) }
+            return KeychainStore(files: files, pool: pool, keybag: keybag)
+        } catch {
+            keychainLogger.error(
+                "cannot open keychain",
+                metadata: ["path": "\(files.database.path)", "reason": "\(error)"])
+            switch error {
+            case .notAvailable, .wrongVersion: throw error
+            default: throw .notAvailable(error.description)
+            }
+        }
+    }
+
+    private static func loadKeybag(_ db: Database, files: KeychainFiles) throws -> Keybag {
+        let select = "SELECT name, wrapping, wrapped FROM keybag"
+        var rows = try Row.fetchAll(db, sql: select)
+        if rows.isEmpty {
+            let deviceKey = try DeviceKeyFile.load(at: files.deviceKey, create: true)
+            for name in Keybag.keyNames {
+                let wrapped = try Keybag.wrap(SymmetricKey(size: .bits256), named: name, with: deviceKey)
+                try db.execute(
+                    sql: "INSERT INTO keybag (name, wrapping, wrapped) VALUES (?, ?, ?)",
+                    arguments: [name, Keybag.deviceWrapping, wrapped])
+            }
+            rows = try Row.fetchAll(db, sql: select)
+        }
+        let deviceKey = try DeviceKeyFile.load(at: files.deviceKey, create: false)
+        var keys: [String: SymmetricKey] = [:]
+        for row in rows {
+            let name: String = row["name"]
+            guard row["wrapping"] == Keybag.deviceWrapping else {
+                throw KeychainError.notAvailable("the \(name) key has a wrapping this library does not know")
+            }
+            keys[name] = try Keybag.unwrap(row["wrapped"], named: name, with: deviceKey)
+        }
+        guard let indexKey = keys[Keybag.indexKeyName] else {
+            throw KeychainError.notAvailable("the keybag has no index key")
+        }
+        var classKeys: [Accessibility: SymmetricKey] = [:]
+        for accessibility in Accessibility.allCases {
+            guard let key = keys[accessibility.rawValue] else {
+                throw KeychainError.notAvailable("the keybag has no \(accessibility.rawValue) key")
+            }
+            classKeys[accessibility] = key
+        }
+        return Keybag(indexKey: indexKey, classKeys: classKeys)
+    }
+
+    // MARK: - Operations
+
+    /// Adds an item (rules 11 to 18) and returns what `returning` asks for.
+    public func add(_ item: NewItem, by caller: CallerIdentity, returning: ReturnOptions = []) throws(KeychainError) -> FoundItem {
+        if item.itemClass == .identity {
+            throw .unimplemented("identities are formed from a stored certificate and key, which is not supported")
+        }
+        let schema = item.itemClass.schema
+        var attributes: [String: AttributeValue] = [:]
+        for (code, value) in item.attributes {
+            let attribute = try schema.attribute(code)
+            if attribute.kind == .ignored || attribute.kind == .synchronizable { continue }
+            _ = try attribute.canonicalBytes(of: value)
+            attributes[code] = value
+        }
+        if case .string(let group)? = attributes[ItemSchema.accessGroup.code] {
+            guard caller.accessGroups.contains(group) else { throw .missingEntitlement(group: group) }
+        } else {
+            guard let group = caller.accessGroups.first else { throw .missingEntitlement(group: "") }
+            attributes[ItemSchema.accessGroup.code] = .string(group)
+        }
+        if attributes[ItemSchema.accessible.code] == nil {
+            attributes[ItemSchema.accessible.code] = .string(Accessibility.defaultValue(for: item.itemClass).rawValue)
+        }
+        attributes[ItemSchema.synchronizable.code] = .number(item.isSynchronizable ? 1 : 0)
+        let now = Date()
+        attributes[ItemSchema.creationDate.code] = .date(now)
+        attributes[ItemSchema.modificationDate.code] = .date(now)
+
+        let record = ItemRecord(itemClass: item.itemClass, attributes: attributes)
+        let uuid = UUID()
+        let columns = try StoredColumns(record: record, hasher: hasher)
+        let key = try keybag.classKey(for: record.accessibility)
+        let sealed = try seal(record, secret: item.data ?? Data(), uuid: uuid, columns: columns, key: key)
+        try Self.write(pool, during: "add") { db in
+            try db.cachedStatement(sql: """
+                INSERT INTO item (uuid, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    uuid.bytes, columns.classCode, columns.sync, columns.protection, columns.identity,
+                    columns.accessGroup, columns.account, columns.service, columns.server,
+                    sealed.attributes, sealed.secret,
+                ])
+        }
+        return FoundItem(
+            record: returning.isDisjoint(with: [.attributes, .reference]) ? nil : record,
+            data: returning.contains(.data) ? (item.data ?? Data()) : nil,
+            persistentReference: PersistentReference(itemClass: item.itemClass, id: uuid))
+    }
+
+    /// Finds the items a query matches, in insertion order, up to its limit (rules 19 to 28).
+    /// No match is errSecItemNotFound.
+    public func find(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) -> [FoundItem] {
+        let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
+        let wantsRecord = !query.returning.isDisjoint(with: [.attributes, .reference])
+        let wantsData = query.returning.contains(.data)
+        let found = try Self.read(pool, during: "search") { db in
+            var found: [FoundItem] = []
+            try plan.forEachRow(in: db, withSecret: wantsData) { row in
+                var record: ItemRecord?
+                if wantsRecord || !plan.residual.isEmpty {
+                    let opened = try self.open(row)
+                    guard try plan.residualMatches(opened) else { return true }
+                    record = opened
+                }
+                found.append(FoundItem(
+                    record: wantsRecord ? record : nil,
+                    data: wantsData ? try self.openSecret(row) : nil,
+                    persistentReference: PersistentReference(itemClass: query.itemClass, id: row.uuid)))
+                if case .count(let limit) = query.limit { return found.count < limit }
+                return true
+            }
+            return found
+        }
+        guard !found.isEmpty else { throw .itemNotFound }
+        return found
+    }
+
+    /// Applies `changes` to every item the query matches, in one transaction: a collision
+    /// with another item (rule 33) or any failure leaves every item as it was.
+    public func update(_ query: ItemQuery, with changes: ItemChanges, by caller: CallerIdentity) throws(KeychainError) {
+        let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
+        let schema = query.itemClass.schema
+        var newValues: [String: AttributeValue] = [:]
+        for (code, value) in changes.attributes {
+            let attribute = try schema.attribute(code)
+            let canonical = try attribute.canonicalBytes(of: value)
+            switch attribute.kind {
+            case .ignored: continue
+            case .synchronizable:
+                newValues[code] = .number(try attribute.integer(of: value) == 0 ? 0 : 1)
+            case .accessGroup:
+                let group = String(decoding: canonical, as: UTF8.self)
+                guard caller.accessGroups.contains(group) else { throw .missingEntitlement(group: group) }
+                newValues[code] = value
+            case .date where code == ItemSchema.creationDate.code || code == ItemSchema.modificationDate.code:
+                continue // rule 32: the keychain keeps cdat and sets mdat
+            default:
+                newValues[code] = value
+            }
+        }
+        let now = Date()
+        try Self.write(pool, during: "update") { db in
+            var matches: [(StoredRow, ItemRecord)] = []
+            try plan.forEachRow(in: db, withSecret: true) { row in
+                let record = try self.open(row)
+                if try plan.residualMatches(record) { matches.append((row, record)) }
+                return true
+            }
+            guard !matches.isEmpty else { throw KeychainError.itemNotFound }
+            for (row, record) in matches {
+                var updated = record
+                updated.attributes.merge(newValues) { _, new in new }
+                let previous = record.modificationDate?.timeIntervalSinceReferenceDate ?? 0
+                updated.attributes[ItemSchema.modificationDate.code] =
+                    .date(Date(timeIntervalSinceReferenceDate: max(now.timeIntervalSinceReferenceDate, previous.nextUp)))
+                let columns = try StoredColumns(record: updated, hasher: self.hasher)
+                let key = try self.keybag.classKey(for: updated.accessibility)
+                let secret = try changes.data ?? self.openSecret(row)
+                let sealed = try self.seal(updated, secret: secret, uuid: row.uuid, columns: columns, key: key)
+                try db.cachedStatement(sql: """
+                    UPDATE item SET sync = ?, protection = ?, identity = ?, agrp = ?, acct = ?, svce = ?,
+                    srvr = ?, attributes = ?, secret = ? WHERE id = ?
+                    """).execute(arguments: [
+                        columns.sync, columns.protection, columns.identity, columns.accessGroup,
+                        columns.account, columns.service, columns.server, sealed.attributes, sealed.secret, row.id,
+                    ])
+            }
+        }
+    }
+
+    /// Deletes every item the query matches (rule 36), in one transaction.
+    public func delete(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) {
+        let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
+        try Self.write(pool, during: "delete") { db in
+            var ids: [Int64] = []
+            try plan.forEachRow(in: db, withSecret: false) { row in
+                if try plan.residual.isEmpty || plan.residualMatches(self.open(row)) { ids.append(row.id) }
+                return true
+            }
+            guard !ids.isEmpty else { throw KeychainError.itemNotFound }
+            let statement = try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?")
+            for id in ids { try statement.execute(arguments: [id]) }
+        }
+    }
+
+    // MARK: - Sealing
+
+    private func seal(_ record: ItemRecord, secret: Data, uuid: UUID, columns: StoredColumns,
+                      key: SymmetricKey) throws(KeychainError) -> (attributes: Data, secret: Data) {
+        (try RecordSealer.seal(RecordCodec.encode(record.attributes), with: key,
+                               binding: columns.associatedData(uuid: uuid, part: .attributes)),
+         try RecordSealer.seal(secret, with: key, binding: columns.associatedData(uuid: uuid, part: .secret)))
+    }
+
+    /// Opens a row's attributes; a damaged or moved blob is errSecDecode.
+    func open(_ row: StoredRow) throws(KeychainError) -> ItemRecord {
+        let key = try classKey(of: row)
+        let plaintext = try RecordSealer.open(
+            row.sealedAttributes, with: key, binding: row.columns.associatedData(uuid: row.uuid, part: .attributes))
+        guard let itemClass = ItemClass.allCases.first(where: { $0.storageCode == row.columns.classCode }) else {
+            throw .decode
+        }
+        return ItemRecord(itemClass: itemClass, attributes: try RecordCodec.decode(plaintext))
+    }
+
+    /// Opens a row's secret; a damaged or moved blob is errSecDecode.
+    func openSecret(_ row: StoredRow) throws(KeychainError) -> Data {
+        guard let sealed = row.sealedSecret else { throw .decode }
+        return try RecordSealer.open(
+            sealed, with: try classKey(of: row), binding: row.columns.associatedData(uuid: row.uuid, part: .secret))
+    }
+
+    private func classKey(of row: StoredRow) throws(KeychainError) -> SymmetricKey {
+        guard let accessibility = Accessibility(rawValue: row.columns.protection) else { throw .decode }
+        return try keybag.classKey(for: accessibility)
+    }
+
+    // MARK: - Transactions
+
+    private static func read<T>(_ pool: DatabasePool, during operation: String,
+                                _ body: (Database) throws -> T) throws(KeychainError) -> T {
+        do { return try pool.read(body) } catch { throw .from(error, during: operation) }
+    }
+
+    private static func write<T>(_ pool: DatabasePool, during operation: String,
+                                 _ body: (Database) throws -> T) throws(KeychainError) -> T {
+        do { return try pool.write(body) } catch { throw .from(error, during: operation) }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The byte form of a record's attributes before sealing: a version byte, then for each
+/// attribute its code, a type tag and a length-prefixed payload. Decoding checks every
+/// bound, so damaged input is errSecDecode, never a crash.
+enum RecordCodec {
+    static let version: UInt8 = 1
+
+    private enum Tag: UInt8 {
+        case string = 0x73, data = 0x64, number = 0x6E, bool = 0x62, date = 0x74
+    }
+
+    static func encode(_ attributes: [String: AttributeValue]) -> Data {
+        var out = Data([version])
+        for (code, value) in attributes.sorted(by: { $0.key < $1.key }) {
+            let codeBytes = Data(code.utf8)
+            out.append(UInt8(truncatingIfNeeded: codeBytes.count))
+            out.append(codeBytes)
+            let (tag, payload): (Tag, Data) = switch value {
+            case .string(let string): (.string, Data(string.utf8))
+            case .data(let data): (.data, data)
+            case .number(let number): (.number, Attribute.bytes(of: number))
+            case .bool(let flag): (.bool, Data([flag ? 1 : 0]))
+            case .date(let date): (.date, Attribute.bytes(of: date))
+            }
+            out.append(tag.rawValue)
+            withUnsafeBytes(of: UInt32(payload.count).bigEndian) { out.append(contentsOf: $0) }
+            out.append(payload)
+        }
+        return out
+    }
+
+    static func decode(_ bytes: Data) throws(KeychainError) -> [String: AttributeValue] {
+        var reader = Reader(bytes: [UInt8](bytes))
+        guard try reader.byte() == version else { throw .decode }
+        var attributes: [String: AttributeValue] = [:]
+        while !reader.isAtEnd {
+            let code = String(decoding: try reader.take(Int(try reader.byte())), as: UTF8.self)
+            guard let tag = Tag(rawValue: try reader.byte()) else { throw .decode }
+            let length = try reader.take(4).reduce(0) { $0 << 8 | Int($1) }
+            let payload = try reader.take(length)
+            attributes[code] = switch tag {
+            case .string: .string(String(decoding: payload, as: UTF8.self))
+            case .data: .data(Data(payload))
+            case .number: .number(try integer(payload))
+            case .bool: .bool(payload.first == 1)
+            case .date: .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: try integer(payload)))))
+            }
+        }
+        return attributes
+    }
+
+    private static func integer(_ payload: ArraySlice<UInt8>) throws(KeychainError) -> Int64 {
+        guard payload.count == 8 else { throw .decode }
+        return Int64(bitPattern: payload.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+
+        var isAtEnd: Bool { offset >= bytes.count }
+
+        mutating func byte() throws(KeychainError) -> UInt8 {
+            try take(1).first!
+        }
+
+        mutating func take(_ count: Int) throws(KeychainError) -> ArraySlice<UInt8> {
+            guard count >= 0, count <= bytes.count - offset else { throw .decode }
+            defer { offset += count }
+            return bytes[offset..<offset + count]
+        }
+    }
+}

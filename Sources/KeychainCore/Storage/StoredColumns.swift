@@ -1,0 +1,67 @@
+import Foundation
+
+/// The columns of an item row that are not sealed: what selects its key and what equality
+/// search reads. Every column goes into the associated data of both sealed blobs, so a
+/// blob moved to another row, or a column changed or swapped, fails to open.
+struct StoredColumns: Hashable {
+    let classCode: Int
+    let sync: Int
+    let protection: String
+    let identity: Data
+    let accessGroup: Data
+    let account: Data?
+    let service: Data?
+    let server: Data?
+
+    /// The attributes with a hashed column of their own, besides the access group.
+    static let indexed: [Attribute] = [ItemSchema.account, ItemSchema.service, ItemSchema.server]
+
+    init(record: ItemRecord, hasher: IndexHasher) throws(KeychainError) {
+        let schema = record.itemClass.schema
+        func column(_ attribute: Attribute) throws(KeychainError) -> Data? {
+            guard schema.attributes[attribute.code] != nil,
+                  let bytes = try record.canonicalBytes(of: attribute)
+            else { return nil }
+            return hasher.hash(attribute.code, bytes)
+        }
+        classCode = record.itemClass.storageCode
+        sync = record.isSynchronizable ? 1 : 0
+        protection = record.accessibility.rawValue
+        identity = try hasher.identity(of: record)
+        accessGroup = hasher.hash(ItemSchema.accessGroup.code, Data(record.accessGroup.utf8))
+        account = try column(ItemSchema.account)
+        service = try column(ItemSchema.service)
+        server = try column(ItemSchema.server)
+    }
+
+    init(classCode: Int, sync: Int, protection: String, identity: Data, accessGroup: Data,
+         account: Data?, service: Data?, server: Data?) {
+        self.classCode = classCode
+        self.sync = sync
+        self.protection = protection
+        self.identity = identity
+        self.accessGroup = accessGroup
+        self.account = account
+        self.service = service
+        self.server = server
+    }
+
+    enum Part: UInt8 {
+        case attributes = 0x61
+        case secret = 0x73
+    }
+
+    /// The associated data that binds a sealed blob to this row and to its role in it.
+    func associatedData(uuid: UUID, part: Part) -> Data {
+        var aad = Data("swift-keychain item v\(KeychainSchema.formatVersion)".utf8)
+        aad.append(part.rawValue)
+        aad.append(uuid.bytes)
+        for field in [Data(String(classCode).utf8), Data(String(sync).utf8), Data(protection.utf8),
+                      identity, accessGroup, account, service, server] as [Data?] {
+            // A length of -1 marks an absent column, so absent and empty differ.
+            aad.append(Attribute.bytes(of: Int64(field?.count ?? -1)))
+            if let field { aad.append(field) }
+        }
+        return aad
+    }
+}

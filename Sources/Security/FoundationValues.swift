@@ -1,0 +1,50 @@
+import Foundation
+import KeychainCore
+
+/// Conversions between the Foundation objects callers put in dictionaries and the core's
+/// typed values. Swift values (String, Data, Bool, Int) and their Foundation counterparts
+/// (NSString, NSData, NSNumber) are read alike.
+enum FoundationValues {
+    /// Whether a value is a boolean rather than a number: a Swift Bool or the boolean
+    /// NSNumber singletons (`kCFBooleanTrue`, `NSNumber(value: true)`).
+    static func isBoolean(_ value: Any) -> Bool {
+        if type(of: value) == Bool.self { return true }
+        guard let object = value as? NSNumber else { return false }
+        return object === kCFBooleanTrue || object === kCFBooleanFalse
+    }
+
+    /// An attribute value in the caller's type. NSNull and non-integral numbers are
+    /// errSecParam; whether the kind suits the attribute is the core's check.
+    static func attributeValue(_ value: Any, key: String) throws(KeychainError) -> AttributeValue {
+        if value is NSNull { throw .param("attribute '\(key)' is null") }
+        if let data = value as? Data { return .data(data) }
+        if let string = value as? String { return .string(string) }
+        if let date = value as? Date { return .date(date) }
+        if isBoolean(value), let flag = value as? Bool { return .bool(flag) }
+        if let number = value as? NSNumber {
+            let integer = number.int64Value
+            guard Double(integer) == number.doubleValue else {
+                throw .param("attribute '\(key)' takes a whole number")
+            }
+            return .number(integer)
+        }
+        throw .param("attribute '\(key)' has a value of an unsupported type")
+    }
+
+    /// A `kSecReturn*` flag (rule 4): a boolean, or a number 0 or 1.
+    static func flag(_ value: Any, key: String) throws(KeychainError) -> Bool {
+        if let flag = value as? Bool { return flag }
+        throw .param("'\(key)' takes a boolean")
+    }
+
+    /// The Foundation object for an attribute value, as the caller first gave it.
+    static func object(_ value: AttributeValue) -> Any {
+        switch value {
+        case .string(let string): string
+        case .data(let data): data
+        case .number(let number): NSNumber(value: number)
+        case .bool(let flag): NSNumber(value: flag)
+        case .date(let date): date
+        }
+    }
+}

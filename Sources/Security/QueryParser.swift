@@ -1,0 +1,187 @@
+import Foundation
+import KeychainCore
+
+/// The four calls, whose dictionaries accept different keys.
+enum SecItemCall {
+    case add, copyMatching, update, delete
+}
+
+/// A query dictionary read into typed form, with the rules of §1 and §4 that concern
+/// parsing applied: key routing by prefix, value types, and what each call accepts.
+struct ParsedQuery {
+    var itemClass: ItemClass
+    var attributes: [String: AttributeValue] = [:]
+    var synchronizable: SynchronizableFilter = .notSynchronizable
+    var persistentReference: PersistentReference?
+    var limit: MatchLimit = .one
+    var returning: ReturnOptions = []
+    var valueData: Data?
+
+    var itemQuery: ItemQuery {
+        ItemQuery(itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
+                  persistentReference: persistentReference, limit: limit, returning: returning)
+    }
+
+    var newItem: NewItem {
+        NewItem(itemClass: itemClass, attributes: attributes,
+                isSynchronizable: synchronizable.valueForNewItem, data: valueData)
+    }
+}
+
+enum QueryParser {
+    static let knownMatchKeys: Set<String> = [
+        "m_Limit", "m_CaseInsensitive", "m_ItemList", "m_Policy", "m_Issuers", "m_ValidOnDate",
+        "m_TrustedOnly", "m_EmailAddressIfPresent", "m_SubjectContains", "m_HostOrSubdomainOfHost",
+    ]
+    static let knownUseKeys: Set<String> = [
+        "u_ItemList", "u_OpPrompt", "u_AuthUI", "u_AuthCtx", "u_NoAuthUI",
+    ]
+
+    /// Reads a dictionary's entries with String keys. A key of another type is errSecParam.
+    static func entries(of dictionary: NSDictionary) throws(KeychainError) -> [(key: String, value: Any)] {
+        var entries: [(key: String, value: Any)] = []
+        entries.reserveCapacity(dictionary.count)
+        for (key, value) in dictionary {
+            guard let key = key as? String else { throw .param("a dictionary key is not a string") }
+            entries.append((key, value))
+        }
+        // A fixed order makes the status deterministic when several keys are wrong.
+        return entries.sorted { $0.key < $1.key }
+    }
+
+    /// Parses the query of one of the four calls.
+    static func parse(_ dictionary: NSDictionary, for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
+        let entries = try entries(of: dictionary)
+        let reference = try entries.first { $0.key == "v_PersistentRef" }.map { entry throws(KeychainError) in
+            guard let data = entry.value as? Data, let reference = PersistentReference(data: data) else {
+                throw KeychainError.param("kSecValuePersistentRef takes a 20-byte persistent reference")
+            }
+            return reference
+        }
+        var query = ParsedQuery(itemClass: try itemClass(entries, reference: reference))
+        let schema = query.itemClass.schema
+        var namesOtherAttributes = false
+
+        for (key, value) in entries {
+            switch key {
+            case "class":
+                continue
+            case _ where key.utf8.count == 4:
+                let attribute = try schema.attribute(key)
+                if attribute.kind == .synchronizable {
+                    query.synchronizable = try synchronizableFilter(value)
+                } else if attribute.kind != .ignored {
+                    query.attributes[key] = try FoundationValues.attributeValue(value, key: key)
+                    namesOtherAttributes = true
+                }
+            case _ where key.hasPrefix("m_"):
+                // Apple's Add reports success without adding when given a match key; we refuse.
+                guard call == .copyMatching else { throw .param("'\(key)' is only for searches") }
+                if key == "m_Limit" { query.limit = try matchLimit(value) }
+            case _ where key.hasPrefix("r_"):
+                let option: ReturnOptions = switch key {
+                case "r_Data": .data
+                case "r_Attributes": .attributes
+                case "r_Ref": .reference
+                case "r_PersistentRef": .persistentReference
+                default: throw .param("unknown return key '\(key)'")
+                }
+                guard call == .add || call == .copyMatching else {
+                    throw .param("'\(key)' is not accepted by update or delete")
+                }
+                if try FoundationValues.flag(value, key: key) { query.returning.insert(option) }
+            case _ where key.hasPrefix("u_"):
+                guard knownUseKeys.contains(key) else { throw .param("unknown use key '\(key)'") }
+            case "v_Data":
+                if call == .add {
+                    guard let data = value as? Data else { throw .param("kSecValueData takes Data") }
+                    query.valueData = data
+                }
+            case "v_PersistentRef":
+                if call == .add { throw .param("an add cannot name a persistent reference") }
+                query.persistentReference = reference
+            case "v_Ref":
+                throw .unimplemented("item references (kSecValueRef) are not supported")
+            default:
+                throw .param("unknown key '\(key)'")
+            }
+        }
+        if query.persistentReference != nil && namesOtherAttributes {
+            throw .param("a persistent reference cannot be combined with attributes")
+        }
+        if query.returning.contains(.reference) && (query.itemClass == .certificate || query.itemClass == .key) {
+            throw .unimplemented("certificate and key objects (kSecReturnRef) are not supported")
+        }
+        return query
+    }
+
+    /// Parses `attributesToUpdate` of SecItemUpdate (rule 31): attributes of the class and
+    /// `v_Data` only.
+    static func parseChanges(_ dictionary: NSDictionary, for itemClass: ItemClass) throws(KeychainError) -> ItemChanges {
+        var changes = ItemChanges()
+        for (key, value) in try entries(of: dictionary) {
+            if key == "v_Data" {
+                guard let data = value as? Data else { throw .param("kSecValueData takes Data") }
+                changes.data = data
+                continue
+            }
+            guard key.utf8.count == 4 else { throw .noSuchAttribute(key) }
+            let attribute = try itemClass.schema.attribute(key)
+            if attribute.kind == .synchronizable {
+                switch try synchronizableFilter(value) {
+                case .notSynchronizable: changes.attributes[key] = .number(0)
+                case .synchronizable: changes.attributes[key] = .number(1)
+                case .any: throw .param("an update cannot set kSecAttrSynchronizableAny")
+                }
+            } else {
+                changes.attributes[key] = try FoundationValues.attributeValue(value, key: key)
+            }
+        }
+        return changes
+    }
+
+    /// Rule 1: the class comes from kSecClass or from a persistent reference.
+    private static func itemClass(_ entries: [(key: String, value: Any)],
+                                  reference: PersistentReference?) throws(KeychainError) -> ItemClass {
+        guard let entry = entries.first(where: { $0.key == "class" }) else {
+            guard let reference else { throw .param("the query names no kSecClass") }
+            return reference.itemClass
+        }
+        guard let name = entry.value as? String else { throw .param("kSecClass takes a string") }
+        guard let itemClass = ItemClass(rawValue: name) else { throw .noSuchClass }
+        return itemClass
+    }
+
+    /// Rule 7.
+    private static func matchLimit(_ value: Any) throws(KeychainError) -> MatchLimit {
+        if let name = value as? String {
+            switch name {
+            case "m_LimitOne": return .one
+            case "m_LimitAll": return .all
+            default: throw .param("kSecMatchLimit takes kSecMatchLimitOne, kSecMatchLimitAll or a number")
+            }
+        }
+        if !FoundationValues.isBoolean(value), let number = value as? NSNumber {
+            let count = number.int64Value
+            if count == -1 { return .all }
+            if count >= 1, Double(count) == number.doubleValue { return .count(Int(clamping: count)) }
+        }
+        throw .param("kSecMatchLimit takes kSecMatchLimitOne, kSecMatchLimitAll or a positive number")
+    }
+
+    /// Rule 10: a Bool, a Number, "0" or "1", or kSecAttrSynchronizableAny.
+    private static func synchronizableFilter(_ value: Any) throws(KeychainError) -> SynchronizableFilter {
+        if let string = value as? String {
+            switch string {
+            case "syna": return .any
+            case "0": return .notSynchronizable
+            case "1": return .synchronizable
+            default: throw .param("kSecAttrSynchronizable takes a boolean, 0, 1 or kSecAttrSynchronizableAny")
+            }
+        }
+        if let number = value as? NSNumber {
+            return number.int64Value == 0 ? .notSynchronizable : .synchronizable
+        }
+        throw .param("kSecAttrSynchronizable takes a boolean, 0, 1 or kSecAttrSynchronizableAny")
+    }
+}

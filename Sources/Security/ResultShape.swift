@@ -1,0 +1,45 @@
+import Foundation
+import KeychainCore
+
+/// The objects SecItemAdd and SecItemCopyMatching hand back (rules 17, 19, 22, 23).
+enum ResultShape {
+    /// The result for found items: one object when `single`, else an array of them; nil
+    /// when nothing was asked for.
+    static func object(for items: [FoundItem], returning: ReturnOptions, single: Bool) -> CFTypeRef? {
+        guard !returning.isEmpty else { return nil }
+        if single, let item = items.first { return object(for: item, returning: returning) }
+        return items.map { object(for: $0, returning: returning) } as NSArray
+    }
+
+    /// Data alone for data or a persistent reference alone; otherwise a dictionary with the
+    /// attributes (and `class` for a reference) and `v_Data` / `v_PersistentRef` merged in.
+    private static func object(for item: FoundItem, returning: ReturnOptions) -> AnyObject {
+        if returning == .data { return (item.data ?? Data()) as NSData }
+        if returning == .persistentReference { return item.persistentReference.data as NSData }
+        var dictionary: [String: Any] = [:]
+        if let record = item.record {
+            if returning.contains(.attributes) || returning.contains(.reference) {
+                dictionary = attributes(of: record)
+            }
+            if returning.contains(.reference) { dictionary["class"] = record.itemClass.rawValue }
+        }
+        if returning.contains(.data) { dictionary["v_Data"] = item.data ?? Data() }
+        if returning.contains(.persistentReference) {
+            dictionary["v_PersistentRef"] = item.persistentReference.data
+        }
+        return dictionary as NSDictionary
+    }
+
+    /// Rule 23: the attributes that are set, with `acct` always present on passwords.
+    static func attributes(of record: ItemRecord) -> [String: Any] {
+        var dictionary: [String: Any] = [:]
+        dictionary.reserveCapacity(record.attributes.count + 1)
+        for (code, value) in record.attributes {
+            dictionary[code] = FoundationValues.object(value)
+        }
+        if record.itemClass.schema.attributes["acct"] != nil, dictionary["acct"] == nil {
+            dictionary["acct"] = ""
+        }
+        return dictionary
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import KeychainCore
+import Logging
+
+/// Adds an item to the keychain.
+///
+/// - Parameters:
+///   - attributes: The item's class (`kSecClass`), attributes, secret (`kSecValueData`)
+///     and, optionally, `kSecReturn*` keys.
+///   - result: Where to put what the return keys ask for; nil when none or not wanted.
+/// - Returns: `errSecSuccess`, or a status such as `errSecDuplicateItem` or `errSecParam`.
+public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    SecItemCall.run(.add) { environment in
+        let query = try QueryParser.parse(attributes, for: .add)
+        let store = try KeychainStore.shared(environment.files)
+        let added = try store.add(query.newItem, by: environment.caller, returning: query.returning)
+        result?.pointee = ResultShape.object(for: [added], returning: query.returning, single: true)
+    }
+}
+
+/// Finds the items a query matches and returns what its `kSecReturn*` keys ask for.
+///
+/// With `kSecMatchLimitOne` (the default) the result is one object; with any other limit
+/// an array. No match is `errSecItemNotFound` and leaves `result` untouched.
+public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    SecItemCall.run(.copyMatching) { environment in
+        let parsed = try QueryParser.parse(query, for: .copyMatching)
+        let store = try KeychainStore.shared(environment.files)
+        let found = try store.find(parsed.itemQuery, by: environment.caller)
+        result?.pointee = ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one)
+    }
+}
+
+/// Changes every item the query matches, all or none of them.
+///
+/// - Parameters:
+///   - query: The class and attributes of the items to change; no return or match keys.
+///   - attributesToUpdate: New attribute values and, optionally, a new `kSecValueData`.
+public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
+    SecItemCall.run(.update) { environment in
+        let parsed = try QueryParser.parse(query, for: .update)
+        let changes = try QueryParser.parseChanges(attributesToUpdate, for: parsed.itemClass)
+        let store = try KeychainStore.shared(environment.files)
+        try store.update(parsed.itemQuery, with: changes, by: environment.caller)
+    }
+}
+
+/// Deletes every item the query matches.
+public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
+    SecItemCall.run(.delete) { environment in
+        let parsed = try QueryParser.parse(query, for: .delete)
+        let store = try KeychainStore.shared(environment.files)
+        try store.delete(parsed.itemQuery, by: environment.caller)
+    }
+}
+
+extension SecItemCall {
+    private static let logger = Logger(label: "swift-keychain.Security")
+
+    /// Runs one call against the current environment and turns its outcome into a status.
+    static func run(_ call: SecItemCall, _ body: (KeychainEnvironment) throws -> Void) -> OSStatus {
+        do {
+            try body(KeychainEnvironment.current)
+            return errSecSuccess
+        } catch {
+            // Every failure below is a KeychainError; anything else would be a bug, reported as I/O.
+            let failure = error as? KeychainError ?? .io("unexpected failure")
+            logger.debug("SecItem call failed",
+                         metadata: ["call": "\(call)", "status": "\(failure.status)", "reason": "\(failure)"])
+            return failure.status
+        }
+    }
+}
