@@ -33,6 +33,23 @@ public struct KeychainFiles: Sendable, Hashable {
     /// The device key beside it: `<name>.keychain-key`.
     public var deviceKey: URL { directory.appendingPathComponent("\(name).keychain-key") }
 
+    /// The lock file that serializes opening: `<name>.keychain-lock`.
+    public var openLock: URL { directory.appendingPathComponent("\(name).keychain-lock") }
+
+    /// Runs `body` holding an exclusive advisory lock on ``openLock``. Processes that open a
+    /// new keychain at once would otherwise race to switch it to WAL and create its tables;
+    /// the kernel drops the lock if its holder dies.
+    func whileOpening<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
+        let fd = open(openLock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .notAvailable("cannot create \(openLock.path): \(errnoText())") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .notAvailable("cannot lock \(openLock.path): \(errnoText())") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
     /// Creates the folder (0700) and an empty database file (0600) where they are missing,
     /// and tightens a folder that is looser.
     func prepare() throws(KeychainError) {

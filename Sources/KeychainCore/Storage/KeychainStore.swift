@@ -38,26 +38,28 @@ public final class KeychainStore: Sendable {
     public static func open(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
         do throws(KeychainError) {
             try files.prepare()
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            configuration.label = "keychain"
-            let pool: DatabasePool
-            do {
-                pool = try DatabasePool(path: files.database.path, configuration: configuration)
-            } catch {
-                throw KeychainError.from(error, during: "open")
+            return try files.whileOpening { () throws(KeychainError) -> KeychainStore in
+                var configuration = Configuration()
+                configuration.busyMode = .timeout(10)
+                configuration.label = "keychain"
+                let pool: DatabasePool
+                do {
+                    pool = try DatabasePool(path: files.database.path, configuration: configuration)
+                } catch {
+                    throw KeychainError.from(error, during: "open")
+                }
+                if let format = try read(pool, during: "open", KeychainSchema.recordedFormat),
+                   format > KeychainSchema.formatVersion {
+                    throw KeychainError.wrongVersion(format)
+                }
+                do {
+                    try KeychainSchema.migrator.migrate(pool)
+                } catch {
+                    throw KeychainError.from(error, during: "open")
+                }
+                let keybag = try write(pool, during: "open") { db in try loadKeybag(db, files: files) }
+                return KeychainStore(files: files, pool: pool, keybag: keybag)
             }
-            if let format = try read(pool, during: "open", KeychainSchema.recordedFormat),
-               format > KeychainSchema.formatVersion {
-                throw KeychainError.wrongVersion(format)
-            }
-            do {
-                try KeychainSchema.migrator.migrate(pool)
-            } catch {
-                throw KeychainError.from(error, during: "open")
-            }
-            let keybag = try write(pool, during: "open") { db in try loadKeybag(db, files: files) }
-            return KeychainStore(files: files, pool: pool, keybag: keybag)
         } catch {
             keychainLogger.error(
                 "cannot open keychain",
