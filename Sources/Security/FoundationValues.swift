@@ -31,9 +31,9 @@ enum FoundationValues {
         throw .param("attribute '\(key)' has a value of an unsupported type")
     }
 
-    /// A `kSecReturn*` flag (rule 4): a boolean, or a number 0 or 1.
+    /// A `kSecReturn*` flag (rule 4): a boolean only; a number 0 or 1 is not one.
     static func flag(_ value: Any, key: String) throws(KeychainError) -> Bool {
-        if let flag = value as? Bool { return flag }
+        if isBoolean(value), let flag = value as? Bool { return flag }
         throw .param("'\(key)' takes a boolean")
     }
 
