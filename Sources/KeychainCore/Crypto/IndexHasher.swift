@@ -4,15 +4,22 @@ import Foundation
 /// Keyed HMAC-SHA256 over canonical attribute bytes: equal values give equal hashes, so
 /// equality search is an index lookup, while the values stay unreadable without the key.
 struct IndexHasher: Sendable {
-    let key: SymmetricKey
+    /// The HMAC state after absorbing the key, copied for each hash (its digest state is
+    /// copy-on-write), which saves the key set-up on every call.
+    private let keyed: HMAC<SHA256>
+
+    init(key: SymmetricKey) {
+        keyed = HMAC<SHA256>(key: key)
+    }
 
     /// The hash stored in an attribute's column. The code separates attributes, so an
     /// account and a service with the same text hash differently.
     func hash(_ code: String, _ canonical: Data) -> Data {
-        var mac = HMAC<SHA256>(key: key)
-        mac.update(data: Data(code.utf8))
-        mac.update(data: [0])
-        mac.update(data: canonical)
+        var message = Data(code.utf8)
+        message.append(0)
+        message.append(canonical)
+        var mac = keyed
+        mac.update(data: message)
         return Data(mac.finalize())
     }
 
@@ -20,15 +27,16 @@ struct IndexHasher: Sendable {
     /// group and the synchronizable flag included. A UNIQUE column of these makes the
     /// database itself reject a second item with the same key.
     func identity(of record: ItemRecord) throws(KeychainError) -> Data {
-        var mac = HMAC<SHA256>(key: key)
-        mac.update(data: Data("identity \(record.itemClass.rawValue)".utf8))
+        var message = Data("identity \(record.itemClass.rawValue)".utf8)
         let fields = record.itemClass.schema.primaryKey + [ItemSchema.accessGroup, ItemSchema.synchronizable]
         for attribute in fields {
             let bytes = try record.canonicalBytes(of: attribute) ?? attribute.defaultCanonicalBytes
-            mac.update(data: Data(attribute.code.utf8))
-            mac.update(data: Attribute.bytes(of: Int64(bytes.count)))
-            mac.update(data: bytes)
+            message.append(contentsOf: attribute.code.utf8)
+            message.append(Attribute.bytes(of: Int64(bytes.count)))
+            message.append(bytes)
         }
+        var mac = keyed
+        mac.update(data: message)
         return Data(mac.finalize())
     }
 }

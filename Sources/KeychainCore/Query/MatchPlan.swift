@@ -23,8 +23,8 @@ struct MatchPlan {
 
     init(query: ItemQuery, caller: CallerIdentity, hasher: IndexHasher) throws(KeychainError) {
         let schema = query.itemClass.schema
-        var conditions = ["class = ?"]
-        var arguments: [DatabaseValueConvertible?] = [query.itemClass.storageCode]
+        var conditions: [String] = []
+        var arguments: [DatabaseValueConvertible?] = []
         var residual: [(Attribute, Data)] = []
         var groups = caller.accessGroups
         for (code, value) in query.attributes.sorted(by: { $0.key < $1.key }) {
@@ -42,14 +42,19 @@ struct MatchPlan {
                 arguments.append(String(decoding: bytes, as: UTF8.self))
             default:
                 if StoredColumns.indexed.contains(attribute) {
-                    conditions.append("\(code) = ?")
+                    // `IS NOT NULL` lets SQLite use the partial index on the column.
+                    conditions.append("\(code) = ? AND \(code) IS NOT NULL")
                     arguments.append(hasher.hash(code, bytes))
                 } else {
                     residual.append((attribute, bytes))
                 }
             }
         }
-        conditions.append("agrp IN (\(groups.map { _ in "?" }.joined(separator: ", ")))")
+        // Keep class and group terms off the indexes: every item of the caller matches
+        // them, and the partial indexes need the attribute term to be chosen.
+        conditions.append("+class = ?")
+        arguments.append(query.itemClass.storageCode)
+        conditions.append("+agrp IN (\(groups.map { _ in "?" }.joined(separator: ", ")))")
         arguments += groups.map { hasher.hash(ItemSchema.accessGroup.code, Data($0.utf8)) }
         if let reference = query.persistentReference {
             conditions.append("uuid = ?")

@@ -5,6 +5,11 @@ import GRDB
 /// `item` holds one row per item. Only what selects a key or a row is in the clear: the
 /// class, the synchronizable flag and the protection class. The identity tuple and the
 /// searched attributes are keyed hashes; every attribute and the secret are sealed.
+///
+/// Every index costs a page write per commit, so there are only the ones equality search
+/// needs: account, service and server (partial, so an item touches only its own class's).
+/// A query naming none of them reads the clear columns of the table in insertion order,
+/// which opens nothing that does not match.
 enum KeychainSchema {
     /// The storage format this library writes. A database with a higher number was written
     /// by a newer library and is refused (errSecWrongSecVersion) rather than misread.
@@ -38,10 +43,9 @@ enum KeychainSchema {
                     attributes BLOB NOT NULL,
                     secret BLOB
                 );
-                CREATE INDEX item_by_service ON item (svce, acct);
-                CREATE INDEX item_by_account ON item (acct);
-                CREATE INDEX item_by_server ON item (srvr, acct);
-                CREATE INDEX item_by_group ON item (class, agrp);
+                CREATE INDEX item_by_service ON item (svce, acct) WHERE svce IS NOT NULL;
+                CREATE INDEX item_by_account ON item (acct) WHERE acct IS NOT NULL;
+                CREATE INDEX item_by_server ON item (srvr, acct) WHERE srvr IS NOT NULL;
                 """)
         }
         return migrator
