@@ -55,7 +55,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SecurityTests",
-            dependencies: ["Security", "KeychainTestHelper"]
+            dependencies: [
+                "Security",
+                "KeychainTestHelper",
+                // Only to tamper with stored records the way an attacker with the files would.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

@@ -1,2 +1,44 @@
+// A second process for the tests: it uses the keychain exactly as any program does, with
+// the default environment (XDG_DATA_HOME, KEYCHAIN_ACCESS_GROUPS, entitlements file).
+//
+//   KeychainTestHelper groups                          print this process's access groups
+//   KeychainTestHelper add ACCOUNT SECRET [START]      add one generic password, print the status
+//   KeychainTestHelper add-many PREFIX COUNT           add COUNT items, print how many succeeded
+//   KeychainTestHelper find ACCOUNT                    print the status and the secret
+//
+// START is a time (seconds since 1970) to wait for, so that racing processes call at once.
+import Foundation
 import Security
-print("stub")
+
+func item(_ account: String) -> [String: Any] {
+    [kSecClass as String: kSecClassGenericPassword,
+     kSecAttrService as String: "helper.example.com",
+     kSecAttrAccount as String: account]
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "groups":
+    print(KeychainEnvironment.current.accessGroups.joined(separator: ","))
+case "add" where arguments.count >= 3:
+    if arguments.count >= 4, let start = Double(arguments[3]) {
+        let wait = start - Date().timeIntervalSince1970
+        if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+    }
+    let query = item(arguments[1]).merging([kSecValueData as String: Data(arguments[2].utf8)]) { $1 }
+    print(SecItemAdd(query as CFDictionary, nil))
+case "add-many" where arguments.count == 3:
+    var succeeded = 0
+    for index in 0..<(Int(arguments[2]) ?? 0) {
+        let query = item("\(arguments[1])-\(index)").merging([kSecValueData as String: Data("secret-\(index)".utf8)]) { $1 }
+        if SecItemAdd(query as CFDictionary, nil) == errSecSuccess { succeeded += 1 }
+    }
+    print(succeeded)
+case "find" where arguments.count == 2:
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching(item(arguments[1]).merging([kSecReturnData as String: true]) { $1 } as CFDictionary, &result)
+    print(status, (result as? Data).map { String(decoding: $0, as: UTF8.self) } ?? "")
+default:
+    FileHandle.standardError.write(Data("usage: KeychainTestHelper groups | add ACCOUNT SECRET [START] | add-many PREFIX COUNT | find ACCOUNT\n".utf8))
+    exit(2)
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Security
+import Testing
+
+/// §4 rules 36–37: SecItemDelete.
+@Suite("SecItemDelete rules 36–37")
+struct DeleteRuleTests {
+    private func keychainWithItems() -> TestKeychain {
+        let keychain = TestKeychain()
+        for account in ["a", "b", "c"] {
+            #expect(keychain.add(genericPassword(account: account)) == errSecSuccess)
+        }
+        #expect(keychain.add(genericPassword(account: "d", service: "other")) == errSecSuccess)
+        #expect(keychain.add(specInternetPassword(account: "a")) == errSecSuccess)
+        return keychain
+    }
+
+    private let allGeneric: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+
+    // MARK: Rule 36
+
+    @Test("Rule 36: a delete removes every match and nothing else")
+    func deletesEveryMatch() {
+        let keychain = keychainWithItems()
+        #expect(keychain.delete(allGeneric.with([kSecAttrService as String: "example.com"])) == errSecSuccess)
+        #expect(keychain.specCount(allGeneric.with([kSecAttrService as String: "example.com"])) == 0)
+        #expect(keychain.specCount(genericPassword(account: "d", service: "other")) == 1)
+        #expect(keychain.specCount(specInternetPassword(account: "a")) == 1)
+    }
+
+    @Test("Rule 36: a delete by class alone removes every item of that class")
+    func deleteWholeClass() {
+        let keychain = keychainWithItems()
+        #expect(keychain.delete(allGeneric) == errSecSuccess)
+        #expect(keychain.specCount(allGeneric) == 0)
+        #expect(keychain.specCount([kSecClass as String: kSecClassInternetPassword]) == 1)
+    }
+
+    @Test("Rule 36: a delete that matches nothing is errSecItemNotFound")
+    func deleteWithoutMatch() {
+        let keychain = keychainWithItems()
+        #expect(keychain.delete(genericPassword(account: "nobody")) == errSecItemNotFound)
+        #expect(keychain.delete(genericPassword(account: "a")) == errSecSuccess)
+        #expect(keychain.delete(genericPassword(account: "a")) == errSecItemNotFound)
+        #expect(TestKeychain().delete(allGeneric) == errSecItemNotFound)
+        #expect(keychain.specCount(allGeneric) == 3)
+    }
+
+    @Test("Rule 36: a deleted item is gone for searches and updates")
+    func deletedItemIsGone() {
+        let keychain = keychainWithItems()
+        #expect(keychain.delete(genericPassword(account: "b")) == errSecSuccess)
+        #expect(keychain.copyMatching(genericPassword(account: "b")).status == errSecItemNotFound)
+        #expect(keychain.update(genericPassword(account: "b"), [kSecAttrLabel as String: "x"]) == errSecItemNotFound)
+    }
+
+    // MARK: Rule 37
+
+    @Test("Rule 37: any m_ key in a delete query, including kSecMatchLimitAll, is errSecParam", arguments: 0..<5)
+    func matchKeysInDelete(index: Int) {
+        let keychain = keychainWithItems()
+        let extra: [String: Any] = [
+            [kSecMatchLimit as String: kSecMatchLimitAll],
+            [kSecMatchLimit as String: kSecMatchLimitOne],
+            [kSecMatchLimit as String: 1],
+            [kSecMatchCaseInsensitive as String: true],
+            ["m_Bogus": true],
+        ][index]
+        #expect(keychain.delete(allGeneric.with(extra)) == errSecParam)
+        #expect(keychain.specCount(allGeneric) == 4)
+    }
+
+    @Test("Choice: kSecReturn* in a delete query is errSecParam, even false",
+          arguments: [kSecReturnData as String, kSecReturnAttributes as String,
+                      kSecReturnRef as String, kSecReturnPersistentRef as String])
+    func returnKeysInDelete(key: String) {
+        let keychain = keychainWithItems()
+        #expect(keychain.delete(genericPassword(account: "a").with([key: true])) == errSecParam)
+        #expect(keychain.delete(genericPassword(account: "a").with([key: false])) == errSecParam)
+        #expect(keychain.specCount(genericPassword(account: "a")) == 1)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import Security
+import Testing
+
+/// A damaged or tampered record gives errSecDecode for that item, never another item's
+/// secret, while the rest of the keychain keeps working; a keychain that cannot be opened
+/// gives errSecNotAvailable.
+@Suite struct TamperTests {
+    let keychain = TestKeychain()
+    var database: URL { keychain.directory.appendingPathComponent("login.keychain-db") }
+
+    func addTwo() {
+        #expect(keychain.add(genericPassword(account: "alice").with([kSecValueData as String: Data("alice-secret".utf8)])) == errSecSuccess)
+        #expect(keychain.add(genericPassword(account: "bob").with([kSecValueData as String: Data("bob-secret".utf8)])) == errSecSuccess)
+    }
+
+    /// Changes the stored rows directly, as someone with the files could.
+    func tamper(_ sql: String) throws {
+        let queue = try DatabaseQueue(path: database.path)
+        try queue.write { try $0.execute(sql: sql) }
+        try queue.close()
+    }
+
+    /// Swaps columns between the rows of alice (1) and bob (2), through a placeholder so
+    /// that UNIQUE columns never hold one value twice.
+    func swap(_ columns: [String]) throws {
+        let queue = try DatabaseQueue(path: database.path)
+        try queue.write { db in
+            for column in columns {
+                let first = try Data.fetchOne(db, sql: "SELECT \(column) FROM item WHERE id = 1")
+                let second = try Data.fetchOne(db, sql: "SELECT \(column) FROM item WHERE id = 2")
+                try db.execute(sql: "UPDATE item SET \(column) = randomblob(32) WHERE id = 1")
+                try db.execute(sql: "UPDATE item SET \(column) = ? WHERE id = 2", arguments: [first])
+                try db.execute(sql: "UPDATE item SET \(column) = ? WHERE id = 1", arguments: [second])
+            }
+        }
+        try queue.close()
+    }
+
+    func secret(of account: String) -> (OSStatus, Data?) {
+        let found = keychain.copyMatching(genericPassword(account: account).with([kSecReturnData as String: true]))
+        return (found.status, found.result as? Data)
+    }
+
+    func attributes(of account: String) -> OSStatus {
+        keychain.copyMatching(genericPassword(account: account).with([kSecReturnAttributes as String: true])).status
+    }
+
+    @Test func aFlippedByteInTheSecretIsErrSecDecode() throws {
+        addTwo()
+        try tamper("UPDATE item SET secret = substr(secret, 1, 20) || x'FF' || substr(secret, 22) WHERE id = 1")
+        #expect(secret(of: "alice").0 == errSecDecode)
+        #expect(secret(of: "bob").1 == Data("bob-secret".utf8))
+    }
+
+    @Test func aFlippedByteInTheAttributesIsErrSecDecode() throws {
+        addTwo()
+        try tamper("UPDATE item SET attributes = substr(attributes, 1, 20) || x'FF' || substr(attributes, 22) WHERE id = 1")
+        #expect(attributes(of: "alice") == errSecDecode)
+        #expect(attributes(of: "bob") == errSecSuccess)
+    }
+
+    @Test func swappedSecretsNeverYieldTheOtherItemsSecret() throws {
+        addTwo()
+        try swap(["secret"])
+        #expect(secret(of: "alice") == (errSecDecode, nil))
+        #expect(secret(of: "bob") == (errSecDecode, nil))
+    }
+
+    @Test func swappedHashColumnsNeverYieldTheOtherItemsSecret() throws {
+        addTwo()
+        try swap(["acct", "identity"])
+        #expect(secret(of: "alice") == (errSecDecode, nil))
+        #expect(secret(of: "bob") == (errSecDecode, nil))
+    }
+
+    @Test func aChangedProtectionClassIsErrSecDecode() throws {
+        addTwo()
+        try tamper("UPDATE item SET protection = 'dk' WHERE id = 1")
+        #expect(secret(of: "alice").0 == errSecDecode)
+        #expect(secret(of: "bob").1 == Data("bob-secret".utf8))
+    }
+
+    @Test func aDamagedItemCanStillBeDeleted() throws {
+        addTwo()
+        try tamper("UPDATE item SET attributes = x'00', secret = x'00' WHERE id = 1")
+        #expect(keychain.delete(genericPassword(account: "alice")) == errSecSuccess)
+        #expect(secret(of: "alice").0 == errSecItemNotFound)
+        #expect(secret(of: "bob").1 == Data("bob-secret".utf8))
+    }
+
+    // A keychain's files copied into a fresh folder, so that no open store is reused.
+    func copyOfKeychain(withKey: Bool) throws -> TestKeychain {
+        addTwo()
+        let copy = TestKeychain()
+        try FileManager.default.createDirectory(at: copy.directory, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: database.path)
+        try queue.backup(to: DatabaseQueue(path: copy.directory.appendingPathComponent("login.keychain-db").path))
+        try queue.close()
+        if withKey {
+            try FileManager.default.copyItem(at: keychain.directory.appendingPathComponent("login.keychain-key"),
+                                             to: copy.directory.appendingPathComponent("login.keychain-key"))
+        }
+        return copy
+    }
+
+    @Test func aCopyWithItsKeyOpens() throws {
+        let copy = try copyOfKeychain(withKey: true)
+        let found = copy.copyMatching(genericPassword(account: "bob").with([kSecReturnData as String: true]))
+        #expect(found.result as? Data == Data("bob-secret".utf8))
+    }
+
+    @Test func aKeychainWithoutItsDeviceKeyIsNotAvailable() throws {
+        let copy = try copyOfKeychain(withKey: false)
+        #expect(copy.copyMatching(genericPassword(account: "bob")).status == errSecNotAvailable)
+        #expect(copy.add(genericPassword(account: "new")) == errSecNotAvailable)
+    }
+
+    @Test func aKeychainWithTheWrongDeviceKeyIsNotAvailable() throws {
+        let copy = try copyOfKeychain(withKey: false)
+        try Data(repeating: 7, count: 32).write(to: copy.directory.appendingPathComponent("login.keychain-key"))
+        #expect(copy.copyMatching(genericPassword(account: "bob")).status == errSecNotAvailable)
+    }
+
+    @Test func aNewerFormatIsErrSecWrongSecVersion() throws {
+        let copy = try copyOfKeychain(withKey: true)
+        let queue = try DatabaseQueue(path: copy.directory.appendingPathComponent("login.keychain-db").path)
+        try queue.write { try $0.execute(sql: "UPDATE meta SET value = 99 WHERE key = 'format'") }
+        try queue.close()
+        #expect(copy.copyMatching(genericPassword(account: "bob")).status == errSecWrongSecVersion)
+    }
+
+    @Test func aFileThatIsNotAKeychainIsNotAvailable() throws {
+        let other = TestKeychain()
+        try FileManager.default.createDirectory(at: other.directory, withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 8192).write(to: other.directory.appendingPathComponent("login.keychain-db"))
+        #expect(other.add(genericPassword()) == errSecNotAvailable)
+    }
+
+    @Test func aFolderThatCannotBeCreatedIsNotAvailable() throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("blocker-\(UUID().uuidString)")
+        try Data("a file, not a folder".utf8).write(to: blocker)
+        let environment = KeychainEnvironment(directory: blocker.appendingPathComponent("keychains"), accessGroups: ["g"])
+        let status = KeychainEnvironment.withValue(environment) { SecItemAdd(genericPassword() as CFDictionary, nil) }
+        #expect(status == errSecNotAvailable)
+    }
+}

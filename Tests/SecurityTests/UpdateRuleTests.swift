@@ -1,0 +1,355 @@
+import Foundation
+import Security
+import Testing
+
+/// §4 rules 29–35: SecItemUpdate.
+@Suite("SecItemUpdate rules 29–35")
+struct UpdateRuleTests {
+    private func label(_ keychain: TestKeychain, _ query: [String: Any]) -> String? {
+        keychain.specAttributes(query).attributes?[kSecAttrLabel as String] as? String
+    }
+
+    // MARK: Rule 29
+
+    @Test("Rule 29: an update changes every match")
+    func updatesEveryMatch() {
+        let keychain = TestKeychain()
+        for account in ["a", "b", "c"] {
+            #expect(keychain.add(genericPassword(account: account).with([kSecAttrLabel as String: "old"])) == errSecSuccess)
+        }
+        #expect(keychain.add(genericPassword(account: "d", service: "other").with([kSecAttrLabel as String: "old"]))
+            == errSecSuccess)
+        let byService: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "example.com",
+        ]
+        #expect(keychain.update(byService, [
+            kSecAttrLabel as String: "new",
+            kSecValueData as String: Data("shared".utf8),
+        ]) == errSecSuccess)
+        for account in ["a", "b", "c"] {
+            #expect(label(keychain, genericPassword(account: account)) == "new")
+            #expect(keychain.specData(genericPassword(account: account)) == Data("shared".utf8))
+        }
+        #expect(label(keychain, genericPassword(account: "d", service: "other")) == "old")
+    }
+
+    @Test("Rule 29: an update that matches nothing is errSecItemNotFound")
+    func updateWithoutMatch() {
+        let keychain = TestKeychain()
+        #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: "x"]) == errSecItemNotFound)
+        #expect(keychain.add(genericPassword()) == errSecSuccess)
+        #expect(keychain.update(genericPassword(account: "bob"), [kSecAttrLabel as String: "x"]) == errSecItemNotFound)
+        #expect(label(keychain, genericPassword()) == nil)
+    }
+
+    // MARK: Rule 30
+
+    @Test("Rule 30: kSecReturn* in the update query is errSecParam, even false",
+          arguments: [kSecReturnData as String, kSecReturnAttributes as String,
+                      kSecReturnRef as String, kSecReturnPersistentRef as String])
+    func returnKeyInUpdateQuery(key: String) {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
+        #expect(keychain.update(genericPassword().with([key: true]), [kSecAttrLabel as String: "new"]) == errSecParam)
+        #expect(keychain.update(genericPassword().with([key: false]), [kSecAttrLabel as String: "new"]) == errSecParam)
+        #expect(label(keychain, genericPassword()) == "old")
+    }
+
+    @Test("Rule 30: kSecMatch* in the update query is errSecParam")
+    func matchKeyInUpdateQuery() {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
+        for extra: [String: Any] in [
+            [kSecMatchLimit as String: kSecMatchLimitAll],
+            [kSecMatchLimit as String: kSecMatchLimitOne],
+            [kSecMatchCaseInsensitive as String: true],
+            [kSecMatchItemList as String: [Any]()],
+        ] {
+            #expect(keychain.update(genericPassword().with(extra), [kSecAttrLabel as String: "new"]) == errSecParam)
+        }
+        #expect(label(keychain, genericPassword()) == "old")
+    }
+
+    // MARK: Rule 31
+
+    @Test("Rule 31: attributesToUpdate with class or a non-attribute key is errSecNoSuchAttr", arguments: 0..<8)
+    func nonAttributeKeysInChanges(index: Int) {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
+        let (key, value): (String, Any) = [
+            (kSecClass as String, kSecClassGenericPassword),
+            (kSecReturnData as String, true),
+            (kSecMatchLimit as String, kSecMatchLimitAll),
+            (kSecValuePersistentRef as String, Data(count: 20)),
+            (kSecUseOperationPrompt as String, "prompt"),
+            (kSecAttrServer as String, "example.com"),
+            ("zzzz", "x"),
+            ("notAnAttribute", "x"),
+        ][index]
+        #expect(keychain.update(genericPassword(), [key: value, kSecAttrLabel as String: "new"]) == errSecNoSuchAttr)
+        #expect(label(keychain, genericPassword()) == "old")
+    }
+
+    @Test("Rule 31: a null attribute in attributesToUpdate is errSecParam")
+    func nullAttributeInChanges() {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
+        #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: NSNull()]) == errSecParam)
+        #expect(keychain.update(genericPassword(), [kSecAttrComment as String: NSNull(), kSecAttrLabel as String: "new"])
+            == errSecParam)
+        #expect(label(keychain, genericPassword()) == "old")
+    }
+
+    @Test("Rule 31: v_Data that is not Data in attributesToUpdate is errSecParam")
+    func nonDataValueInChanges() {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("old".utf8)])) == errSecSuccess)
+        for value: Any in ["new", NSNull(), 42, [UInt8]([1, 2])] {
+            #expect(keychain.update(genericPassword(), [kSecValueData as String: value]) == errSecParam)
+        }
+        #expect(keychain.specData(genericPassword()) == Data("old".utf8))
+    }
+
+    @Test("Rule 31: attributes of the class and v_Data are accepted")
+    func classAttributesAccepted() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword()) == errSecSuccess)
+        #expect(keychain.update(genericPassword(), [
+            kSecAttrLabel as String: "l",
+            kSecAttrComment as String: "c",
+            kSecAttrDescription as String: "d",
+            kSecAttrGeneric as String: Data([1, 2, 3]),
+            kSecAttrIsInvisible as String: true,
+            kSecValueData as String: Data("new".utf8),
+        ]) == errSecSuccess)
+        let attributes = try #require(keychain.specAttributes(genericPassword()).attributes)
+        #expect(attributes[kSecAttrLabel as String] as? String == "l")
+        #expect(attributes[kSecAttrComment as String] as? String == "c")
+        #expect(attributes[kSecAttrDescription as String] as? String == "d")
+        #expect(attributes[kSecAttrGeneric as String] as? Data == Data([1, 2, 3]))
+        #expect((attributes[kSecAttrIsInvisible as String] as? NSNumber)?.intValue == 1)
+        #expect(keychain.specData(genericPassword()) == Data("new".utf8))
+    }
+
+    // MARK: Rule 32
+
+    @Test("Rule 32: mdat becomes strictly newer and cdat is kept")
+    func modificationDateAdvances() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword()) == errSecSuccess)
+        let before = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let created = try #require(before[kSecAttrCreationDate as String] as? Date)
+        var modified = try #require(before[kSecAttrModificationDate as String] as? Date)
+        for round in 0..<3 {
+            #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: "round \(round)"]) == errSecSuccess)
+            let after = try #require(keychain.specAttributes(genericPassword()).attributes)
+            let newModified = try #require(after[kSecAttrModificationDate as String] as? Date)
+            #expect(newModified > modified)
+            #expect(after[kSecAttrCreationDate as String] as? Date == created)
+            modified = newModified
+        }
+    }
+
+    @Test("Rule 32: updating only the data also advances mdat")
+    func dataUpdateAdvancesModificationDate() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("a".utf8)])) == errSecSuccess)
+        let before = try #require(keychain.specAttributes(genericPassword()).attributes?[
+            kSecAttrModificationDate as String] as? Date)
+        #expect(keychain.update(genericPassword(), [kSecValueData as String: Data("b".utf8)]) == errSecSuccess)
+        let after = try #require(keychain.specAttributes(genericPassword()).attributes?[
+            kSecAttrModificationDate as String] as? Date)
+        #expect(after > before)
+    }
+
+    @Test("Rule 32: cdat is kept even when attributesToUpdate names one")
+    func creationDateKept() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword()) == errSecSuccess)
+        let before = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let created = try #require(before[kSecAttrCreationDate as String] as? Date)
+        let modified = try #require(before[kSecAttrModificationDate as String] as? Date)
+        let status = keychain.update(genericPassword(), [
+            kSecAttrCreationDate as String: Date(timeIntervalSince1970: 0),
+            kSecAttrLabel as String: "x",
+        ])
+        #expect(status == errSecSuccess)
+        let after = try #require(keychain.specAttributes(genericPassword()).attributes)
+        #expect(after[kSecAttrCreationDate as String] as? Date == created)
+        let newModified = try #require(after[kSecAttrModificationDate as String] as? Date)
+        #expect(newModified > modified)
+    }
+
+    // MARK: Rule 33
+
+    @Test("Rule 33: an update that collides with another item is errSecDuplicateItem and changes nothing")
+    func collisionIsDuplicate() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword(account: "a").with([
+            kSecAttrLabel as String: "A", kSecValueData as String: Data("sa".utf8),
+        ])) == errSecSuccess)
+        #expect(keychain.add(genericPassword(account: "b").with([
+            kSecAttrLabel as String: "B", kSecValueData as String: Data("sb".utf8),
+        ])) == errSecSuccess)
+        #expect(keychain.update(genericPassword(account: "a"), [
+            kSecAttrAccount as String: "b",
+            kSecAttrLabel as String: "changed",
+            kSecValueData as String: Data("changed".utf8),
+        ]) == errSecDuplicateItem)
+        #expect(label(keychain, genericPassword(account: "a")) == "A")
+        #expect(label(keychain, genericPassword(account: "b")) == "B")
+        #expect(keychain.specData(genericPassword(account: "a")) == Data("sa".utf8))
+        #expect(keychain.specData(genericPassword(account: "b")) == Data("sb".utf8))
+    }
+
+    @Test("Rule 33: when two matches would collide with each other, the whole update is rolled back")
+    func collisionAmongMatchesRollsBack() {
+        let keychain = TestKeychain()
+        for account in ["a", "b", "c"] {
+            #expect(keychain.add(genericPassword(account: account).with([
+                kSecAttrLabel as String: "old-\(account)",
+                kSecValueData as String: Data(account.utf8),
+            ])) == errSecSuccess)
+        }
+        let byService: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "example.com",
+        ]
+        #expect(keychain.update(byService, [
+            kSecAttrAccount as String: "same",
+            kSecAttrLabel as String: "new",
+            kSecValueData as String: Data("new".utf8),
+        ]) == errSecDuplicateItem)
+        for account in ["a", "b", "c"] {
+            #expect(label(keychain, genericPassword(account: account)) == "old-\(account)")
+            #expect(keychain.specData(genericPassword(account: account)) == Data(account.utf8))
+        }
+        #expect(keychain.specCount(genericPassword(account: "same")) == 0)
+    }
+
+    @Test("Rule 33: moving an item onto another's group or sync value collides too")
+    func collisionByGroupOrSync() {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "app"])) == errSecSuccess)
+        #expect(keychain.add(genericPassword().with([
+            kSecAttrAccessGroup as String: "com.example.shared", kSecAttrLabel as String: "shared",
+        ])) == errSecSuccess)
+        #expect(keychain.add(genericPassword().with([
+            kSecAttrSynchronizable as String: true, kSecAttrLabel as String: "synced",
+        ])) == errSecSuccess)
+        let appItem = genericPassword().with([kSecAttrAccessGroup as String: "com.example.app"])
+        #expect(keychain.update(appItem, [kSecAttrAccessGroup as String: "com.example.shared"]) == errSecDuplicateItem)
+        #expect(keychain.update(appItem, [kSecAttrSynchronizable as String: true]) == errSecDuplicateItem)
+        #expect(label(keychain, appItem) == "app")
+        #expect(keychain.specCount(genericPassword().with([
+            kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+        ])) == 3)
+    }
+
+    // MARK: Rule 34
+
+    @Test("Rule 34: the access group can change to another of the caller's groups")
+    func changeAccessGroup() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
+        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        #expect(keychain.update(genericPassword(), [kSecAttrAccessGroup as String: "com.example.shared"]) == errSecSuccess)
+        let attributes = try #require(keychain.specAttributes(genericPassword()).attributes)
+        #expect(attributes[kSecAttrAccessGroup as String] as? String == "com.example.shared")
+        #expect(keychain.specCount(genericPassword().with([kSecAttrAccessGroup as String: "com.example.app"])) == 0)
+        // A caller holding only the new group now sees it, with its data.
+        #expect(keychain.asCaller(["com.example.shared"]).specData(genericPassword()) == Data("s".utf8))
+        #expect(keychain.asCaller(["com.example.app"]).copyMatching(genericPassword()).status == errSecItemNotFound)
+        #expect(keychain.copyMatching([kSecValuePersistentRef as String: reference]).status == errSecSuccess)
+    }
+
+    @Test("Rule 34 / 9: the access group cannot change to a group the caller does not hold")
+    func changeAccessGroupToForeignGroup() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword()) == errSecSuccess)
+        #expect(keychain.update(genericPassword(), [kSecAttrAccessGroup as String: "com.other.app"])
+            == errSecMissingEntitlement)
+        let attributes = try #require(keychain.specAttributes(genericPassword()).attributes)
+        #expect(attributes[kSecAttrAccessGroup as String] as? String == "com.example.app")
+    }
+
+    @Test("Rule 34: accessibility can change and the item stays readable",
+          arguments: [kSecAttrAccessibleAlways as String, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
+                      kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String])
+    func changeAccessibility(accessible: String) throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
+        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        #expect(keychain.update(genericPassword(), [kSecAttrAccessible as String: accessible]) == errSecSuccess)
+        let attributes = try #require(keychain.specAttributes(genericPassword()).attributes)
+        #expect(attributes[kSecAttrAccessible as String] as? String == accessible)
+        #expect(keychain.specData(genericPassword()) == Data("s".utf8))
+        #expect(keychain.specCount(genericPassword().with([kSecAttrAccessible as String: accessible])) == 1)
+        #expect(keychain.specCount(genericPassword().with([
+            kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked,
+        ])) == 0)
+        let byReference = keychain.copyMatching([kSecValuePersistentRef as String: reference, kSecReturnData as String: true])
+        #expect(byReference.result as? Data == Data("s".utf8))
+    }
+
+    @Test("Rule 34: the synchronizable flag can change")
+    func changeSynchronizable() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
+        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        #expect(keychain.update(genericPassword(), [kSecAttrSynchronizable as String: true]) == errSecSuccess)
+        #expect(keychain.copyMatching(genericPassword()).status == errSecItemNotFound)
+        let synced = genericPassword().with([kSecAttrSynchronizable as String: true])
+        #expect(keychain.specData(synced) == Data("s".utf8))
+        #expect((keychain.specAttributes(synced).attributes?[kSecAttrSynchronizable as String] as? NSNumber)?.intValue == 1)
+        #expect(keychain.copyMatching([kSecValuePersistentRef as String: reference]).status == errSecSuccess)
+        #expect(keychain.update(synced, [kSecAttrSynchronizable as String: false]) == errSecSuccess)
+        #expect(keychain.specData(genericPassword()) == Data("s".utf8))
+    }
+
+    @Test("Rule 34: persistent references survive updates of key attributes, data and label")
+    func referenceSurvivesUpdates() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
+        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        #expect(keychain.update(genericPassword(), [
+            kSecAttrAccount as String: "renamed",
+            kSecAttrService as String: "other.example",
+            kSecAttrLabel as String: "label",
+            kSecValueData as String: Data("t".utf8),
+        ]) == errSecSuccess)
+        let found = keychain.copyMatching([
+            kSecValuePersistentRef as String: reference,
+            kSecReturnAttributes as String: true,
+            kSecReturnData as String: true,
+        ])
+        let dictionary = try #require(found.result as? [String: Any])
+        #expect(dictionary[kSecAttrAccount as String] as? String == "renamed")
+        #expect(dictionary[kSecAttrService as String] as? String == "other.example")
+        #expect(dictionary[kSecValueData as String] as? Data == Data("t".utf8))
+        #expect(keychain.specPersistentRef(genericPassword(account: "renamed", service: "other.example")) == reference)
+    }
+
+    // MARK: Rule 35
+
+    @Test("Rule 35: updating to identical values succeeds")
+    func identicalUpdate() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([
+            kSecAttrLabel as String: "label",
+            kSecValueData as String: Data("s".utf8),
+        ])) == errSecSuccess)
+        #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: "label"]) == errSecSuccess)
+        #expect(keychain.update(genericPassword(), [
+            kSecAttrAccount as String: "alice",
+            kSecAttrService as String: "example.com",
+            kSecAttrAccessGroup as String: "com.example.app",
+            kSecAttrSynchronizable as String: false,
+            kSecValueData as String: Data("s".utf8),
+        ]) == errSecSuccess)
+        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(label(keychain, genericPassword()) == "label")
+        #expect(keychain.specData(genericPassword()) == Data("s".utf8))
+    }
+}
