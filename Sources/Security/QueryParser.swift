@@ -41,10 +41,18 @@ enum QueryParser {
     static func entries(of dictionary: NSDictionary) throws(KeychainError) -> [(key: String, value: Any)] {
         var entries: [(key: String, value: Any)] = []
         entries.reserveCapacity(dictionary.count)
-        for (key, value) in dictionary {
-            guard let key = key as? String else { throw .param("a dictionary key is not a string") }
+        var nonStringKey = false
+        // Enumeration hands over keys and values together; iterating the dictionary as a
+        // sequence looks every value up again by its key.
+        dictionary.enumerateKeysAndObjects { key, value, stop in
+            guard let key = key as? String else {
+                nonStringKey = true
+                stop.pointee = true
+                return
+            }
             entries.append((key, value))
         }
+        if nonStringKey { throw .param("a dictionary key is not a string") }
         // A fixed order makes the status deterministic when several keys are wrong.
         return entries.sorted { $0.key < $1.key }
     }

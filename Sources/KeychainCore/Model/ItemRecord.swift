@@ -75,7 +75,11 @@ extension UUID {
 
     init(uuidBytes: Data) {
         var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &raw) { _ = uuidBytes.copyBytes(to: $0) }
+        withUnsafeMutableBytes(of: &raw) { target in
+            uuidBytes.withUnsafeBytes { source in
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(16)))
+            }
+        }
         self.init(uuid: raw)
     }
 }

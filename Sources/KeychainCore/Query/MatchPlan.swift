@@ -55,7 +55,7 @@ struct MatchPlan {
         conditions.append("+class = ?")
         arguments.append(query.itemClass.storageCode)
         conditions.append("+agrp IN (\(groups.map { _ in "?" }.joined(separator: ", ")))")
-        arguments += groups.map { hasher.hash(ItemSchema.accessGroup.code, Data($0.utf8)) }
+        arguments += groups.map { hasher.accessGroupHash($0) }
         if let reference = query.persistentReference {
             conditions.append("uuid = ?")
             arguments.append(reference.id.bytes)

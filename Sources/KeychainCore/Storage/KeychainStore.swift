@@ -5,18 +5,21 @@ import Synchronization
 
 /// One keychain: an encrypted SQLite database (WAL mode, through GRDB) and its keys.
 ///
-/// Safe to use from any thread; several processes may open the same keychain at once.
+/// Safe to use from any thread: each process has one connection to a keychain, which runs
+/// one operation at a time (GRDB's queue costs a fraction of its reader pool per access, and
+/// operations are short). Several processes may use the same keychain at once: WAL mode lets
+/// their readers and writer proceed together.
 /// Every operation is one transaction, so a change is applied whole or not at all, and
 /// the database's UNIQUE constraint decides which of two racing adds wins.
 public final class KeychainStore: Sendable {
     public let files: KeychainFiles
-    let pool: DatabasePool
+    let database: DatabaseQueue
     let keybag: Keybag
     let hasher: IndexHasher
 
-    private init(files: KeychainFiles, pool: DatabasePool, keybag: Keybag) {
+    private init(files: KeychainFiles, database: DatabaseQueue, keybag: Keybag) {
         self.files = files
-        self.pool = pool
+        self.database = database
         self.keybag = keybag
         self.hasher = IndexHasher(key: keybag.indexKey)
     }
@@ -42,23 +45,29 @@ public final class KeychainStore: Sendable {
                 var configuration = Configuration()
                 configuration.busyMode = .timeout(10)
                 configuration.label = "keychain"
-                let pool: DatabasePool
+                configuration.journalMode = .wal
+                configuration.prepareDatabase { db in
+                    // Checkpoint every 16 MiB of WAL rather than 4: a checkpoint syncs the
+                    // database file, the one sync that synchronous=NORMAL makes.
+                    try db.execute(sql: "PRAGMA wal_autocheckpoint = 4000")
+                }
+                let database: DatabaseQueue
                 do {
-                    pool = try DatabasePool(path: files.database.path, configuration: configuration)
+                    database = try DatabaseQueue(path: files.database.path, configuration: configuration)
                 } catch {
                     throw KeychainError.from(error, during: "open")
                 }
-                if let format = try read(pool, during: "open", KeychainSchema.recordedFormat),
+                if let format = try oneStatement(database, during: "open", KeychainSchema.recordedFormat),
                    format > KeychainSchema.formatVersion {
                     throw KeychainError.wrongVersion(format)
                 }
                 do {
-                    try KeychainSchema.migrator.migrate(pool)
+                    try KeychainSchema.migrator.migrate(database)
                 } catch {
                     throw KeychainError.from(error, during: "open")
                 }
-                let keybag = try write(pool, during: "open") { db in try loadKeybag(db, files: files) }
-                return KeychainStore(files: files, pool: pool, keybag: keybag)
+                let keybag = try write(database, during: "open") { db in try loadKeybag(db, files: files) }
+                return KeychainStore(files: files, database: database, keybag: keybag)
             }
         } catch {
             keychainLogger.error(
@@ -140,7 +149,7 @@ public final class KeychainStore: Sendable {
         let columns = try StoredColumns(record: record, hasher: hasher)
         let key = try keybag.classKey(for: record.accessibility)
         let sealed = try seal(record, secret: item.data ?? Data(), uuid: uuid, columns: columns, key: key)
-        try Self.write(pool, during: "add") { db in
+        try Self.oneStatement(database, during: "add") { db in
             try db.cachedStatement(sql: """
                 INSERT INTO item (uuid, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -162,7 +171,7 @@ public final class KeychainStore: Sendable {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
         let wantsRecord = !query.returning.isDisjoint(with: [.attributes, .reference])
         let wantsData = query.returning.contains(.data)
-        let found = try Self.read(pool, during: "search") { db in
+        let found = try Self.oneStatement(database, during: "search") { db in
             var found: [FoundItem] = []
             try plan.forEachRow(in: db, withSecret: wantsData) { row in
                 var record: ItemRecord?
@@ -208,7 +217,7 @@ public final class KeychainStore: Sendable {
             }
         }
         let now = Date()
-        try Self.write(pool, during: "update") { db in
+        try Self.write(database, during: "update") { db in
             var matches: [(StoredRow, ItemRecord)] = []
             try plan.forEachRow(in: db, withSecret: true) { row in
                 let record = try self.open(row)
@@ -240,7 +249,7 @@ public final class KeychainStore: Sendable {
     /// Deletes every item the query matches (rule 36), in one transaction.
     public func delete(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
-        try Self.write(pool, during: "delete") { db in
+        try Self.write(database, during: "delete") { db in
             var ids: [Int64] = []
             try plan.forEachRow(in: db, withSecret: false) { row in
                 if try plan.residual.isEmpty || plan.residualMatches(self.open(row)) { ids.append(row.id) }
@@ -286,13 +295,16 @@ public final class KeychainStore: Sendable {
 
     // MARK: - Transactions
 
-    private static func read<T>(_ pool: DatabasePool, during operation: String,
-                                _ body: (Database) throws -> T) throws(KeychainError) -> T {
-        do { return try pool.read(body) } catch { throw .from(error, during: operation) }
+    /// For a closure that runs one statement: SQLite makes each statement atomic and reads
+    /// it from one snapshot, so an explicit transaction would only add two statements.
+    private static func oneStatement<T>(_ database: DatabaseQueue, during operation: String,
+                                        _ body: (Database) throws -> T) throws(KeychainError) -> T {
+        do { return try database.inDatabase(body) } catch { throw .from(error, during: operation) }
     }
 
-    private static func write<T>(_ pool: DatabasePool, during operation: String,
+    /// For a closure of several statements: one IMMEDIATE transaction, all or nothing.
+    private static func write<T>(_ database: DatabaseQueue, during operation: String,
                                  _ body: (Database) throws -> T) throws(KeychainError) -> T {
-        do { return try pool.write(body) } catch { throw .from(error, during: operation) }
+        do { return try database.write(body) } catch { throw .from(error, during: operation) }
     }
 }

@@ -28,7 +28,7 @@ struct StoredColumns: Hashable {
         sync = record.isSynchronizable ? 1 : 0
         protection = record.accessibility.rawValue
         identity = try hasher.identity(of: record)
-        accessGroup = hasher.hash(ItemSchema.accessGroup.code, Data(record.accessGroup.utf8))
+        accessGroup = hasher.accessGroupHash(record.accessGroup)
         account = try column(ItemSchema.account)
         service = try column(ItemSchema.service)
         server = try column(ItemSchema.server)
@@ -53,15 +53,28 @@ struct StoredColumns: Hashable {
 
     /// The associated data that binds a sealed blob to this row and to its role in it.
     func associatedData(uuid: UUID, part: Part) -> Data {
-        var aad = Data("swift-keychain item v\(KeychainSchema.formatVersion)".utf8)
+        var aad = Self.associatedDataPrefix
+        aad.reserveCapacity(aad.count + 1 + 16 + 8 * 8 + 6 * 32 + protection.utf8.count)
         aad.append(part.rawValue)
-        aad.append(uuid.bytes)
-        for field in [Data(String(classCode).utf8), Data(String(sync).utf8), Data(protection.utf8),
-                      identity, accessGroup, account, service, server] as [Data?] {
-            // A length of -1 marks an absent column, so absent and empty differ.
-            aad.append(Attribute.bytes(of: Int64(field?.count ?? -1)))
-            if let field { aad.append(field) }
+        withUnsafeBytes(of: uuid.uuid) { aad.append(contentsOf: $0) }
+        func append(_ value: Int) {
+            withUnsafeBytes(of: Int64(value).bigEndian) { aad.append(contentsOf: $0) }
         }
-        return aad
+        func append(_ field: Data?) {
+            // A length of -1 marks an absent column, so absent and empty differ.
+            append(field?.count ?? -1)
+            if let field { aad.append(contentsOf: field) }
+        }
+        append(classCode)
+        append(sync)
+        append(Data(protection.utf8))
+        append(identity)
+        append(accessGroup)
+        append(account)
+        append(service)
+        append(server)
+        return Data(aad)
     }
+
+    private static let associatedDataPrefix = Array("swift-keychain item v\(KeychainSchema.formatVersion)".utf8)
 }
