@@ -29,10 +29,6 @@ struct ParsedQuery {
 }
 
 enum QueryParser {
-    static let knownMatchKeys: Set<String> = [
-        "m_Limit", "m_CaseInsensitive", "m_ItemList", "m_Policy", "m_Issuers", "m_ValidOnDate",
-        "m_TrustedOnly", "m_EmailAddressIfPresent", "m_SubjectContains", "m_HostOrSubdomainOfHost",
-    ]
     static let knownUseKeys: Set<String> = [
         "u_ItemList", "u_OpPrompt", "u_AuthUI", "u_AuthCtx", "u_NoAuthUI",
     ]

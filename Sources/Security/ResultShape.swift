@@ -17,10 +17,9 @@ enum ResultShape {
         if returning == .data { return (item.data ?? Data()) as NSData }
         if returning == .persistentReference { return item.persistentReference.data as NSData }
         var dictionary: [String: Any] = [:]
+        // The store gives a record only when attributes or a reference were asked for.
         if let record = item.record {
-            if returning.contains(.attributes) || returning.contains(.reference) {
-                dictionary = attributes(of: record)
-            }
+            dictionary = attributes(of: record)
             if returning.contains(.reference) { dictionary["class"] = record.itemClass.rawValue }
         }
         if returning.contains(.data) { dictionary["v_Data"] = item.data ?? Data() }

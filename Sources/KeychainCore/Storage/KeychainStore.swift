@@ -9,8 +9,9 @@ import Synchronization
 /// one operation at a time (GRDB's queue costs a fraction of its reader pool per access, and
 /// operations are short). Several processes may use the same keychain at once: WAL mode lets
 /// their readers and writer proceed together.
-/// Every operation is one transaction, so a change is applied whole or not at all, and
-/// the database's UNIQUE constraint decides which of two racing adds wins.
+/// Every operation is atomic (one statement, or one transaction where it needs several), so
+/// a change is applied whole or not at all, and the database's UNIQUE constraint decides
+/// which of two racing adds wins.
 public final class KeychainStore: Sendable {
     public let files: KeychainFiles
     let database: DatabaseQueue
