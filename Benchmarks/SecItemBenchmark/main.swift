@@ -24,16 +24,22 @@ func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
-/// Times `count` calls of `body` (given 0..<count), in `rounds` equal rounds; the median
-/// round's rate in calls per second.
-func measure(_ count: Int, _ body: (Int) -> Void) -> Double {
+/// Times `count` calls of `body`, in `rounds` equal rounds; the median round's rate in
+/// calls per second. `prepare` makes each call's input (given 0..<count) untimed, a chunk at
+/// a time, so that the table measures the keychain rather than the building of dictionaries,
+/// and the inputs held at once do not grow with the size.
+func measure<Input>(_ count: Int, prepare: (Int) -> Input, _ body: (Input) -> Void) -> Double {
     let perRound = max(1, count / rounds)
     var rates: [Double] = []
     for round in 0..<rounds {
-        let start = DispatchTime.now().uptimeNanoseconds
-        for index in round * perRound..<(round + 1) * perRound { body(index) }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        rates.append(Double(perRound) / seconds)
+        var nanoseconds: UInt64 = 0
+        for chunk in stride(from: round * perRound, to: (round + 1) * perRound, by: 500) {
+            let inputs = (chunk..<min(chunk + 500, (round + 1) * perRound)).map(prepare)
+            let start = DispatchTime.now().uptimeNanoseconds
+            for input in inputs { body(input) }
+            nanoseconds += DispatchTime.now().uptimeNanoseconds - start
+        }
+        rates.append(Double(perRound) / (Double(nanoseconds) / 1e9))
     }
     return median(rates)
 }
@@ -69,24 +75,28 @@ func run(size: Int) -> Figures {
     let environment = KeychainEnvironment(directory: directory, accessGroups: ["bench"])
     return KeychainEnvironment.withValue(environment) {
         let secret = Data(repeating: 0x5A, count: 32)
-        let add = measure(size) { index in
-            expectSuccess(SecItemAdd(query(index).merging([kSecValueData as String: secret]) { $1 } as CFDictionary, nil), "add")
+        let add = measure(size, prepare: { index in
+            query(index).merging([kSecValueData as String: secret]) { $1 } as CFDictionary
+        }) { attributes in
+            expectSuccess(SecItemAdd(attributes, nil), "add")
         }
         var generator = SystemRandomNumberGenerator()
-        let samples = min(size, 20_000)
-        let find = measure(samples) { _ in
+        let find = measure(20_000, prepare: { _ in
+            query(Int.random(in: 0..<size, using: &generator))
+                .merging([kSecReturnData as String: true]) { $1 } as CFDictionary
+        }) { lookup in
             var result: CFTypeRef?
-            let lookup = query(Int.random(in: 0..<size, using: &generator))
-                .merging([kSecReturnData as String: true]) { $1 }
-            expectSuccess(SecItemCopyMatching(lookup as CFDictionary, &result), "find")
+            expectSuccess(SecItemCopyMatching(lookup, &result), "find")
             precondition((result as? Data)?.count == 32)
         }
         let changes = [kSecValueData as String: Data(repeating: 0xA5, count: 32)] as CFDictionary
-        let update = measure(min(size, 10_000)) { _ in
-            expectSuccess(SecItemUpdate(query(Int.random(in: 0..<size, using: &generator)) as CFDictionary, changes), "update")
+        let update = measure(10_000, prepare: { _ in
+            query(Int.random(in: 0..<size, using: &generator)) as CFDictionary
+        }) { match in
+            expectSuccess(SecItemUpdate(match, changes), "update")
         }
-        let delete = measure(min(size, 10_000)) { index in
-            expectSuccess(SecItemDelete(query(index) as CFDictionary), "delete")
+        let delete = measure(min(size, 10_000), prepare: { index in query(index) as CFDictionary }) { match in
+            expectSuccess(SecItemDelete(match), "delete")
         }
         return Figures(size: size, add: add, find: find, update: update, delete: delete, peakMemoryMiB: peakMemoryMiB())
     }
