@@ -62,7 +62,8 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingEntitlement(let group): "the access group '\(group)' is not held by this process"
         case .decode: "a stored record is damaged or was tampered with"
         case .notAvailable(let reason): "the keychain is not available: \(reason)"
-        case .wrongVersion(let version): "the keychain has format version \(version), newer than this library reads"
+        case .wrongVersion(let version):
+            "the keychain has format version \(version); this library reads format \(KeychainSchema.formatVersion) only"
         case .unimplemented(let what): "not implemented: \(what)"
         case .interactionNotAllowed: "the item's protection class is locked"
         case .readOnly: "the keychain cannot be modified"

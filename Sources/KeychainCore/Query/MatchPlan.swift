@@ -4,7 +4,8 @@ import GRDB
 /// A row of the `item` table as read, before anything is opened.
 struct StoredRow {
     let id: Int64
-    let uuid: UUID
+    /// The random half of the item's persistent reference (see ``RowReference``).
+    let nonce: Data
     let columns: StoredColumns
     let sealedAttributes: Data
     let sealedSecret: Data?
@@ -56,10 +57,11 @@ struct MatchPlan {
         arguments.append(query.itemClass.storageCode)
         conditions.append("+agrp IN (\(groups.map { _ in "?" }.joined(separator: ", ")))")
         arguments += groups.map { hasher.accessGroupHash($0) }
-        if let reference = query.persistentReference {
-            conditions.append("uuid = ?")
-            arguments.append(reference.id.bytes)
-        } else {
+        let location = query.persistentReference.flatMap(RowReference.location)
+        if let location {
+            conditions.append("id = ? AND nonce = ?")
+            arguments += [location.rowID, location.nonce]
+        } else if query.persistentReference == nil {
             switch query.synchronizable {
             case .notSynchronizable: conditions.append("sync = 0")
             case .synchronizable: conditions.append("sync = 1")
@@ -70,24 +72,24 @@ struct MatchPlan {
         self.arguments = arguments
         self.residual = residual
         self.matchesNothing = query.itemClass == .identity || groups.isEmpty
-            || (query.persistentReference.map { $0.itemClass != query.itemClass } ?? false)
+            || (query.persistentReference.map { $0.itemClass != query.itemClass || location == nil } ?? false)
     }
 
     /// Calls `body` for each candidate row in insertion order until it returns false.
     func forEachRow(in db: Database, withSecret: Bool, _ body: (StoredRow) throws -> Bool) throws {
         if matchesNothing { return }
         let sql = """
-            SELECT id, uuid, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, \
+            SELECT id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, \
             \(withSecret ? "secret" : "NULL") FROM item WHERE \(whereClause) ORDER BY id
             """
         let statement = try db.cachedStatement(sql: sql)
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
         while let row = try rows.next() {
-            let uuidBytes: Data = row[1]
-            guard uuidBytes.count == 16 else { throw KeychainError.decode }
+            let nonce: Data = row[1]
+            guard nonce.count == 8 else { throw KeychainError.decode }
             let stored = StoredRow(
                 id: row[0],
-                uuid: UUID(uuidBytes: uuidBytes),
+                nonce: nonce,
                 columns: StoredColumns(
                     classCode: row[2], sync: row[3], protection: row[4], identity: row[5],
                     accessGroup: row[6], account: row[7], service: row[8], server: row[9]),

@@ -10,7 +10,8 @@ extension KeychainError {
             return .io("unexpected failure during \(operation)")
         }
         let mapped: KeychainError = switch error.resultCode {
-        case .SQLITE_CONSTRAINT: .duplicateItem
+        case .SQLITE_CONSTRAINT where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE: .duplicateItem
+        case .SQLITE_CONSTRAINT: .notAvailable("the keychain database breaks its own constraints")
         case .SQLITE_FULL: .diskFull
         case .SQLITE_READONLY: .readOnly
         case .SQLITE_BUSY, .SQLITE_LOCKED: .notAvailable("the keychain database stayed busy")

@@ -6,18 +6,23 @@ import GRDB
 /// class, the synchronizable flag and the protection class. The identity tuple and the
 /// searched attributes are keyed hashes; every attribute and the secret are sealed.
 ///
-/// Every index costs a page write per commit, so there are only the ones equality search
-/// needs: account, service and server (partial, so an item touches only its own class's).
-/// A query naming none of them reads the clear columns of the table in insertion order,
-/// which opens nothing that does not match.
+/// Every index costs a page write per commit, so there are only the ones that uniqueness
+/// and equality search need: identity (UNIQUE), account, service and server (partial, so
+/// an item touches only its own class's). A persistent reference holds the row id, so it
+/// needs no index of its own, and the row id is a plain `INTEGER PRIMARY KEY`, which spares
+/// the `sqlite_sequence` write of AUTOINCREMENT: a reused id cannot resolve an old reference,
+/// whose nonce differs. The CHECK keeps ids within the 60 bits a reference holds.
+/// A query naming none of the hashed attributes reads the clear columns of the table in
+/// insertion order, which opens nothing that does not match.
 enum KeychainSchema {
-    /// The storage format this library writes. A database with a higher number was written
-    /// by a newer library and is refused (errSecWrongSecVersion) rather than misread.
-    static let formatVersion = 1
+    /// The storage format this library writes. A database with another number was written
+    /// by another version of the library and is refused (errSecWrongSecVersion) rather than
+    /// misread. Format 1 was written only by development builds before the first release.
+    static let formatVersion = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        migrator.registerMigration("v2") { db in
             try db.execute(sql: """
                 CREATE TABLE meta (
                     key TEXT PRIMARY KEY NOT NULL,
@@ -30,8 +35,8 @@ enum KeychainSchema {
                     wrapped BLOB NOT NULL
                 );
                 CREATE TABLE item (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    uuid BLOB NOT NULL UNIQUE,
+                    id INTEGER PRIMARY KEY CHECK (id > 0 AND id < \(RowReference.idLimit)),
+                    nonce BLOB NOT NULL,
                     class INTEGER NOT NULL,
                     sync INTEGER NOT NULL,
                     protection TEXT NOT NULL,

@@ -47,11 +47,8 @@ public final class KeychainStore: Sendable {
                 configuration.busyMode = .timeout(10)
                 configuration.label = "keychain"
                 configuration.journalMode = .wal
-                configuration.prepareDatabase { db in
-                    // Checkpoint every 16 MiB of WAL rather than 4: a checkpoint syncs the
-                    // database file, the one sync that synchronous=NORMAL makes.
-                    try db.execute(sql: "PRAGMA wal_autocheckpoint = 4000")
-                }
+                let checkpointer = WALCheckpointer(path: files.database.path)
+                configuration.prepareDatabase { db in checkpointer.install(on: db) }
                 let database: DatabaseQueue
                 do {
                     database = try DatabaseQueue(path: files.database.path, configuration: configuration)
@@ -59,7 +56,7 @@ public final class KeychainStore: Sendable {
                     throw KeychainError.from(error, during: "open")
                 }
                 if let format = try oneStatement(database, during: "open", KeychainSchema.recordedFormat),
-                   format > KeychainSchema.formatVersion {
+                   format != KeychainSchema.formatVersion {
                     throw KeychainError.wrongVersion(format)
                 }
                 do {
@@ -146,24 +143,25 @@ public final class KeychainStore: Sendable {
         attributes[ItemSchema.modificationDate.code] = .date(now)
 
         let record = ItemRecord(itemClass: item.itemClass, attributes: attributes)
-        let uuid = UUID()
+        let nonce = RowReference.makeNonce()
         let columns = try StoredColumns(record: record, hasher: hasher)
         let key = try keybag.classKey(for: record.accessibility)
-        let sealed = try seal(record, secret: item.data ?? Data(), uuid: uuid, columns: columns, key: key)
-        try Self.oneStatement(database, during: "add") { db in
+        let sealed = try seal(record, secret: item.data ?? Data(), nonce: nonce, columns: columns, key: key)
+        let rowID = try Self.oneStatement(database, during: "add") { db in
             try db.cachedStatement(sql: """
-                INSERT INTO item (uuid, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
+                INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
-                    uuid.bytes, columns.classCode, columns.sync, columns.protection, columns.identity,
+                    nonce, columns.classCode, columns.sync, columns.protection, columns.identity,
                     columns.accessGroup, columns.account, columns.service, columns.server,
                     sealed.attributes, sealed.secret,
                 ])
+            return db.lastInsertedRowID
         }
         return FoundItem(
             record: returning.isDisjoint(with: [.attributes, .reference]) ? nil : record,
             data: returning.contains(.data) ? (item.data ?? Data()) : nil,
-            persistentReference: PersistentReference(itemClass: item.itemClass, id: uuid))
+            persistentReference: RowReference.reference(itemClass: item.itemClass, rowID: rowID, nonce: nonce))
     }
 
     /// Finds the items a query matches, in insertion order, up to its limit (rules 19 to 28).
@@ -184,7 +182,8 @@ public final class KeychainStore: Sendable {
                 found.append(FoundItem(
                     record: wantsRecord ? record : nil,
                     data: wantsData ? try self.openSecret(row) : nil,
-                    persistentReference: PersistentReference(itemClass: query.itemClass, id: row.uuid)))
+                    persistentReference: RowReference.reference(
+                        itemClass: query.itemClass, rowID: row.id, nonce: row.nonce)))
                 if case .count(let limit) = query.limit { return found.count < limit }
                 return true
             }
@@ -235,7 +234,7 @@ public final class KeychainStore: Sendable {
                 let columns = try StoredColumns(record: updated, hasher: self.hasher)
                 let key = try self.keybag.classKey(for: updated.accessibility)
                 let secret = try changes.data ?? self.openSecret(row)
-                let sealed = try self.seal(updated, secret: secret, uuid: row.uuid, columns: columns, key: key)
+                let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key)
                 try db.cachedStatement(sql: """
                     UPDATE item SET sync = ?, protection = ?, identity = ?, agrp = ?, acct = ?, svce = ?,
                     srvr = ?, attributes = ?, secret = ? WHERE id = ?
@@ -264,18 +263,18 @@ public final class KeychainStore: Sendable {
 
     // MARK: - Sealing
 
-    private func seal(_ record: ItemRecord, secret: Data, uuid: UUID, columns: StoredColumns,
+    private func seal(_ record: ItemRecord, secret: Data, nonce: Data, columns: StoredColumns,
                       key: SymmetricKey) throws(KeychainError) -> (attributes: Data, secret: Data) {
         (try RecordSealer.seal(RecordCodec.encode(record.attributes), with: key,
-                               binding: columns.associatedData(uuid: uuid, part: .attributes)),
-         try RecordSealer.seal(secret, with: key, binding: columns.associatedData(uuid: uuid, part: .secret)))
+                               binding: columns.associatedData(nonce: nonce, part: .attributes)),
+         try RecordSealer.seal(secret, with: key, binding: columns.associatedData(nonce: nonce, part: .secret)))
     }
 
     /// Opens a row's attributes; a damaged or moved blob is errSecDecode.
     func open(_ row: StoredRow) throws(KeychainError) -> ItemRecord {
         let key = try classKey(of: row)
         let plaintext = try RecordSealer.open(
-            row.sealedAttributes, with: key, binding: row.columns.associatedData(uuid: row.uuid, part: .attributes))
+            row.sealedAttributes, with: key, binding: row.columns.associatedData(nonce: row.nonce, part: .attributes))
         guard let itemClass = ItemClass.allCases.first(where: { $0.storageCode == row.columns.classCode }) else {
             throw .decode
         }
@@ -286,7 +285,7 @@ public final class KeychainStore: Sendable {
     func openSecret(_ row: StoredRow) throws(KeychainError) -> Data {
         guard let sealed = row.sealedSecret else { throw .decode }
         return try RecordSealer.open(
-            sealed, with: try classKey(of: row), binding: row.columns.associatedData(uuid: row.uuid, part: .secret))
+            sealed, with: try classKey(of: row), binding: row.columns.associatedData(nonce: row.nonce, part: .secret))
     }
 
     private func classKey(of row: StoredRow) throws(KeychainError) -> SymmetricKey {

@@ -52,11 +52,11 @@ struct StoredColumns: Hashable {
     }
 
     /// The associated data that binds a sealed blob to this row and to its role in it.
-    func associatedData(uuid: UUID, part: Part) -> Data {
+    func associatedData(nonce: Data, part: Part) -> Data {
         var aad = Self.associatedDataPrefix
-        aad.reserveCapacity(aad.count + 1 + 16 + 8 * 8 + 6 * 32 + protection.utf8.count)
+        aad.reserveCapacity(aad.count + 1 + 8 + 8 * 8 + 6 * 32 + protection.utf8.count)
         aad.append(part.rawValue)
-        withUnsafeBytes(of: uuid.uuid) { aad.append(contentsOf: $0) }
+        aad.append(contentsOf: nonce)
         func append(_ value: Int) {
             withUnsafeBytes(of: Int64(value).bigEndian) { aad.append(contentsOf: $0) }
         }
