@@ -126,4 +126,38 @@ struct PersistentReferenceTests {
         #expect(keychain.copyMatching(withLabel).status == errSecParam)
         #expect(keychain.specCount(genericPassword()) == 1)
     }
+
+    @Test("Rule 38: a reference to a deleted item does not resolve the item stored after it")
+    func deletedReferenceStaysDead() throws {
+        let keychain = TestKeychain()
+        // Deleting the newest item frees its row id, which the next add reuses.
+        #expect(keychain.add(genericPassword(account: "old").with([kSecValueData as String: Data("old".utf8)]))
+            == errSecSuccess)
+        let old = try #require(keychain.specPersistentRef(genericPassword(account: "old")))
+        #expect(keychain.delete(genericPassword(account: "old")) == errSecSuccess)
+        #expect(keychain.add(genericPassword(account: "new").with([kSecValueData as String: Data("new".utf8)]))
+            == errSecSuccess)
+        let new = try #require(keychain.specPersistentRef(genericPassword(account: "new")))
+        #expect(new != old)
+        let byOld = keychain.copyMatching([
+            kSecValuePersistentRef as String: old, kSecReturnData as String: true,
+        ])
+        #expect(byOld.status == errSecItemNotFound)
+        #expect(byOld.result == nil)
+        let byNew = keychain.copyMatching([
+            kSecValuePersistentRef as String: new, kSecReturnData as String: true,
+        ])
+        #expect(byNew.result as? Data == Data("new".utf8))
+    }
+
+    @Test("Rule 38: a reference with a changed byte resolves nothing", arguments: [4, 10, 12, 19])
+    func alteredReference(byte: Int) throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword(account: "a")) == errSecSuccess)
+        var reference = try #require(keychain.specPersistentRef(genericPassword(account: "a")))
+        reference[byte] ^= 0x01
+        #expect(keychain.copyMatching([kSecValuePersistentRef as String: reference]).status == errSecItemNotFound)
+        #expect(keychain.delete([kSecValuePersistentRef as String: reference]) == errSecItemNotFound)
+        #expect(keychain.specCount(genericPassword(account: "a")) == 1)
+    }
 }

@@ -75,6 +75,13 @@ import Testing
         #expect(secret(of: "bob") == (errSecDecode, nil))
     }
 
+    @Test func swappedNoncesNeverYieldTheOtherItemsSecret() throws {
+        addTwo()
+        try swap(["nonce", "secret"])
+        #expect(secret(of: "alice") == (errSecDecode, nil))
+        #expect(secret(of: "bob") == (errSecDecode, nil))
+    }
+
     @Test func aChangedProtectionClassIsErrSecDecode() throws {
         addTwo()
         try tamper("UPDATE item SET protection = 'dk' WHERE id = 1")
@@ -123,12 +130,15 @@ import Testing
         #expect(copy.copyMatching(genericPassword(account: "bob")).status == errSecNotAvailable)
     }
 
-    @Test func aNewerFormatIsErrSecWrongSecVersion() throws {
+    /// 99: written by a newer library; 1: by development builds before the first release.
+    @Test(arguments: [99, 1])
+    func anotherFormatIsErrSecWrongSecVersion(format: Int) throws {
         let copy = try copyOfKeychain(withKey: true)
         let queue = try DatabaseQueue(path: copy.directory.appendingPathComponent("login.keychain-db").path)
-        try queue.write { try $0.execute(sql: "UPDATE meta SET value = 99 WHERE key = 'format'") }
+        try queue.write { try $0.execute(sql: "UPDATE meta SET value = ? WHERE key = 'format'", arguments: [format]) }
         try queue.close()
         #expect(copy.copyMatching(genericPassword(account: "bob")).status == errSecWrongSecVersion)
+        #expect(copy.add(genericPassword(account: "new")) == errSecWrongSecVersion)
     }
 
     @Test func aFileThatIsNotAKeychainIsNotAvailable() throws {
