@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A row of the `item` table as read, before anything is opened.
 struct StoredRow {
@@ -76,25 +77,48 @@ struct MatchPlan {
     }
 
     /// Calls `body` for each candidate row in insertion order until it returns false.
+    ///
+    /// Steps GRDB's cached statement through SQLite's own API: a find reads one row, and
+    /// GRDB's cursor, row and argument objects cost more than the lookup itself (measured).
     func forEachRow(in db: Database, withSecret: Bool, _ body: (StoredRow) throws -> Bool) throws {
         if matchesNothing { return }
         let sql = """
             SELECT id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, \
             \(withSecret ? "secret" : "NULL") FROM item WHERE \(whereClause) ORDER BY id
             """
-        let statement = try db.cachedStatement(sql: sql)
-        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
-        while let row = try rows.next() {
-            let nonce: Data = row[1]
-            guard nonce.count == 8 else { throw KeychainError.decode }
+        let statement = try db.cachedStatement(sql: sql).sqliteStatement
+        // Leaves the statement as GRDB expects to find it, and ends the read.
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (index, argument) in arguments.enumerated() {
+            let code = (argument?.databaseValue ?? .null).bind(to: statement, at: CInt(index + 1))
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
+        func blob(_ column: CInt) -> Data? {
+            sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : Data(sqliteStatement: statement, index: column)
+        }
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage)
+            }
+            guard let nonce = blob(1), nonce.count == 8, let protection = sqlite3_column_text(statement, 4),
+                  let identity = blob(5), let accessGroup = blob(6), let sealedAttributes = blob(10)
+            else { throw KeychainError.decode }
             let stored = StoredRow(
-                id: row[0],
+                id: sqlite3_column_int64(statement, 0),
                 nonce: nonce,
                 columns: StoredColumns(
-                    classCode: row[2], sync: row[3], protection: row[4], identity: row[5],
-                    accessGroup: row[6], account: row[7], service: row[8], server: row[9]),
-                sealedAttributes: row[10],
-                sealedSecret: row[11])
+                    classCode: Int(sqlite3_column_int64(statement, 2)),
+                    sync: Int(sqlite3_column_int64(statement, 3)),
+                    protection: String(cString: protection),
+                    identity: identity, accessGroup: accessGroup,
+                    account: blob(7), service: blob(8), server: blob(9)),
+                sealedAttributes: sealedAttributes,
+                sealedSecret: blob(11))
             guard try body(stored) else { return }
         }
     }
