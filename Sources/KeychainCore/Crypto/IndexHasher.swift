@@ -29,10 +29,12 @@ final class IndexHasher: Sendable {
     /// The hash stored in an attribute's column. The code separates attributes, so an
     /// account and a service with the same text hash differently.
     func hash(_ code: String, _ canonical: Data) -> Data {
-        var message = Array(code.utf8)
-        message.append(0)
-        message.append(contentsOf: canonical)
-        return authenticate(message)
+        var mac = keyed
+        var code = code
+        code.withUTF8 { mac.update(data: UnsafeRawBufferPointer($0)) }
+        withUnsafeBytes(of: UInt8(0)) { mac.update(data: $0) }
+        mac.update(data: canonical)
+        return mac.finalize().withUnsafeBytes { Data($0) }
     }
 
     /// The hash of an item's identity: its class and every primary-key field, the access

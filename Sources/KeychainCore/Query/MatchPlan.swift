@@ -43,7 +43,7 @@ struct MatchPlan {
                 conditions.append("protection = ?")
                 arguments.append(String(decoding: bytes, as: UTF8.self))
             default:
-                if StoredColumns.indexed.contains(attribute) {
+                if StoredColumns.indexedCodes.contains(code) {
                     // `IS NOT NULL` lets SQLite use the partial index on the column.
                     conditions.append("\(code) = ? AND \(code) IS NOT NULL")
                     arguments.append(hasher.hash(code, bytes))

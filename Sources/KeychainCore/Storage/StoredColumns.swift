@@ -14,7 +14,7 @@ struct StoredColumns: Hashable {
     let server: Data?
 
     /// The attributes with a hashed column of their own, besides the access group.
-    static let indexed: [Attribute] = [ItemSchema.account, ItemSchema.service, ItemSchema.server]
+    static let indexedCodes: Set<String> = [ItemSchema.account.code, ItemSchema.service.code, ItemSchema.server.code]
 
     init(record: ItemRecord, hasher: IndexHasher) throws(KeychainError) {
         let schema = record.itemClass.schema
