@@ -53,7 +53,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainCoreTests",
-            dependencies: ["KeychainCore"]
+            dependencies: [
+                "KeychainCore",
+                // To read SQLite's query plans.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "SecurityTests",

@@ -17,7 +17,7 @@ enum FoundationValues {
     /// errSecParam; whether the kind suits the attribute is the core's check.
     static func attributeValue(_ value: Any, key: String) throws(KeychainError) -> AttributeValue {
         if value is NSNull { throw .param("attribute '\(key)' is null") }
-        if let data = value as? Data { return .data(data) }
+        if let data = data(value) { return .data(data) }
         if let string = value as? String { return .string(string) }
         if let date = value as? Date { return .date(date) }
         if isBoolean(value), let flag = value as? Bool { return .bool(flag) }
@@ -29,6 +29,15 @@ enum FoundationValues {
             return .number(integer)
         }
         throw .param("attribute '\(key)' has a value of an unsupported type")
+    }
+
+    /// Data given as Swift `Data` or as `NSData`. Linux Foundation bridges NSData to Data
+    /// a byte at a time; copying its buffer is one memcpy (measured: a third of parsing an
+    /// add).
+    static func data(_ value: Any) -> Data? {
+        if type(of: value) == Data.self { return value as? Data }
+        guard let object = value as? NSData else { return nil }
+        return Data(bytes: object.bytes, count: object.length)
     }
 
     /// A `kSecReturn*` flag (rule 4): a boolean only; a number 0 or 1 is not one.

@@ -57,7 +57,7 @@ enum QueryParser {
     static func parse(_ dictionary: NSDictionary, for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
         let entries = try entries(of: dictionary)
         let reference = try entries.first { $0.key == "v_PersistentRef" }.map { entry throws(KeychainError) in
-            guard let data = entry.value as? Data, let reference = PersistentReference(data: data) else {
+            guard let data = FoundationValues.data(entry.value), let reference = PersistentReference(data: data) else {
                 throw KeychainError.param("kSecValuePersistentRef takes a 20-byte persistent reference")
             }
             return reference
@@ -98,7 +98,7 @@ enum QueryParser {
                 guard knownUseKeys.contains(key) else { throw .param("unknown use key '\(key)'") }
             case "v_Data":
                 if call == .add {
-                    guard let data = value as? Data else { throw .param("kSecValueData takes Data") }
+                    guard let data = FoundationValues.data(value) else { throw .param("kSecValueData takes Data") }
                     query.valueData = data
                 }
             case "v_PersistentRef":
@@ -125,7 +125,7 @@ enum QueryParser {
         var changes = ItemChanges()
         for (key, value) in try entries(of: dictionary) {
             if key == "v_Data" {
-                guard let data = value as? Data else { throw .param("kSecValueData takes Data") }
+                guard let data = FoundationValues.data(value) else { throw .param("kSecValueData takes Data") }
                 changes.data = data
                 continue
             }

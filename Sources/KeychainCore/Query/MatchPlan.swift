@@ -52,10 +52,10 @@ struct MatchPlan {
                 }
             }
         }
-        // Keep class and group terms off the indexes: every item of the caller matches
-        // them, and the partial indexes need the attribute term to be chosen.
-        conditions.append("+class = ?")
-        arguments.append(query.itemClass.storageCode)
+        // The class as a literal: SQLite uses a partial index (each class's key index) only
+        // for a query whose terms repeat its WHERE clause. Group terms stay off the indexes:
+        // every item of the caller matches them.
+        conditions.append("class = \(query.itemClass.storageCode)")
         conditions.append("+agrp IN (\(groups.map { _ in "?" }.joined(separator: ", ")))")
         arguments += groups.map { hasher.accessGroupHash($0) }
         let location = query.persistentReference.flatMap(RowReference.location)
@@ -76,17 +76,21 @@ struct MatchPlan {
             || (query.persistentReference.map { $0.itemClass != query.itemClass || location == nil } ?? false)
     }
 
+    /// The query that reads the candidate rows, with ``arguments``.
+    func sql(withSecret: Bool) -> String {
+        """
+        SELECT id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, \
+        \(withSecret ? "secret" : "NULL") FROM item WHERE \(whereClause) ORDER BY id
+        """
+    }
+
     /// Calls `body` for each candidate row in insertion order until it returns false.
     ///
     /// Steps GRDB's cached statement through SQLite's own API: a find reads one row, and
     /// GRDB's cursor, row and argument objects cost more than the lookup itself (measured).
     func forEachRow(in db: Database, withSecret: Bool, _ body: (StoredRow) throws -> Bool) throws {
         if matchesNothing { return }
-        let sql = """
-            SELECT id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, \
-            \(withSecret ? "secret" : "NULL") FROM item WHERE \(whereClause) ORDER BY id
-            """
-        let statement = try db.cachedStatement(sql: sql).sqliteStatement
+        let statement = try db.cachedStatement(sql: sql(withSecret: withSecret)).sqliteStatement
         // Leaves the statement as GRDB expects to find it, and ends the read.
         defer {
             sqlite3_reset(statement)

@@ -6,12 +6,15 @@ import GRDB
 /// class, the synchronizable flag and the protection class. The identity tuple and the
 /// searched attributes are keyed hashes; every attribute and the secret are sealed.
 ///
-/// Every index costs a page write per commit, so there are only the ones that uniqueness
-/// and equality search need: identity (UNIQUE), account, service and server (partial, so
-/// an item touches only its own class's). A persistent reference holds the row id, so it
-/// needs no index of its own, and the row id is a plain `INTEGER PRIMARY KEY`, which spares
-/// the `sqlite_sequence` write of AUTOINCREMENT: a reused id cannot resolve an old reference,
-/// whose nonce differs. The CHECK keeps ids within the 60 bits a reference holds.
+/// Every index costs a page write per commit, so each one serves as much as it can. One
+/// UNIQUE index per class holds the identity, so that the database itself rejects a second
+/// item with the same key; for passwords it leads with the service or server and the
+/// account, which the identity determines, so the same index write also serves equality
+/// search on them. An account index serves searches by account alone. A persistent
+/// reference holds the row id, so it needs no index of its own, and the row id is a plain
+/// `INTEGER PRIMARY KEY`, which spares the `sqlite_sequence` write of AUTOINCREMENT: a
+/// reused id cannot resolve an old reference, whose nonce differs. The CHECKs keep ids
+/// within the 60 bits a reference holds and every row under one of the UNIQUE indexes.
 /// A query naming none of the hashed attributes reads the clear columns of the table in
 /// insertion order, which opens nothing that does not match.
 enum KeychainSchema {
@@ -37,10 +40,10 @@ enum KeychainSchema {
                 CREATE TABLE item (
                     id INTEGER PRIMARY KEY CHECK (id > 0 AND id < \(RowReference.idLimit)),
                     nonce BLOB NOT NULL,
-                    class INTEGER NOT NULL,
+                    class INTEGER NOT NULL CHECK (class BETWEEN 1 AND 4),
                     sync INTEGER NOT NULL,
                     protection TEXT NOT NULL,
-                    identity BLOB NOT NULL UNIQUE,
+                    identity BLOB NOT NULL,
                     agrp BLOB NOT NULL,
                     acct BLOB,
                     svce BLOB,
@@ -48,9 +51,11 @@ enum KeychainSchema {
                     attributes BLOB NOT NULL,
                     secret BLOB
                 );
-                CREATE INDEX item_by_service ON item (svce, acct) WHERE svce IS NOT NULL;
+                CREATE UNIQUE INDEX generic_password_key ON item (svce, acct, identity) WHERE class = 1;
+                CREATE UNIQUE INDEX internet_password_key ON item (srvr, acct, identity) WHERE class = 2;
+                CREATE UNIQUE INDEX certificate_key ON item (identity) WHERE class = 3;
+                CREATE UNIQUE INDEX key_key ON item (identity) WHERE class = 4;
                 CREATE INDEX item_by_account ON item (acct) WHERE acct IS NOT NULL;
-                CREATE INDEX item_by_server ON item (srvr, acct) WHERE srvr IS NOT NULL;
                 """)
         }
         return migrator

@@ -11,23 +11,26 @@ enum RecordCodec {
     }
 
     static func encode(_ attributes: [String: AttributeValue]) -> Data {
-        var out = Data([version])
-        for (code, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            let codeBytes = Data(code.utf8)
-            out.append(UInt8(truncatingIfNeeded: codeBytes.count))
-            out.append(codeBytes)
-            let (tag, payload): (Tag, Data) = switch value {
-            case .string(let string): (.string, Data(string.utf8))
-            case .data(let data): (.data, data)
-            case .number(let number): (.number, Attribute.bytes(of: number))
-            case .bool(let flag): (.bool, Data([flag ? 1 : 0]))
-            case .date(let date): (.date, Attribute.bytes(of: date))
-            }
+        // One buffer, appended to in place: this runs on every add and update.
+        var out: [UInt8] = [version]
+        out.reserveCapacity(256)
+        func append(_ tag: Tag, _ payload: some Collection<UInt8>) {
             out.append(tag.rawValue)
             withUnsafeBytes(of: UInt32(payload.count).bigEndian) { out.append(contentsOf: $0) }
-            out.append(payload)
+            out.append(contentsOf: payload)
         }
-        return out
+        for (code, value) in attributes.sorted(by: { $0.key < $1.key }) {
+            out.append(UInt8(truncatingIfNeeded: code.utf8.count))
+            out.append(contentsOf: code.utf8)
+            switch value {
+            case .string(let string): append(.string, string.utf8)
+            case .data(let data): append(.data, data)
+            case .number(let number): append(.number, Attribute.bytes(of: number))
+            case .bool(let flag): append(.bool, CollectionOfOne(flag ? 1 : 0))
+            case .date(let date): append(.date, Attribute.bytes(of: date))
+            }
+        }
+        return Data(out)
     }
 
     static func decode(_ bytes: Data) throws(KeychainError) -> [String: AttributeValue] {

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+@testable import KeychainCore
+import Testing
+
+/// Lookups go through indexes and never read the table row by row (issue 2, scope 4): what
+/// SQLite plans for each common query shape, read with EXPLAIN QUERY PLAN.
+@Suite struct QueryPlanTests {
+    let store: KeychainStore
+    let caller = CallerIdentity(accessGroups: ["com.example.app", "com.example.shared"])
+
+    init() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("swift-keychain-plans-\(UUID().uuidString)")
+        store = try KeychainStore.open(KeychainFiles(directory: folder, name: "login"))
+    }
+
+    /// SQLite's plan for the rows a query reads.
+    func plan(_ query: ItemQuery) throws -> String {
+        let plan = try MatchPlan(query: query, caller: caller, hasher: store.hasher)
+        return try store.database.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + plan.sql(withSecret: true),
+                             arguments: StatementArguments(plan.arguments))
+                .map { $0["detail"] as String }
+                .joined(separator: "\n")
+        }
+    }
+
+    /// Queries and the indexes that may answer them: with account and service, either one
+    /// narrows to the item.
+    @Test(arguments: [
+        (ItemClass.genericPassword, ["acct": AttributeValue.string("a"), "svce": .string("s")],
+         ["generic_password_key", "item_by_account"]),
+        (.genericPassword, ["svce": .string("s")], ["generic_password_key"]),
+        (.genericPassword, ["acct": .string("a")], ["item_by_account"]),
+        (.genericPassword, ["acct": .string("a"), "labl": .string("l")], ["item_by_account"]),
+        (.internetPassword, ["srvr": .string("h"), "acct": .string("a"), "ptcl": .string("htps")],
+         ["internet_password_key", "item_by_account"]),
+        (.internetPassword, ["srvr": .string("h")], ["internet_password_key"]),
+        (.internetPassword, ["acct": .string("a")], ["item_by_account"]),
+    ])
+    func searchedAttributesUseAnIndex(itemClass: ItemClass, attributes: [String: AttributeValue],
+                                      indexes: [String]) throws {
+        let detail = try plan(ItemQuery(itemClass: itemClass, attributes: attributes))
+        #expect(indexes.contains { detail.contains("USING INDEX \($0) ") }, "\(detail)")
+        #expect(!detail.contains("SCAN item"), "\(detail)")
+    }
+
+    @Test func aPersistentReferenceIsARowIDLookup() throws {
+        let reference = RowReference.reference(itemClass: .genericPassword, rowID: 42, nonce: RowReference.makeNonce())
+        let detail = try plan(ItemQuery(itemClass: .genericPassword, persistentReference: reference))
+        #expect(detail.contains("USING INTEGER PRIMARY KEY"), "\(detail)")
+    }
+
+    @Test func referencesRoundTripTheRowIDAndNonce() throws {
+        for rowID: Int64 in [1, 4_095, 4_096, 1 << 40, RowReference.idLimit - 1] {
+            let nonce = RowReference.makeNonce()
+            let reference = RowReference.reference(itemClass: .key, rowID: rowID, nonce: nonce)
+            let location = try #require(RowReference.location(of: reference))
+            #expect(location.rowID == rowID)
+            #expect(location.nonce == nonce)
+            // RFC 9562: version 8, variant 0b10.
+            #expect(reference.id.uuid.6 >> 4 == 8)
+            #expect(reference.id.uuid.8 >> 6 == 0b10)
+        }
+    }
+}
