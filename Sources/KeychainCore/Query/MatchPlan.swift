@@ -84,6 +84,14 @@ struct MatchPlan {
         """
     }
 
+    /// Deletes every candidate row, for a plan without residual attributes; how many.
+    func deleteMatches(in db: Database) throws -> Int {
+        if matchesNothing { return 0 }
+        try db.cachedStatement(sql: "DELETE FROM item WHERE \(whereClause)")
+            .execute(arguments: StatementArguments(arguments))
+        return db.changesCount
+    }
+
     /// Calls `body` for each candidate row in insertion order until it returns false.
     ///
     /// Steps GRDB's cached statement through SQLite's own API: a find reads one row, and

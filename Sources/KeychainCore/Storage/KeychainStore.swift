@@ -235,6 +235,13 @@ public final class KeychainStore: Sendable {
                 let key = try self.keybag.classKey(for: updated.accessibility)
                 let secret = try changes.data ?? self.openSecret(row)
                 let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key)
+                if columns == row.columns {
+                    // Only sealed parts change (the data, or attributes without a column):
+                    // leaving the indexed columns out of the SET spares every index write.
+                    try db.cachedStatement(sql: "UPDATE item SET attributes = ?, secret = ? WHERE id = ?")
+                        .execute(arguments: [sealed.attributes, sealed.secret, row.id])
+                    continue
+                }
                 try db.cachedStatement(sql: """
                     UPDATE item SET sync = ?, protection = ?, identity = ?, agrp = ?, acct = ?, svce = ?,
                     srvr = ?, attributes = ?, secret = ? WHERE id = ?
@@ -246,9 +253,17 @@ public final class KeychainStore: Sendable {
         }
     }
 
-    /// Deletes every item the query matches (rule 36), in one transaction.
+    /// Deletes every item the query matches (rule 36), all or none of them.
     public func delete(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
+        if plan.residual.isEmpty {
+            // The columns decide alone: one statement, which opens nothing.
+            let deleted = try Self.oneStatement(database, during: "delete") { db in
+                try plan.deleteMatches(in: db)
+            }
+            guard deleted > 0 else { throw .itemNotFound }
+            return
+        }
         try Self.write(database, during: "delete") { db in
             var ids: [Int64] = []
             try plan.forEachRow(in: db, withSecret: false) { row in
