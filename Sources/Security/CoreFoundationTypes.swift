@@ -48,3 +48,17 @@ public final class CFAllocator: Sendable {
 
 /// The default allocator.
 public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
+
+#if !_runtime(_ObjC)
+/// Darwin parity for dictionary lookups such as `attributes[key]` on `[AnyHashable: Any]`
+/// with a `String?` or `String!` key (`let SecAttrAccount: String! = kSecAttrAccount as
+/// String`). Darwin gives `AnyHashable(Optional("acct"))` the representation of the
+/// `String` "acct": the optional is unwrapped and the string bridged to `NSString`, whose
+/// custom representation is `String`. Without the Objective-C runtime the key stays an
+/// `Optional<String>`, which never equals the `String` keys of a result dictionary.
+/// Optionals are unwrapped before this conformance is looked up, so it gives them
+/// Darwin's behaviour; `AnyHashable(String)` itself is unchanged.
+extension String: @retroactive _HasCustomAnyHashableRepresentation {
+    public func _toCustomAnyHashable() -> AnyHashable? { AnyHashable(self) }
+}
+#endif

@@ -45,6 +45,19 @@ struct CopyMatchingRuleTests {
         #expect(array.first?[kSecAttrAccount as String] as? String == "a")
     }
 
+    @Test("Rule 19: an array of attributes cast to [[AnyHashable: Any]] finds an optional String key")
+    func anyHashableLookupWithOptionalKey() throws {
+        let keychain = keychainWith(accounts: ["a"])
+        let found = keychain.copyMatching(allGeneric.with([
+            kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnAttributes as String: true,
+        ]))
+        let attributes = try #require((found.result as? [[AnyHashable: Any]])?.first)
+        // As SwiftKeychainWrapper declares it; on Darwin the lookup unwraps the optional.
+        let account: String! = kSecAttrAccount as String
+        #expect(attributes[account] as? String == "a")
+    }
+
     @Test("Rule 19: a number limit other than 1 returns an array, even of one element", arguments: [2, 5, -1])
     func numberLimitIsArray(limit: Int) throws {
         let keychain = keychainWith(accounts: ["a"])
