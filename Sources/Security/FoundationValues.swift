@@ -50,7 +50,7 @@ enum FoundationValues {
     static func object(_ value: AttributeValue) -> Any {
         switch value {
         case .string(let string): string
-        case .data(let data): data
+        case .data(let data): ResultData(data)
         case .number(let number): NSNumber(value: number)
         case .bool(let flag): NSNumber(value: flag)
         case .date(let date): date

@@ -38,15 +38,25 @@ enum QueryParser {
         var entries: [(key: String, value: Any)] = []
         entries.reserveCapacity(dictionary.count)
         var nonStringKey = false
-        // Enumeration hands over keys and values together; iterating the dictionary as a
-        // sequence looks every value up again by its key.
-        dictionary.enumerateKeysAndObjects { key, value, stop in
-            guard let key = key as? String else {
-                nonStringKey = true
-                stop.pointee = true
-                return
+        if type(of: dictionary) == NSDictionary.self || type(of: dictionary) == NSMutableDictionary.self {
+            // These two hand over the stored objects as they are, in one order (both walk
+            // the same storage). Enumeration would first turn every value into its Swift
+            // type, and Linux Foundation turns NSData into Data a byte at a time: 0.45 ms
+            // for a 4 KiB secret, measured. FoundationValues reads NSData with one copy.
+            for (key, value) in zip(dictionary.allKeys, dictionary.allValues) {
+                guard let key = key as? String else { nonStringKey = true; break }
+                entries.append((key, value))
             }
-            entries.append((key, value))
+        } else {
+            // A subclass may order its keys and values as it likes: take them in pairs.
+            dictionary.enumerateKeysAndObjects { key, value, stop in
+                guard let key = key as? String else {
+                    nonStringKey = true
+                    stop.pointee = true
+                    return
+                }
+                entries.append((key, value))
+            }
         }
         if nonStringKey { throw .param("a dictionary key is not a string") }
         // A fixed order makes the status deterministic when several keys are wrong.

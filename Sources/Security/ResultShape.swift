@@ -14,17 +14,17 @@ enum ResultShape {
     /// Data alone for data or a persistent reference alone; otherwise a dictionary with the
     /// attributes (and `class` for a reference) and `v_Data` / `v_PersistentRef` merged in.
     private static func object(for item: FoundItem, returning: ReturnOptions) -> AnyObject {
-        if returning == .data { return (item.data ?? Data()) as NSData }
-        if returning == .persistentReference { return item.persistentReference.data as NSData }
+        if returning == .data { return ResultData(item.data ?? Data()) }
+        if returning == .persistentReference { return ResultData(item.persistentReference.data) }
         var dictionary: [String: Any] = [:]
         // The store gives a record only when attributes or a reference were asked for.
         if let record = item.record {
             dictionary = attributes(of: record)
             if returning.contains(.reference) { dictionary["class"] = record.itemClass.rawValue }
         }
-        if returning.contains(.data) { dictionary["v_Data"] = item.data ?? Data() }
+        if returning.contains(.data) { dictionary["v_Data"] = ResultData(item.data ?? Data()) }
         if returning.contains(.persistentReference) {
-            dictionary["v_PersistentRef"] = item.persistentReference.data
+            dictionary["v_PersistentRef"] = ResultData(item.persistentReference.data)
         }
         return dictionary as NSDictionary
     }
