@@ -16,9 +16,10 @@ enum FoundationValues {
     /// An attribute value in the caller's type. NSNull and non-integral numbers are
     /// errSecParam; whether the kind suits the attribute is the core's check.
     static func attributeValue(_ value: Any, key: String) throws(KeychainError) -> AttributeValue {
-        if value is NSNull { throw .param("attribute '\(key)' is null") }
-        if let data = data(value) { return .data(data) }
+        // Text first: most attributes are strings, and every failed cast costs a runtime search.
         if let string = value as? String { return .string(string) }
+        if let data = data(value) { return .data(data) }
+        if value is NSNull { throw .param("attribute '\(key)' is null") }
         if let date = value as? Date { return .date(date) }
         if isBoolean(value), let flag = value as? Bool { return .bool(flag) }
         if let number = value as? NSNumber {
