@@ -5,23 +5,39 @@ import KeychainCore
 /// typed values. Swift values (String, Data, Bool, Int) and their Foundation counterparts
 /// (NSString, NSData, NSNumber) are read alike.
 enum FoundationValues {
-    /// Whether a value is a boolean rather than a number: a Swift Bool or the boolean
-    /// NSNumber singletons (`kCFBooleanTrue`, `NSNumber(value: true)`).
+    /// A value's text when it is a string (`String` or `NSString`). Dictionary values
+    /// arrive as Foundation objects, and a class cast plus a direct bridge costs a fraction of
+    /// the runtime's general `as? String` search, which runs on every key of every call.
+    static func string(_ value: Any) -> String? {
+        if let object = value as? NSString { return object as String }
+        return value as? String
+    }
+
+    /// The flag of a boolean: a Swift Bool or the boolean NSNumber singletons
+    /// (`kCFBooleanTrue`, `NSNumber(value: true)`); nil for anything else, numbers included.
+    static func boolean(_ value: Any) -> Bool? {
+        if let object = value as? NSNumber {
+            if object === kCFBooleanTrue { return true }
+            if object === kCFBooleanFalse { return false }
+            return nil
+        }
+        return type(of: value) == Bool.self ? value as? Bool : nil
+    }
+
+    /// Whether a value is a boolean rather than a number.
     static func isBoolean(_ value: Any) -> Bool {
-        if type(of: value) == Bool.self { return true }
-        guard let object = value as? NSNumber else { return false }
-        return object === kCFBooleanTrue || object === kCFBooleanFalse
+        boolean(value) != nil
     }
 
     /// An attribute value in the caller's type. NSNull and non-integral numbers are
     /// errSecParam; whether the kind suits the attribute is the core's check.
     static func attributeValue(_ value: Any, key: String) throws(KeychainError) -> AttributeValue {
         // Text first: most attributes are strings, and every failed cast costs a runtime search.
-        if let string = value as? String { return .string(string) }
+        if let string = string(value) { return .string(string) }
         if let data = data(value) { return .data(data) }
         if value is NSNull { throw .param("attribute '\(key)' is null") }
         if let date = value as? Date { return .date(date) }
-        if isBoolean(value), let flag = value as? Bool { return .bool(flag) }
+        if let flag = boolean(value) { return .bool(flag) }
         if let number = value as? NSNumber {
             let integer = number.int64Value
             guard Double(integer) == number.doubleValue else {
@@ -43,7 +59,7 @@ enum FoundationValues {
 
     /// A `kSecReturn*` flag (rule 4): a boolean only; a number 0 or 1 is not one.
     static func flag(_ value: Any, key: String) throws(KeychainError) -> Bool {
-        if isBoolean(value), let flag = value as? Bool { return flag }
+        if let flag = boolean(value) { return flag }
         throw .param("'\(key)' takes a boolean")
     }
 

@@ -44,13 +44,13 @@ enum QueryParser {
             // type, and Linux Foundation turns NSData into Data a byte at a time: 0.45 ms
             // for a 4 KiB secret, measured. FoundationValues reads NSData with one copy.
             for (key, value) in zip(dictionary.allKeys, dictionary.allValues) {
-                guard let key = key as? String else { nonStringKey = true; break }
+                guard let key = FoundationValues.string(key) else { nonStringKey = true; break }
                 entries.append((key, value))
             }
         } else {
             // A subclass may order its keys and values as it likes: take them in pairs.
             dictionary.enumerateKeysAndObjects { key, value, stop in
-                guard let key = key as? String else {
+                guard let key = FoundationValues.string(key) else {
                     nonStringKey = true
                     stop.pointee = true
                     return
@@ -161,14 +161,14 @@ enum QueryParser {
             guard let reference else { throw .param("the query names no kSecClass") }
             return reference.itemClass
         }
-        guard let name = entry.value as? String else { throw .param("kSecClass takes a string") }
+        guard let name = FoundationValues.string(entry.value) else { throw .param("kSecClass takes a string") }
         guard let itemClass = ItemClass(rawValue: name) else { throw .noSuchClass }
         return itemClass
     }
 
     /// Rule 7.
     private static func matchLimit(_ value: Any) throws(KeychainError) -> MatchLimit {
-        if let name = value as? String {
+        if let name = FoundationValues.string(value) {
             switch name {
             case "m_LimitOne": return .one
             case "m_LimitAll": return .all
@@ -185,7 +185,7 @@ enum QueryParser {
 
     /// Rule 10: a Bool, a Number, "0" or "1", or kSecAttrSynchronizableAny.
     private static func synchronizableFilter(_ value: Any) throws(KeychainError) -> SynchronizableFilter {
-        if let string = value as? String {
+        if let string = FoundationValues.string(value) {
             switch string {
             case "syna": return .any
             case "0": return .notSynchronizable
