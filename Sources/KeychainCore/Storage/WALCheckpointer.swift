@@ -7,12 +7,13 @@ import Synchronization
 ///
 /// SQLite's automatic checkpoint runs inside the commit that crosses its threshold, so that
 /// one add copies thousands of pages into the database file and syncs it: about half of the
-/// cost of an add, measured. Instead, a commit that leaves the log at
-/// ``backgroundPages`` frames or more asks a utility thread to run a passive checkpoint on a
-/// connection of its own, which neither waits for nor blocks readers and writers. Should the
-/// log still reach ``foregroundPages`` (the background thread starved, or every process
-/// exits before its thread gets to work), the committing connection checkpoints itself, as
-/// SQLite would have.
+/// cost of an add, measured. Instead, each time the log grows by ``backgroundPages`` frames
+/// a commit asks a utility thread to run a passive checkpoint on a connection of its own,
+/// which neither waits for nor blocks readers and writers. A passive checkpoint cannot
+/// rewind the log while commits keep coming (SQLite rewinds it when a write begins on a
+/// fully copied log), so when the log reaches ``foregroundPages`` the committing connection
+/// checkpoints what little is left itself, as SQLite would have, and the log starts over.
+/// That also covers a background thread that starved or a process that exited first.
 final class WALCheckpointer: Sendable {
     /// About 4 MiB of log with 4 KiB pages.
     static let backgroundPages: CInt = 1_000
@@ -21,8 +22,9 @@ final class WALCheckpointer: Sendable {
 
     private let path: String
     private let queue = DispatchQueue(label: "swift-keychain.checkpoint", qos: .utility)
-    /// Whether a background checkpoint is queued or running, and its connection.
-    private let state = Mutex<(scheduled: Bool, connection: DatabaseQueue?)>((false, nil))
+    /// Whether a background checkpoint is queued or running, the log's length when the
+    /// last one was asked for, and the background connection.
+    private let state = Mutex<(scheduled: Bool, askedAt: CInt, connection: DatabaseQueue?)>((false, 0, nil))
 
     init(path: String) {
         self.path = path
@@ -38,19 +40,24 @@ final class WALCheckpointer: Sendable {
             if frames >= WALCheckpointer.foregroundPages {
                 // What SQLite's own hook does; a failure leaves the log to the next commit.
                 _ = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            } else if frames >= WALCheckpointer.backgroundPages {
-                checkpointer.scheduleBackgroundCheckpoint()
+            } else {
+                checkpointer.committed(frames: frames)
             }
             return SQLITE_OK
         }, context)
     }
 
-    private func scheduleBackgroundCheckpoint() {
-        let alreadyScheduled = state.withLock { state in
-            defer { state.scheduled = true }
-            return state.scheduled
+    /// Asks for a background checkpoint each time the log has grown by ``backgroundPages``.
+    private func committed(frames: CInt) {
+        let schedule = state.withLock { state in
+            // A shorter log than last time: it started over.
+            if frames < state.askedAt { state.askedAt = 0 }
+            guard !state.scheduled, frames >= state.askedAt + Self.backgroundPages else { return false }
+            state.scheduled = true
+            state.askedAt = frames
+            return true
         }
-        if alreadyScheduled { return }
+        if !schedule { return }
         queue.async { [self] in
             defer { state.withLock { $0.scheduled = false } }
             do {
