@@ -9,6 +9,8 @@ let package = Package(
         // `.when(platforms: [.linux])` and use the system's Security framework.
         .library(name: "Security", targets: ["Security"]),
         .library(name: "KeychainCore", targets: ["KeychainCore"]),
+        // The Swift-first API over Keychain Services, for Linux and Apple platforms alike.
+        .library(name: "Keychain", targets: ["Keychain"]),
         .executable(name: "keychain-demo", targets: ["KeychainDemo"]),
         .executable(name: "keychain-benchmark", targets: ["SecItemBenchmark"]),
     ],
@@ -33,6 +35,13 @@ let package = Package(
             dependencies: [
                 "KeychainCore",
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Keychain",
+            dependencies: [
+                // Apple platforms have the system's Security framework.
+                .target(name: "Security", condition: .when(platforms: [.linux])),
             ]
         ),
         .executableTarget(

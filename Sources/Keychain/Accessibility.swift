@@ -1,0 +1,21 @@
+/// When an item's secret can be read (`kSecAttrAccessible`).
+///
+/// Raw values are Apple's (`kSecAttrAccessibleWhenUnlocked` is `"ak"`). On Linux they select
+/// the protection class of the item's key: see the spec's "Linux meaning".
+public enum Accessibility: String, Sendable, Hashable, CaseIterable {
+    /// While the keychain is unlocked (`kSecAttrAccessibleWhenUnlocked`); the system default.
+    case whenUnlocked = "ak"
+    /// From the first unlock until restart (`kSecAttrAccessibleAfterFirstUnlock`).
+    case afterFirstUnlock = "ck"
+    /// Always (`kSecAttrAccessibleAlways`). Deprecated by Apple; prefer ``afterFirstUnlock``.
+    case always = "dk"
+    /// While unlocked, and never leaves this device (`kSecAttrAccessibleWhenUnlockedThisDeviceOnly`).
+    case whenUnlockedThisDeviceOnly = "aku"
+    /// After first unlock, and never leaves this device (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`).
+    case afterFirstUnlockThisDeviceOnly = "cku"
+    /// Always, and never leaves this device (`kSecAttrAccessibleAlwaysThisDeviceOnly`). Deprecated by Apple.
+    case alwaysThisDeviceOnly = "dku"
+    /// While unlocked, only if a passcode (on Linux: a keychain password) is set
+    /// (`kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`).
+    case whenPasscodeSetThisDeviceOnly = "akpu"
+}
