@@ -77,5 +77,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .testTarget(
+            name: "KeychainTests",
+            dependencies: [
+                "Keychain",
+                // KeychainEnvironment, to point the tests at private keychains.
+                .target(name: "Security", condition: .when(platforms: [.linux])),
+            ]
+        ),
     ]
 )

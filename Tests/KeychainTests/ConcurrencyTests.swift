@@ -1,0 +1,59 @@
+import Foundation
+import Keychain
+import Security
+import Testing
+
+/// Saves from many tasks at once. Child tasks inherit the private keychain (a task-local).
+/// Counts of rounds are fixed; nothing here is timed.
+@Suite struct ConcurrencyTests {
+    let keychainFiles = PrivateKeychain()
+    let keychain = Keychain(service: "com.example.concurrent")
+
+    /// Rule 14: racing first saves of the same key meet errSecDuplicateItem in their add;
+    /// the upsert turns that into an update, so none fails and one item per key remains.
+    @Test func racingFirstSavesAllSucceed() async throws {
+        let keys = (0..<20).map { "key-\($0)" }
+        try await keychainFiles.run {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<6 {
+                    group.addTask {
+                        // The async variant: each save runs on a thread of the module's queue.
+                        for key in keys { try await keychain.set("writer-\(writer)", forKey: key) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await keychain.allKeys() == keys)
+            for key in keys {
+                #expect(try await keychain.string(forKey: key)?.hasPrefix("writer-") == true)
+            }
+        }
+    }
+
+    /// A save never deletes first, so a reader running alongside never sees the item missing.
+    /// The synchronous API, called from several child tasks (threads of the cooperative pool).
+    @Test func readersNeverSeeASavedItemMissing() async throws {
+        let keychain = keychain
+        // Local functions are synchronous, so they call the synchronous overloads.
+        func write(rounds: Int) throws {
+            for round in 1...rounds { try keychain.set(round, forKey: "counter") }
+        }
+        func countMissing(reads: Int) throws -> Int {
+            var missing = 0
+            for _ in 0..<reads where try keychain.contains("counter") == false { missing += 1 }
+            return missing
+        }
+        try await keychainFiles.run {
+            try await keychain.set(0, forKey: "counter")
+            let missingReads = try await withThrowingTaskGroup(of: Int.self) { group in
+                group.addTask { try write(rounds: 300); return 0 }
+                for _ in 0..<2 {
+                    group.addTask { try countMissing(reads: 300) }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(missingReads == 0)
+            #expect(try await keychain.value(forKey: "counter", as: Int.self) == 300)
+        }
+    }
+}
