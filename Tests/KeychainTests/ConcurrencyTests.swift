@@ -12,10 +12,10 @@ import Testing
     /// Rule 14: racing first saves of the same key meet errSecDuplicateItem in their add;
     /// the upsert turns that into an update, so none fails and one item per key remains.
     @Test func racingFirstSavesAllSucceed() async throws {
-        let keys = (0..<20).map { "key-\($0)" }
+        let keys = (0..<50).map { "key-\($0)" }
         try await keychainFiles.run {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for writer in 0..<6 {
+                for writer in 0..<8 {
                     group.addTask {
                         // The async variant: each save runs on a thread of the module's queue.
                         for key in keys { try await keychain.set("writer-\(writer)", forKey: key) }
