@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Keychain", targets: ["Keychain"]),
         .executable(name: "keychain-demo", targets: ["KeychainDemo"]),
         .executable(name: "keychain-benchmark", targets: ["SecItemBenchmark"]),
+        .executable(name: "keychain-fuzz", targets: ["KeychainFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -54,6 +55,17 @@ let package = Package(
             dependencies: ["Security"],
             path: "Benchmarks/SecItemBenchmark"
         ),
+        // The API fuzzer: a library for the fixed-seed sample in the tests, and the long run.
+        .target(
+            name: "SecItemFuzzing",
+            dependencies: ["Security"],
+            path: "Tests/SecItemFuzzing"
+        ),
+        .executableTarget(
+            name: "KeychainFuzz",
+            dependencies: ["SecItemFuzzing", "Security"],
+            path: "Tests/KeychainFuzz"
+        ),
         // Spawned by the tests to prove that several processes share one keychain.
         .executableTarget(
             name: "KeychainTestHelper",
@@ -72,6 +84,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security",
+                "SecItemFuzzing",
                 "KeychainTestHelper",
                 // Only to tamper with stored records the way an attacker with the files would.
                 .product(name: "GRDB", package: "GRDB.swift"),
