@@ -143,10 +143,13 @@ public final class KeychainStore: Sendable {
         attributes[ItemSchema.modificationDate.code] = .date(now)
 
         let record = ItemRecord(itemClass: item.itemClass, attributes: attributes)
-        let nonce = RowReference.makeNonce()
+        // One draw for the row's nonce and the two AES-GCM nonces.
+        let random = RandomBytes.draw(8 + 2 * 12)
+        let nonce = RowReference.makeNonce(from: random[0..<8])
         let columns = try StoredColumns(record: record, hasher: hasher)
         let key = try keybag.classKey(for: record.accessibility)
-        let sealed = try seal(record, secret: item.data ?? Data(), nonce: nonce, columns: columns, key: key)
+        let sealed = try seal(record, secret: item.data ?? Data(), nonce: nonce, columns: columns, key: key,
+                              random: random[8...])
         let rowID = try Self.oneStatement(database, during: "add") { db in
             try db.cachedStatement(sql: """
                 INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
@@ -234,7 +237,8 @@ public final class KeychainStore: Sendable {
                 let columns = try StoredColumns(record: updated, hasher: self.hasher)
                 let key = try self.keybag.classKey(for: updated.accessibility)
                 let secret = try changes.data ?? self.openSecret(row)
-                let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key)
+                let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key,
+                                           random: RandomBytes.draw(2 * 12)[...])
                 if columns == row.columns {
                     // Only sealed parts change (the data, or attributes without a column):
                     // leaving the indexed columns out of the SET spares every index write.
@@ -278,11 +282,16 @@ public final class KeychainStore: Sendable {
 
     // MARK: - Sealing
 
+    /// Seals a record's attributes and secret, each under one of the two 12-byte AES-GCM
+    /// nonces in `random`.
     private func seal(_ record: ItemRecord, secret: Data, nonce: Data, columns: StoredColumns,
-                      key: SymmetricKey) throws(KeychainError) -> (attributes: Data, secret: Data) {
-        (try RecordSealer.seal(RecordCodec.encode(record.attributes), with: key,
-                               binding: columns.associatedData(nonce: nonce, part: .attributes)),
-         try RecordSealer.seal(secret, with: key, binding: columns.associatedData(nonce: nonce, part: .secret)))
+                      key: SymmetricKey, random: ArraySlice<UInt8>) throws(KeychainError) -> (attributes: Data, secret: Data) {
+        let start = random.startIndex
+        return (try RecordSealer.seal(RecordCodec.encode(record.attributes), with: key,
+                                      binding: columns.associatedData(nonce: nonce, part: .attributes),
+                                      nonce: random[start..<start + 12]),
+                try RecordSealer.seal(secret, with: key, binding: columns.associatedData(nonce: nonce, part: .secret),
+                                      nonce: random[start + 12..<start + 24]))
     }
 
     /// Opens a row's attributes; a damaged or moved blob is errSecDecode.

@@ -12,10 +12,9 @@ enum RowReference {
     /// Row ids stay below this (a CHECK in the schema), so that they fit a reference.
     static let idLimit: Int64 = 1 << 60
 
-    /// A fresh nonce for a new row, with the UUID variant bits already set.
-    static func makeNonce() -> Data {
-        var generator = SystemRandomNumberGenerator()
-        var nonce = withUnsafeBytes(of: generator.next() as UInt64) { Data($0) }
+    /// A nonce for a new row from 8 random bytes, with the UUID variant bits set.
+    static func makeNonce(from random: some Collection<UInt8> = RandomBytes.draw(8)) -> Data {
+        var nonce = Data(random.prefix(8))
         nonce[0] = nonce[0] & 0x3F | 0x80
         return nonce
     }
