@@ -12,6 +12,8 @@ let package = Package(
         // The Swift-first API over Keychain Services, for Linux and Apple platforms alike.
         .library(name: "Keychain", targets: ["Keychain"]),
         .executable(name: "keychain-demo", targets: ["KeychainDemo"]),
+        // The book chapter's sample app: a PIN, then credit cards kept in the keychain.
+        .executable(name: "keychain-cards", targets: ["KeychainCards"]),
         .executable(name: "keychain-benchmark", targets: ["SecItemBenchmark"]),
         .executable(name: "keychain-fuzz", targets: ["KeychainFuzz"]),
     ],
@@ -49,6 +51,13 @@ let package = Package(
             name: "KeychainDemo",
             dependencies: ["Security"],
             path: "Examples/KeychainDemo"
+        ),
+        // The examples use the Keychain module as an app would; Security only for the
+        // kSec... and errSec... names, which Apple platforms have from the system.
+        .executableTarget(
+            name: "KeychainCards",
+            dependencies: ["Keychain", .target(name: "Security", condition: .when(platforms: [.linux]))],
+            path: "Examples/KeychainCards"
         ),
         .executableTarget(
             name: "SecItemBenchmark",
@@ -89,6 +98,11 @@ let package = Package(
                 // Only to tamper with stored records the way an attacker with the files would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        // Runs the examples as processes, through their prompts and output.
+        .testTarget(
+            name: "ExampleTests",
+            dependencies: ["KeychainCards"]
         ),
         .testTarget(
             name: "KeychainTests",
