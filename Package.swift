@@ -14,6 +14,10 @@ let package = Package(
         .executable(name: "keychain-demo", targets: ["KeychainDemo"]),
         // The book chapter's sample app: a PIN, then credit cards kept in the keychain.
         .executable(name: "keychain-cards", targets: ["KeychainCards"]),
+        // Two programs sharing items through an access group, and one that cannot see them.
+        .executable(name: "keychain-share-writer", targets: ["ShareWriter"]),
+        .executable(name: "keychain-share-reader", targets: ["ShareReader"]),
+        .executable(name: "keychain-share-outsider", targets: ["ShareOutsider"]),
         .executable(name: "keychain-benchmark", targets: ["SecItemBenchmark"]),
         .executable(name: "keychain-fuzz", targets: ["KeychainFuzz"]),
     ],
@@ -60,6 +64,23 @@ let package = Package(
             path: "Examples/KeychainCards"
         ),
         .executableTarget(
+            name: "ShareWriter",
+            dependencies: ["Keychain", .target(name: "Security", condition: .when(platforms: [.linux]))],
+            path: "Examples/ShareWriter",
+            exclude: ["keychain-share-writer.entitlements"]
+        ),
+        .executableTarget(
+            name: "ShareReader",
+            dependencies: ["Keychain", .target(name: "Security", condition: .when(platforms: [.linux]))],
+            path: "Examples/ShareReader",
+            exclude: ["keychain-share-reader.entitlements"]
+        ),
+        .executableTarget(
+            name: "ShareOutsider",
+            dependencies: ["Keychain", .target(name: "Security", condition: .when(platforms: [.linux]))],
+            path: "Examples/ShareOutsider"
+        ),
+        .executableTarget(
             name: "SecItemBenchmark",
             dependencies: ["Security"],
             path: "Benchmarks/SecItemBenchmark"
@@ -102,7 +123,7 @@ let package = Package(
         // Runs the examples as processes, through their prompts and output.
         .testTarget(
             name: "ExampleTests",
-            dependencies: ["KeychainCards"]
+            dependencies: ["KeychainCards", "ShareWriter", "ShareReader", "ShareOutsider"]
         ),
         .testTarget(
             name: "KeychainTests",
