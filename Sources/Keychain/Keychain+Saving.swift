@@ -19,7 +19,7 @@ extension Keychain {
     }
 
     /// Stores any `Encodable` value under a key, as JSON, replacing any value there.
-    /// Read it with ``decode(_:forKey:)``. Saves as ``set(_:forKey:)`` does.
+    /// Read it with ``decode(_:forKey:)-2dvzq``. Saves as ``set(_:forKey:)-3c0xe`` does.
     ///
     /// - Throws: ``KeychainError``; `errSecParam` when the value cannot be encoded.
     public func encode(_ value: some Encodable, forKey key: String) throws(KeychainError) {

@@ -10,7 +10,7 @@ import Security
 ///
 /// - `errSecParam`: bad input, such as a port outside 0...65535, an extra attribute that
 ///   would override one the ``Keychain`` manages, or a value that cannot be encoded.
-/// - `errSecDecode`: stored bytes that are not the type asked for (a ``Keychain/string(forKey:)``
+/// - `errSecDecode`: stored bytes that are not the type asked for (a ``Keychain/string(forKey:)-3xxvk``
 ///   of bytes that are not UTF-8, a JSON value that does not decode).
 /// - `errSecDuplicateItem`: a migration whose keys would collide.
 /// - `errSecUserCanceled`: an async operation whose task was cancelled before it started.

@@ -16,7 +16,7 @@ import Security
 /// The wrapper finds its item by the identifier, stored in `kSecAttrGeneric`, and the
 /// access group if one is given. Creating a wrapper loads the item's attributes and secret
 /// into memory, or, if there is no item, the sample's defaults: account, label, description
-/// and secret all `""`. ``object(forKey:)`` reads that memory; ``setObject(_:forKey:)``
+/// and secret all `""`. ``object(forKey:)-(String)`` reads that memory; ``setObject(_:forKey:)-(_,String)``
 /// changes it and writes the whole item at once (added the first time, updated after).
 /// Keys may be the constants themselves (`kSecAttrAccount`) or their strings
 /// (`kSecAttrAccount as String`).
@@ -32,7 +32,7 @@ import Security
 /// - **`kSecValueData` reads back as a `String`**, although Keychain Services stores it as
 ///   `Data` (the UTF-8 bytes): the sample is made for passwords, and the book compares
 ///   `object(forKey: kSecValueData)` with a text field. It also takes a `String`.
-/// - **Every changed value is written at once.** Each ``setObject(_:forKey:)`` with a new
+/// - **Every changed value is written at once.** Each ``setObject(_:forKey:)-(_,String)`` with a new
 ///   value writes the whole item, so configuring three attributes is three writes, and the
 ///   first one adds the item with whatever the other attributes hold then (the empty
 ///   account, for example). Setting an unchanged value writes nothing. Code relies on a
@@ -42,12 +42,12 @@ import Security
 ///   whole copy.
 /// - ``resetKeychainItem()`` deletes the item and sets the four defaults again in memory;
 ///   other attributes set before (accessibility, service, access group) stay in memory and
-///   are used by the next write. Nothing is written until the next ``setObject(_:forKey:)``.
+///   are used by the next write. Nothing is written until the next ``setObject(_:forKey:)-(_,String)``.
 ///
 /// ## The quirks this fixes, and why
 /// - **Failures throw** ``KeychainError`` instead of `NSAssert`, which crashes debug builds
 ///   and is compiled out of release builds, where failed writes went unnoticed. So the
-///   initializer, ``setObject(_:forKey:)`` and ``resetKeychainItem()`` need `try`. A failed
+///   initializer, ``setObject(_:forKey:)-(_,String)`` and ``resetKeychainItem()`` need `try`. A failed
 ///   write leaves the wrapper's memory as it was, so memory and keychain agree.
 /// - **Non-UTF-8 secrets** read back as `Data` instead of crashing the sample (it stored a
 ///   nil string); `Data` is accepted for `kSecValueData` too (the sample sent the string
@@ -164,7 +164,7 @@ public final class KeychainItemWrapper: Sendable, CustomReflectable {
     /// Deletes the item from the keychain and puts the sample's defaults back in memory:
     /// account, label, description and secret `""`.
     ///
-    /// The next ``setObject(_:forKey:)`` adds the item again. Deleting an item that was
+    /// The next ``setObject(_:forKey:)-(_,String)`` adds the item again. Deleting an item that was
     /// never written is not an error.
     ///
     /// - Throws: ``KeychainError`` when the item cannot be deleted; the wrapper is then unchanged.

@@ -5,8 +5,8 @@ public struct KeychainOptions: Sendable, Hashable {
     /// item also moves it to this accessibility.
     public let accessibility: Accessibility
     /// Whether items are synchronizable (`kSecAttrSynchronizable`). Reads, saves and
-    /// ``Keychain/allKeys()`` see only items with this value; ``Keychain/remove(_:)`` and
-    /// ``Keychain/removeAll()`` remove both kinds.
+    /// ``Keychain/allKeys()-7xjub`` see only items with this value; ``Keychain/remove(_:)-5xthk`` and
+    /// ``Keychain/removeAll()-2s6jr`` remove both kinds.
     public let synchronizable: Bool
     /// The label (`kSecAttrLabel`) of saved items; nil leaves it unset on add and unchanged
     /// on update.
