@@ -63,20 +63,8 @@ extension Keychain {
         guard let reference = entry[kSecValuePersistentRef as String] as? Data else {
             throw KeychainError(status: errSecDecode, reason: "the keychain returned an item without a persistent reference")
         }
-        let query: [String: Any] = [
-            kSecClass as String: itemClass,
-            kSecValuePersistentRef as String: reference,
-            kSecReturnData as String: true,
-        ]
-        switch try SecItemCalls.copyMatching(query, during: "reading a listed item") {
-        case .notFound:
-            return nil
-        case .found(let result):
-            guard let data = result as? Data else {
-                throw KeychainError(status: errSecDecode, reason: "the keychain returned no data for the item")
-            }
-            return data
-        }
+        let query: [String: Any] = [kSecClass as String: itemClass, kSecValuePersistentRef as String: reference]
+        return try SecItemCalls.data(of: query, during: "reading a listed item")
     }
 
     static func requireKey(of entry: [String: Any]) throws(KeychainError) -> String {

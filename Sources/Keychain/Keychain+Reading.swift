@@ -9,18 +9,7 @@ extension Keychain {
     /// - Throws: ``KeychainError``, for example `errSecInteractionNotAllowed` while the item
     ///   cannot be read.
     public func data(forKey key: String) throws(KeychainError) -> Data? {
-        var query = try itemQuery(forKey: key)
-        query[kSecReturnData as String] = true
-        query[kSecMatchLimit as String] = kSecMatchLimitOne
-        switch try SecItemCalls.copyMatching(query, during: "reading an item") {
-        case .notFound:
-            return nil
-        case .found(let result):
-            guard let data = result as? Data else {
-                throw KeychainError(status: errSecDecode, reason: "the keychain returned no data for the item")
-            }
-            return data
-        }
+        try SecItemCalls.data(of: try itemQuery(forKey: key), during: "reading an item")
     }
 
     /// The text stored under a key.

@@ -166,19 +166,14 @@ public final class PasswordManager: Sendable, CustomReflectable {
     public func key(forIdentifier identifier: String, inGroup group: String?) throws(KeychainError) -> String? {
         // Every call reads the keychain, as the original in effect does (see the type's notes).
         forget()
-        var query = itemQuery(identifier: identifier, group: group)
-        query[kSecReturnData as String] = true
-        query[kSecMatchLimit as String] = kSecMatchLimitOne
-        switch try SecItemCalls.copyMatching(query, during: "reading a key") {
-        case .notFound:
-            return nil
-        case .found(let result):
-            guard let data = result as? Data, let key = String(data: data, encoding: .utf8) else {
-                throw KeychainError(status: errSecDecode, reason: "the stored key is not UTF-8 text")
-            }
-            remember(key)
-            return key
+        guard let data = try SecItemCalls.data(of: itemQuery(identifier: identifier, group: group),
+                                               during: "reading a key")
+        else { return nil }
+        guard let key = String(data: data, encoding: .utf8) else {
+            throw KeychainError(status: errSecDecode, reason: "the stored key is not UTF-8 text")
         }
+        remember(key)
+        return key
     }
 
     /// Whether an identifier has this key, in any of the process's access groups.

@@ -20,6 +20,23 @@ enum SecItemCalls {
         }
     }
 
+    /// The secret of the one item a query names (it gets kSecReturnData and
+    /// kSecMatchLimitOne added); nil when there is none.
+    static func data(of query: [String: Any], during operation: String) throws(KeychainError) -> Data? {
+        var query = query
+        query[kSecReturnData as String] = true
+        query[kSecMatchLimit as String] = kSecMatchLimitOne
+        switch try copyMatching(query, during: operation) {
+        case .notFound:
+            return nil
+        case .found(let result):
+            guard let data = result as? Data else {
+                throw KeychainError(status: errSecDecode, reason: "the keychain returned no data for the item")
+            }
+            return data
+        }
+    }
+
     /// Adds an item; returns false when an item with the same identity exists.
     static func add(_ attributes: [String: Any], during operation: String) throws(KeychainError) -> Bool {
         let status = SecItemAdd(attributes as CFDictionary, nil)
