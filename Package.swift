@@ -96,10 +96,26 @@ let package = Package(
             dependencies: ["SecItemFuzzing", "Security"],
             path: "Tests/KeychainFuzz"
         ),
-        // Spawned by the tests to prove that several processes share one keychain.
+        // The stress, crash, corruption and secrets-at-rest suites (issue 3): the workers that
+        // run in other processes and the checks of what they leave, for the fast samples in
+        // the tests and the long runs alike.
+        .target(
+            name: "KeychainProof",
+            dependencies: [
+                "Security",
+                "SecItemFuzzing",
+                // SQLite's integrity check, and damage done the way someone with the files would.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // To capture the library's log output at trace level in a worker process.
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/KeychainProof"
+        ),
+        // Spawned by the tests to prove that several processes share one keychain, and as the
+        // worker processes of the proof suites.
         .executableTarget(
             name: "KeychainTestHelper",
-            dependencies: ["Security"],
+            dependencies: ["Security", "KeychainProof"],
             path: "Tests/KeychainTestHelper"
         ),
         .testTarget(
@@ -115,6 +131,7 @@ let package = Package(
             dependencies: [
                 "Security",
                 "SecItemFuzzing",
+                "KeychainProof",
                 "KeychainTestHelper",
                 // Only to tamper with stored records the way an attacker with the files would.
                 .product(name: "GRDB", package: "GRDB.swift"),

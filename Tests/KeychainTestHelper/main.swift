@@ -7,7 +7,9 @@
 //   KeychainTestHelper find ACCOUNT                    print the status and the secret
 //
 // START is a time (seconds since 1970) to wait for, so that racing processes call at once.
+// It is also the worker process of the proof suites (see KeychainProof's WorkerCommand).
 import Foundation
+import KeychainProof
 import Security
 
 func item(_ account: String) -> [String: Any] {
@@ -39,6 +41,7 @@ case "find" where arguments.count == 2:
     let status = SecItemCopyMatching(item(arguments[1]).merging([kSecReturnData as String: true]) { $1 } as CFDictionary, &result)
     print(status, (result as? Data).map { String(decoding: $0, as: UTF8.self) } ?? "")
 default:
+    if WorkerCommand.run(arguments) { exit(0) }
     FileHandle.standardError.write(Data("usage: KeychainTestHelper groups | add ACCOUNT SECRET [START] | add-many PREFIX COUNT | find ACCOUNT\n".utf8))
     exit(2)
 }

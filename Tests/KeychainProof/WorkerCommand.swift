@@ -1,0 +1,23 @@
+import Foundation
+import Security
+
+/// The worker processes of the proof suites, as subcommands of the tests' helper and of the
+/// long runs' executable. Returns false for an argument list that is none of them.
+///
+///   stress-worker WORKER START SECONDS KEYS SEED JOURNAL
+public enum WorkerCommand {
+    public static func run(_ arguments: [String]) -> Bool {
+        switch (arguments.first, arguments.count) {
+        case ("stress-worker", 7):
+            guard let worker = Int(arguments[1]), let start = Double(arguments[2]), let seconds = Double(arguments[3]),
+                  let keys = Int(arguments[4]), let seed = UInt64(arguments[5]),
+                  var run = try? StressWorker(worker: worker, start: Date(timeIntervalSince1970: start), seconds: seconds,
+                                              keys: keys, seed: seed, journal: URL(fileURLWithPath: arguments[6]))
+            else { exit(2) }
+            run.run()
+        default:
+            return false
+        }
+        return true
+    }
+}
