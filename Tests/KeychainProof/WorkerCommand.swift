@@ -5,8 +5,11 @@ import Security
 /// long runs' executable. Returns false for an argument list that is none of them.
 ///
 ///   stress-worker WORKER START SECONDS KEYS SEED JOURNAL
+///   crash-writer JOURNAL GROUP-SIZE none|update-all|delete-all SEED
+///   crash-verify JOURNAL
 public enum WorkerCommand {
     public static func run(_ arguments: [String]) -> Bool {
+        var database: URL { KeychainEnvironment.current.directory.appendingPathComponent("login.keychain-db") }
         switch (arguments.first, arguments.count) {
         case ("stress-worker", 7):
             guard let worker = Int(arguments[1]), let start = Double(arguments[2]), let seconds = Double(arguments[3]),
@@ -15,6 +18,16 @@ public enum WorkerCommand {
                                               keys: keys, seed: seed, journal: URL(fileURLWithPath: arguments[6]))
             else { exit(2) }
             run.run()
+        case ("crash-writer", 5):
+            guard let size = Int(arguments[2]), let first = CrashWriter.FirstOperation(rawValue: arguments[3]),
+                  let seed = UInt64(arguments[4]),
+                  var writer = try? CrashWriter(journal: URL(fileURLWithPath: arguments[1]), groupSize: size, first: first, seed: seed)
+            else { exit(2) }
+            writer.run()
+        case ("crash-verify", 2):
+            let outcome = CrashVerifier.run(journal: URL(fileURLWithPath: arguments[1]), database: database)
+            printNow(outcome.line)
+            exit(outcome.passed ? 0 : 1)
         default:
             return false
         }

@@ -1,0 +1,23 @@
+import Foundation
+import KeychainProof
+import Security
+import Testing
+
+/// A short sample of the crash run (issue 3, scope 2; the long run is Scripts/crash): a
+/// writer killed with SIGKILL at random moments and during multi-item updates and deletes,
+/// each kill followed by a check in a fresh process.
+@Suite struct CrashTests {
+    @Test("After SIGKILL: acknowledged changes are intact, a multi-item update or delete is all or nothing (rule 36)")
+    func killedWritersLoseNothingAcknowledgedAndChangeAllOrNothing() throws {
+        let dataHome = TestKeychain().directory.deletingLastPathComponent()
+        var run = CrashRun(executable: HelperProcess.executable, dataHome: dataHome)
+        run.iterations = 9
+        run.groupSize = 60
+        let outcome = try run.run()
+        #expect(outcome.problems.isEmpty, "\(outcome.problems.joined(separator: "\n"))")
+        #expect(outcome.verified == 9)
+        #expect(outcome.acknowledged > 0, "\(outcome.totals)")
+        // Two iterations of three kill during a multi-item call, announced just before it.
+        #expect(outcome.killedDuring("update-all") + outcome.killedDuring("delete-all") > 0, "\(outcome.totals)")
+    }
+}
