@@ -7,6 +7,7 @@ import Security
 ///   stress-worker WORKER START SECONDS KEYS SEED JOURNAL
 ///   crash-writer JOURNAL GROUP-SIZE none|update-all|delete-all SEED
 ///   crash-verify JOURNAL
+///   tamper-setup ITEMS | tamper-probe ITEMS
 public enum WorkerCommand {
     public static func run(_ arguments: [String]) -> Bool {
         var database: URL { KeychainEnvironment.current.directory.appendingPathComponent("login.keychain-db") }
@@ -28,6 +29,10 @@ public enum WorkerCommand {
             let outcome = CrashVerifier.run(journal: URL(fileURLWithPath: arguments[1]), database: database)
             printNow(outcome.line)
             exit(outcome.passed ? 0 : 1)
+        case ("tamper-setup", 2):
+            printNow(CorruptionProbe.setUp(count: Int(arguments[1]) ?? 0, database: database) ? "ok" : "fail")
+        case ("tamper-probe", 2):
+            CorruptionProbe.probe(count: Int(arguments[1]) ?? 0)
         default:
             return false
         }
