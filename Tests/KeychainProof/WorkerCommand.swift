@@ -8,8 +8,10 @@ import Security
 ///   crash-writer JOURNAL GROUP-SIZE none|update-all|delete-all SEED
 ///   crash-verify JOURNAL
 ///   tamper-setup ITEMS | tamper-probe ITEMS
+///   log-probe ITEMS SEED
 public enum WorkerCommand {
     public static func run(_ arguments: [String]) -> Bool {
+        // Computed when used: the log probe must install its handler before anything else runs.
         var database: URL { KeychainEnvironment.current.directory.appendingPathComponent("login.keychain-db") }
         switch (arguments.first, arguments.count) {
         case ("stress-worker", 7):
@@ -33,6 +35,10 @@ public enum WorkerCommand {
             printNow(CorruptionProbe.setUp(count: Int(arguments[1]) ?? 0, database: database) ? "ok" : "fail")
         case ("tamper-probe", 2):
             CorruptionProbe.probe(count: Int(arguments[1]) ?? 0)
+        case ("log-probe", 3):
+            // Before anything logs: the library's loggers take the handler of their creation.
+            LogCapture.install()
+            exit(LogProbe.run(items: Int(arguments[1]) ?? 10, seed: UInt64(arguments[2]) ?? 1) ? 0 : 1)
         default:
             return false
         }
