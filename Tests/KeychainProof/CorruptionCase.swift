@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// One way of damaging a keychain's files (issue 3, scope 4), applied to a fresh copy.
 public enum CorruptionCase: Sendable, CustomStringConvertible {
@@ -10,6 +11,8 @@ public enum CorruptionCase: Sendable, CustomStringConvertible {
     case deleteDeviceKey
     /// The device key file cut to this many bytes.
     case truncateDeviceKey(Int)
+    /// A wrapped class key replaced by a value of another type, as a damaged page can hold.
+    case damageKeybag
 
     public var description: String {
         switch self {
@@ -17,6 +20,7 @@ public enum CorruptionCase: Sendable, CustomStringConvertible {
         case .truncateLog(let length): "WAL cut to \(length) bytes"
         case .deleteDeviceKey: "device key deleted"
         case .truncateDeviceKey(let length): "device key cut to \(length) bytes"
+        case .damageKeybag: "a wrapped key replaced by a number"
         }
     }
 
@@ -30,7 +34,7 @@ public enum CorruptionCase: Sendable, CustomStringConvertible {
                    logSize - frame, logSize - 1]
         return Set(database.filter { $0 >= 0 && $0 < databaseSize }).sorted().map { .truncateDatabase($0) }
             + Set(log.filter { $0 >= 0 && $0 < logSize }).sorted().map { .truncateLog($0) }
-            + [.deleteDeviceKey, .truncateDeviceKey(0), .truncateDeviceKey(16)]
+            + [.deleteDeviceKey, .truncateDeviceKey(0), .truncateDeviceKey(16), .damageKeybag]
     }
 
     func apply(to folder: URL, name: String = "login") throws {
@@ -39,6 +43,10 @@ public enum CorruptionCase: Sendable, CustomStringConvertible {
         case .truncateLog(let length): try truncate(folder.appendingPathComponent("\(name).keychain-db-wal"), to: length)
         case .deleteDeviceKey: try FileManager.default.removeItem(at: folder.appendingPathComponent("\(name).keychain-key"))
         case .truncateDeviceKey(let length): try truncate(folder.appendingPathComponent("\(name).keychain-key"), to: length)
+        case .damageKeybag:
+            let queue = try DatabaseQueue(path: folder.appendingPathComponent("\(name).keychain-db").path)
+            try queue.write { try $0.execute(sql: "UPDATE keybag SET wrapped = 42 WHERE rowid = (SELECT min(rowid) FROM keybag)") }
+            try queue.close()
         }
     }
 

@@ -8,7 +8,7 @@ import Security
 /// errSecNotAvailable or errSecItemNotFound; a success always gives the item's own secret;
 /// with the WAL damaged, every item of the intact database file still reads correctly (the
 /// WAL's may be lost, as the last commits are); with the device key gone or damaged, nothing
-/// opens (errSecNotAvailable).
+/// opens (errSecNotAvailable), nor with a damaged keybag.
 public struct CorruptionRun {
     public var items = 40
     public let executable: URL
@@ -84,8 +84,8 @@ public struct CorruptionRun {
             switch corruption {
             case .truncateLog where read[0].hasPrefix("base"):
                 if status != errSecSuccess { problem("\(read[0]), in the intact database file, gave \(status)") }
-            case .deleteDeviceKey, .truncateDeviceKey:
-                if status != errSecNotAvailable { problem("\(read[0]) gave \(status) without the device key") }
+            case .deleteDeviceKey, .truncateDeviceKey, .damageKeybag:
+                if status != errSecNotAvailable { problem("\(read[0]) gave \(status) without its keys") }
             default:
                 break
             }
