@@ -94,11 +94,20 @@ public final class KeychainStore: Sendable {
         let deviceKey = try DeviceKeyFile.load(at: files.deviceKey, create: false)
         var keys: [String: SymmetricKey] = [:]
         for row in rows {
-            let name: String = row["name"]
-            guard row["wrapping"] == Keybag.deviceWrapping else {
+            // A damaged page can hold a NULL or a value of another type, on which GRDB's
+            // typed subscripts trap: the throwing decoders make it a damaged keychain instead.
+            let name: String, wrapping: String, wrapped: Data
+            do {
+                name = try row.decode(forColumn: "name")
+                wrapping = try row.decode(forColumn: "wrapping")
+                wrapped = try row.decode(forColumn: "wrapped")
+            } catch {
+                throw KeychainError.notAvailable("the keybag is damaged")
+            }
+            guard wrapping == Keybag.deviceWrapping else {
                 throw KeychainError.notAvailable("the \(name) key has a wrapping this library does not know")
             }
-            keys[name] = try Keybag.unwrap(row["wrapped"], named: name, with: deviceKey)
+            keys[name] = try Keybag.unwrap(wrapped, named: name, with: deviceKey)
         }
         guard let indexKey = keys[Keybag.indexKeyName] else {
             throw KeychainError.notAvailable("the keybag has no index key")
