@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "keychain-share-outsider", targets: ["ShareOutsider"]),
         .executable(name: "keychain-benchmark", targets: ["SecItemBenchmark"]),
         .executable(name: "keychain-fuzz", targets: ["KeychainFuzz"]),
+        .executable(name: "keychain-proof", targets: ["KeychainProofRun"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -110,6 +111,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/KeychainProof"
+        ),
+        .executableTarget(
+            name: "KeychainProofRun",
+            dependencies: ["KeychainProof"],
+            path: "Tests/KeychainProofRun"
         ),
         // Spawned by the tests to prove that several processes share one keychain, and as the
         // worker processes of the proof suites.

@@ -1,0 +1,106 @@
+// The long runs of the proof suites (issue 3, scopes 1, 2, 4 and 5); `swift test` runs short
+// samples of the same code. Each works in a private keychain in a temporary folder and
+// spawns this executable again as its worker processes.
+//
+//   keychain-proof stress  [--workers N] [--seconds S] [--keys K] [--seed S]
+//   keychain-proof crash   [--iterations N] [--group-size N] [--seed S]
+//   keychain-proof tamper  [--items N] [--random N] [--seed S]
+//   keychain-proof at-rest [--items N] [--seed S]
+//
+// The last line printed is the verdict: PASS or FAIL with the key figures.
+import Foundation
+import Security
+import KeychainProof
+import SecItemFuzzing
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if WorkerCommand.run(arguments) { exit(0) }
+
+var options: [String: Int] = [:]
+var rest = arguments.dropFirst()
+while let name = rest.popFirst() {
+    guard name.hasPrefix("--"), let value = rest.popFirst().flatMap({ Int($0) }) else {
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest [--option N]...\n".utf8))
+        exit(2)
+    }
+    options[String(name.dropFirst(2))] = value
+}
+let seed = UInt64(options["seed"] ?? Int.random(in: 1...Int(UInt32.max)))
+let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+let work = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-proof-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: work) }
+let started = Date()
+
+@MainActor func finish(_ passed: Bool, _ problems: [String], _ figures: String) -> Never {
+    let seconds = Int(Date().timeIntervalSince(started))
+    for problem in problems { print("problem: \(problem)") }
+    print("\(passed ? "PASS" : "FAIL"): \(figures), seed \(seed), \(seconds) s")
+    try? FileManager.default.removeItem(at: work)
+    exit(passed ? 0 : 1)
+}
+
+do {
+    switch arguments.first {
+    case "stress":
+        var run = StressRun(executable: executable, dataHome: work)
+        run.workers = options["workers"] ?? 4
+        run.seconds = Double(options["seconds"] ?? 60)
+        run.keysPerWorker = options["keys"] ?? 200
+        run.seed = seed
+        print("stress: \(run.workers) processes for \(Int(run.seconds)) s, \(run.keysPerWorker) keys each, seed \(seed)")
+        let outcome = try run.run()
+        print(outcome.totals)
+        let total = outcome.operations.values.reduce(0, +)
+        finish(outcome.passed, outcome.problems,
+               "\(run.workers) processes, \(total) operations, \(outcome.acknowledged) acknowledged writes, "
+               + "\(outcome.raceKeys) contended keys each with one winner, \(outcome.itemsVerified) items verified, integrity \(outcome.integrity)")
+    case "crash":
+        var run = CrashRun(executable: executable, dataHome: work)
+        run.iterations = options["iterations"] ?? 40
+        run.groupSize = options["group-size"] ?? 300
+        run.maxDelay = 400
+        run.seed = seed
+        print("crash: \(run.iterations) SIGKILLs of a writer, groups of \(run.groupSize) items, seed \(seed)")
+        let outcome = try run.run { print("  \($0)") }
+        print(outcome.totals)
+        let multi = ["update-all", "delete-all"].map { "\(outcome.killedDuring($0)) during \($0)" }.joined(separator: ", ")
+        let passed = outcome.passed && outcome.kills >= 20 && outcome.killedDuring("update-all") > 0 && outcome.killedDuring("delete-all") > 0
+        finish(passed, outcome.problems, "\(outcome.kills) kills survived (\(multi)), \(outcome.acknowledged) acknowledged changes intact")
+    case "tamper":
+        var run = CorruptionRun(executable: executable, workFolder: work)
+        run.items = options["items"] ?? 200
+        let sizes = try run.setUp()
+        var cases = CorruptionCase.standard(databaseSize: sizes.database, logSize: sizes.log, pageSize: sizes.pageSize)
+        var generator = SeededGenerator(seed: seed)
+        for _ in 0..<(options["random"] ?? 100) {
+            cases.append(.truncateDatabase(Int.random(in: 0..<sizes.database, using: &generator)))
+            cases.append(.truncateLog(Int.random(in: 0..<max(sizes.log, 1), using: &generator)))
+        }
+        print("tamper: \(run.items) items, database \(sizes.database) B, WAL \(sizes.log) B, \(cases.count) cases, seed \(seed)")
+        let outcome = try run.run(cases)
+        print(outcome.totals)
+        finish(outcome.passed, outcome.problems, outcome.totals)
+    case "at-rest":
+        var run = AtRestRun()
+        run.items = options["items"] ?? 10_000
+        run.seed = seed
+        let folder = work.appendingPathComponent("keychains")
+        print("at-rest: \(run.items) items with markers, seed \(seed)")
+        let outcome = KeychainEnvironment.withValue(KeychainEnvironment(directory: folder, accessGroups: ["proof.at-rest"])) {
+            run.run(folder: folder)
+        }
+        print(outcome.totals)
+        var logs = try WorkerProcess(executable, ["log-probe", "200", String(seed)], dataHome: work, accessGroups: "proof.logs")
+        let lines = logs.finish()
+        for line in lines { print("  log probe: \(line)") }
+        let logsPassed = lines.last == "PASS" && logs.process.terminationStatus == 0
+        finish(outcome.passed && logsPassed, outcome.problems,
+               "\(outcome.markers) markers, none in \(outcome.files.count) files; logs at trace: "
+               + "\(lines.first ?? "-"), \(logsPassed ? "no marker" : "a marker leaked")")
+    default:
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest [--option N]...\n".utf8))
+        exit(2)
+    }
+} catch {
+    finish(false, ["\(error)"], "the run could not be carried out")
+}
