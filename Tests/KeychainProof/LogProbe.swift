@@ -9,7 +9,8 @@ import Security
 /// secret and attributes; then every captured log line and every status message is
 /// searched for the markers.
 ///
-/// Prints `log-lines N`, `statuses ...`, any `leak ...`, and `PASS` or `FAIL` last.
+/// Run it in a keychain of its own: it tampers with the first row. Prints `log-lines N`,
+/// `statuses ...`, any `leak ...`, and `PASS` or `FAIL` last.
 public enum LogProbe {
     public static func run(items: Int, seed: UInt64) -> Bool {
         var markers = Markers(seed: seed)
@@ -75,7 +76,11 @@ public enum LogProbe {
         printNow("log-lines \(lines.count)")
         printNow("statuses \(Set(statuses).sorted().map(String.init).joined(separator: ","))")
         for leak in leaks.prefix(10) { printNow("leak \(leak)") }
-        let passed = leaks.isEmpty && !lines.isEmpty
+        // The probe must have reached every failure it is there for, or it proves less.
+        let required: Set<OSStatus> = [errSecDuplicateItem, errSecItemNotFound, errSecParam, errSecDecode,
+                                       errSecNotAvailable, errSecMissingEntitlement]
+        if !required.isSubset(of: statuses) { printNow("missed statuses \(required.subtracting(statuses).sorted())") }
+        let passed = leaks.isEmpty && !lines.isEmpty && required.isSubset(of: statuses)
         printNow(passed ? "PASS" : "FAIL")
         return passed
     }

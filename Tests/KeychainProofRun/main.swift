@@ -90,7 +90,8 @@ do {
             run.run(folder: folder)
         }
         print(outcome.totals)
-        var logs = try WorkerProcess(executable, ["log-probe", "200", String(seed)], dataHome: work, accessGroups: "proof.logs")
+        var logs = try WorkerProcess(executable, ["log-probe", "200", String(seed)],
+                                     dataHome: work.appendingPathComponent("logs"), accessGroups: "proof.logs")
         let lines = logs.finish()
         for line in lines { print("  log probe: \(line)") }
         let logsPassed = lines.last == "PASS" && logs.process.terminationStatus == 0
