@@ -1,10 +1,20 @@
 // Throughput of the SecItem functions at several keychain sizes, and peak memory.
 //
 //   swift run -c release keychain-benchmark [sizes...]      (default: 1000 10000 100000)
+//   keychain-benchmark --per-item [--raw] [sizes...]        every operation once per item
+//   keychain-benchmark --latency [sizes...]                 (default: 100000 1000000)
 //
 // Each size runs in a fresh child process with a fresh keychain in a temporary folder, so
 // that its peak memory (VmHWM) is its own. Each operation is timed in rounds; the table
 // shows the median round in operations per second.
+//
+// The default workload adds the items, then makes 20,000 random finds, 10,000 random
+// updates and deletes up to 10,000 items, so that large sizes stay quick. `--per-item` runs
+// each operation once per item instead (N adds, N random finds, N random updates, N
+// deletes): the workload of Benchmarks/SecretServiceAnchor, which Scripts/benchmark-anchors
+// compares against; `--raw` prints "size add find update delete peakMiB" lines for it.
+// `--latency` times every call of the default workload on its own and prints the p50 and
+// p99 per operation, to show how the cost of one call grows with the size.
 import Foundation
 import Security
 
@@ -17,6 +27,37 @@ struct Figures: Codable {
     var update: Double
     var delete: Double
     var peakMemoryMiB: Double
+}
+
+/// The p50 and p99 of one operation's calls, in microseconds.
+struct Percentiles: Codable {
+    var p50: Double
+    var p99: Double
+}
+
+struct LatencyFigures: Codable {
+    var size: Int
+    var add: Percentiles
+    var find: Percentiles
+    var update: Percentiles
+    var delete: Percentiles
+    var peakMemoryMiB: Double
+}
+
+/// How many calls of each operation a run makes at `size` items.
+struct Workload {
+    var adds: Int
+    var finds: Int
+    var updates: Int
+    var deletes: Int
+
+    static func standard(_ size: Int) -> Workload {
+        Workload(adds: size, finds: 20_000, updates: 10_000, deletes: min(size, 10_000))
+    }
+
+    static func perItem(_ size: Int) -> Workload {
+        Workload(adds: size, finds: size, updates: size, deletes: size)
+    }
 }
 
 func median(_ values: [Double]) -> Double {
@@ -44,6 +85,43 @@ func measure<Input>(_ count: Int, prepare: (Int) -> Input, _ body: (Input) -> Vo
     return median(rates)
 }
 
+/// Call latencies in log-spaced buckets 1% apart, so that percentiles of a million calls
+/// cost a few kilobytes rather than a sample each, and do not show in the peak memory.
+struct LatencyHistogram {
+    static let growth = 1.01
+    private var counts = [Int](repeating: 0, count: 3_000)  // up to 1.01^3000 ns: beyond any call
+    private var total = 0
+
+    mutating func record(nanoseconds: UInt64) {
+        let bucket = Int(log(Double(max(nanoseconds, 1))) / log(Self.growth))
+        counts[min(bucket, counts.count - 1)] += 1
+        total += 1
+    }
+
+    /// The latency below which `fraction` of the calls fell, in microseconds (within 1%).
+    func percentile(_ fraction: Double) -> Double {
+        let rank = max(1, Int((fraction * Double(total)).rounded(.up)))
+        var seen = 0
+        for (bucket, count) in counts.enumerated() {
+            seen += count
+            if seen >= rank { return pow(Self.growth, Double(bucket) + 0.5) / 1_000 }
+        }
+        return .nan
+    }
+}
+
+/// Times each of `count` calls of `body` on its own; its input is made untimed just before.
+func latencies<Input>(_ count: Int, prepare: (Int) -> Input, _ body: (Input) -> Void) -> Percentiles {
+    var histogram = LatencyHistogram()
+    for index in 0..<count {
+        let input = prepare(index)
+        let start = DispatchTime.now().uptimeNanoseconds
+        body(input)
+        histogram.record(nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
+    }
+    return Percentiles(p50: histogram.percentile(0.50), p99: histogram.percentile(0.99))
+}
+
 func peakMemoryMiB() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
@@ -67,22 +145,35 @@ func query(_ index: Int) -> [String: Any] {
     ]
 }
 
-/// Runs one size in this process and returns its figures.
-func run(size: Int) -> Figures {
+/// The four operations of a run, each given a way to time `count` calls of it.
+struct Operations<Result> {
+    var add: Result
+    var find: Result
+    var update: Result
+    var delete: Result
+}
+
+/// Runs `workload` in a fresh keychain in this process; `time` times one operation.
+/// Finds and updates pick among the items added (whole rounds of them) at random.
+func run<Result>(
+    _ workload: Workload,
+    time: (Int, (Int) -> CFDictionary, (CFDictionary) -> Void) -> Result
+) -> Operations<Result> {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("keychain-benchmark-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let environment = KeychainEnvironment(directory: directory, accessGroups: ["bench"])
     return KeychainEnvironment.withValue(environment) {
         let secret = Data(repeating: 0x5A, count: 32)
-        let add = measure(size, prepare: { index in
+        let add = time(workload.adds, { index in
             query(index).merging([kSecValueData as String: secret]) { $1 } as CFDictionary
         }) { attributes in
             expectSuccess(SecItemAdd(attributes, nil), "add")
         }
+        let added = max(1, workload.adds / rounds) * rounds
         var generator = SystemRandomNumberGenerator()
-        let find = measure(20_000, prepare: { _ in
-            query(Int.random(in: 0..<size, using: &generator))
+        let find = time(workload.finds, { _ in
+            query(Int.random(in: 0..<added, using: &generator))
                 .merging([kSecReturnData as String: true]) { $1 } as CFDictionary
         }) { lookup in
             var result: CFTypeRef?
@@ -90,41 +181,38 @@ func run(size: Int) -> Figures {
             precondition((result as? Data)?.count == 32)
         }
         let changes = [kSecValueData as String: Data(repeating: 0xA5, count: 32)] as CFDictionary
-        let update = measure(10_000, prepare: { _ in
-            query(Int.random(in: 0..<size, using: &generator)) as CFDictionary
+        let update = time(workload.updates, { _ in
+            query(Int.random(in: 0..<added, using: &generator)) as CFDictionary
         }) { match in
             expectSuccess(SecItemUpdate(match, changes), "update")
         }
-        let delete = measure(min(size, 10_000), prepare: { index in query(index) as CFDictionary }) { match in
+        let delete = time(workload.deletes, { index in query(index) as CFDictionary }) { match in
             expectSuccess(SecItemDelete(match), "delete")
         }
-        return Figures(size: size, add: add, find: find, update: update, delete: delete, peakMemoryMiB: peakMemoryMiB())
+        return Operations(add: add, find: find, update: update, delete: delete)
     }
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--child", let size = arguments.dropFirst().first.flatMap({ Int($0) }) {
-    let figures = run(size: size)
-    print(String(decoding: try JSONEncoder().encode(figures), as: UTF8.self))
-    exit(0)
-}
-
-let sizes = arguments.compactMap { Int($0) }.isEmpty ? [1_000, 10_000, 100_000] : arguments.compactMap { Int($0) }
-var table: [Figures] = []
-for size in sizes {
+/// Runs `arguments` in a child process of this executable and decodes what it prints.
+func inChild<Output: Decodable>(_ arguments: [String], size: Int) throws -> Output {
     let child = Process()
     child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    child.arguments = ["--child", String(size)]
+    child.arguments = arguments
     let output = Pipe()
     child.standardOutput = output
     try child.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     child.waitUntilExit()
-    guard child.terminationStatus == 0, let figures = try? JSONDecoder().decode(Figures.self, from: data) else {
+    guard child.terminationStatus == 0, let figures = try? JSONDecoder().decode(Output.self, from: data) else {
         FileHandle.standardError.write(Data("benchmark: the run at \(size) items failed\n".utf8))
         exit(1)
     }
-    table.append(figures)
+    return figures
+}
+
+func printJSON(_ value: some Encodable) throws -> Never {
+    print(String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
+    exit(0)
 }
 
 func cell(_ value: Double, _ width: Int = 10) -> String {
@@ -132,7 +220,81 @@ func cell(_ value: Double, _ width: Int = 10) -> String {
     return String(repeating: " ", count: max(0, width - text.count)) + text
 }
 
+func microseconds(_ value: Double, _ width: Int = 9) -> String {
+    let text = value.isNaN ? "n/a" : String(format: value < 100 ? "%.1f" : "%.0f", value)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+func takeFlag(_ flag: String, from arguments: inout [String]) -> Bool {
+    guard let index = arguments.firstIndex(of: flag) else { return false }
+    arguments.remove(at: index)
+    return true
+}
+var arguments = Array(CommandLine.arguments.dropFirst())
+let perItem = takeFlag("--per-item", from: &arguments)
+let raw = takeFlag("--raw", from: &arguments)
+let latency = takeFlag("--latency", from: &arguments)
+let child = takeFlag("--child", from: &arguments)
+let sizes = arguments.compactMap { Int($0) }
+guard sizes.count == arguments.count, !(latency && (perItem || raw)) else {
+    FileHandle.standardError.write(Data("""
+        usage: keychain-benchmark [--per-item] [--raw] [sizes...]
+               keychain-benchmark --latency [sizes...]
+
+        """.utf8))
+    exit(2)
+}
+
+if child, let size = sizes.first {
+    if latency {
+        let figures = run(.standard(size), time: latencies)
+        try printJSON(LatencyFigures(
+            size: size, add: figures.add, find: figures.find, update: figures.update,
+            delete: figures.delete, peakMemoryMiB: peakMemoryMiB()))
+    }
+    let figures = run(perItem ? .perItem(size) : .standard(size), time: measure)
+    try printJSON(Figures(
+        size: size, add: figures.add, find: figures.find, update: figures.update,
+        delete: figures.delete, peakMemoryMiB: peakMemoryMiB()))
+}
+
+if latency {
+    var table: [LatencyFigures] = []
+    for size in sizes.isEmpty ? [100_000, 1_000_000] : sizes {
+        FileHandle.standardError.write(Data("keychain-benchmark: timing every call at \(size) items\n".utf8))
+        table.append(try inChild(["--child", "--latency", String(size)], size: size))
+    }
+    print("SecItem latency per call, microseconds (p50 and p99); peak memory of the process")
+    print("N adds, then 20,000 random finds, 10,000 random updates, min(size, 10,000) deletes")
+    print("     items |   add p50 |   add p99 |  find p50 |  find p99 |   upd p50 |   upd p99 |   del p50 |   del p99 | peak MiB")
+    print("-----------+-----------+-----------+-----------+-----------+-----------+-----------+-----------+-----------+---------")
+    for row in table {
+        let cells = [row.add, row.find, row.update, row.delete].flatMap { [microseconds($0.p50), microseconds($0.p99)] }
+        print("\(cell(Double(row.size))) | " + cells.joined(separator: " | ") + " | \(String(format: "%8.1f", row.peakMemoryMiB))")
+    }
+    if let first = table.first, let last = table.last, table.count > 1 {
+        print(String(
+            format: "from %d to %d items: p50 add %.2fx, find %.2fx, update %.2fx, delete %.2fx; peak memory %.1f -> %.1f MiB",
+            first.size, last.size, last.add.p50 / first.add.p50, last.find.p50 / first.find.p50,
+            last.update.p50 / first.update.p50, last.delete.p50 / first.delete.p50,
+            first.peakMemoryMiB, last.peakMemoryMiB))
+    }
+    exit(0)
+}
+
+var table: [Figures] = []
+for size in sizes.isEmpty ? [1_000, 10_000, 100_000] : sizes {
+    table.append(try inChild(["--child"] + (perItem ? ["--per-item"] : []) + [String(size)], size: size))
+}
+
+if raw {
+    for row in table {
+        print(row.size, row.add, row.find, row.update, row.delete, row.peakMemoryMiB)
+    }
+    exit(0)
+}
 print("SecItem throughput, ops/s (median of \(rounds) rounds); peak memory of the process")
+if perItem { print("every operation once per item: N adds, N random finds, N random updates, N deletes") }
 print("     items |     add/s |    find/s |  update/s |  delete/s | peak MiB")
 print("-----------+-----------+-----------+-----------+-----------+---------")
 for row in table {
