@@ -1,7 +1,7 @@
 // Throughput of the SecItem functions at several keychain sizes, and peak memory.
 //
 //   swift run -c release keychain-benchmark [sizes...]      (default: 1000 10000 100000)
-//   keychain-benchmark --per-item [--raw] [sizes...]        every operation once per item
+//   keychain-benchmark --sample K [--raw] [sizes...]        N adds, then K of each other call
 //   keychain-benchmark --latency [sizes...]                 (default: 100000 1000000)
 //
 // Each size runs in a fresh child process with a fresh keychain in a temporary folder, so
@@ -9,10 +9,10 @@
 // shows the median round in operations per second.
 //
 // The default workload adds the items, then makes 20,000 random finds, 10,000 random
-// updates and deletes up to 10,000 items, so that large sizes stay quick. `--per-item` runs
-// each operation once per item instead (N adds, N random finds, N random updates, N
-// deletes): the workload of Benchmarks/SecretServiceAnchor, which Scripts/benchmark-anchors
-// compares against; `--raw` prints "size add find update delete peakMiB" lines for it.
+// updates and deletes up to 10,000 items, so that large sizes stay quick. `--sample K` makes
+// min(N, K) random finds, random updates and deletes instead: the workload of
+// Benchmarks/SecretServiceAnchor, which Scripts/benchmark-anchors compares against; `--raw`
+// prints "size add find update delete peakMiB" lines for it.
 // `--latency` times every call of the default workload on its own and prints the p50 and
 // p99 per operation, to show how the cost of one call grows with the size.
 import Foundation
@@ -55,8 +55,8 @@ struct Workload {
         Workload(adds: size, finds: 20_000, updates: 10_000, deletes: min(size, 10_000))
     }
 
-    static func perItem(_ size: Int) -> Workload {
-        Workload(adds: size, finds: size, updates: size, deletes: size)
+    static func sampled(_ size: Int, _ sample: Int) -> Workload {
+        Workload(adds: size, finds: min(size, sample), updates: min(size, sample), deletes: min(size, sample))
     }
 }
 
@@ -231,14 +231,18 @@ func takeFlag(_ flag: String, from arguments: inout [String]) -> Bool {
     return true
 }
 var arguments = Array(CommandLine.arguments.dropFirst())
-let perItem = takeFlag("--per-item", from: &arguments)
+var sample: Int?
+if let index = arguments.firstIndex(of: "--sample"), index + 1 < arguments.count {
+    sample = Int(arguments[index + 1])
+    arguments.removeSubrange(index...index + 1)
+}
 let raw = takeFlag("--raw", from: &arguments)
 let latency = takeFlag("--latency", from: &arguments)
 let child = takeFlag("--child", from: &arguments)
 let sizes = arguments.compactMap { Int($0) }
-guard sizes.count == arguments.count, !(latency && (perItem || raw)) else {
+guard sizes.count == arguments.count, sample.map({ $0 >= rounds }) ?? true, !(latency && (sample != nil || raw)) else {
     FileHandle.standardError.write(Data("""
-        usage: keychain-benchmark [--per-item] [--raw] [sizes...]
+        usage: keychain-benchmark [--sample K] [--raw] [sizes...]
                keychain-benchmark --latency [sizes...]
 
         """.utf8))
@@ -252,7 +256,7 @@ if child, let size = sizes.first {
             size: size, add: figures.add, find: figures.find, update: figures.update,
             delete: figures.delete, peakMemoryMiB: peakMemoryMiB()))
     }
-    let figures = run(perItem ? .perItem(size) : .standard(size), time: measure)
+    let figures = run(sample.map { .sampled(size, $0) } ?? .standard(size), time: measure)
     try printJSON(Figures(
         size: size, add: figures.add, find: figures.find, update: figures.update,
         delete: figures.delete, peakMemoryMiB: peakMemoryMiB()))
@@ -284,7 +288,7 @@ if latency {
 
 var table: [Figures] = []
 for size in sizes.isEmpty ? [1_000, 10_000, 100_000] : sizes {
-    table.append(try inChild(["--child"] + (perItem ? ["--per-item"] : []) + [String(size)], size: size))
+    table.append(try inChild(["--child"] + (sample.map { ["--sample", String($0)] } ?? []) + [String(size)], size: size))
 }
 
 if raw {
@@ -294,7 +298,7 @@ if raw {
     exit(0)
 }
 print("SecItem throughput, ops/s (median of \(rounds) rounds); peak memory of the process")
-if perItem { print("every operation once per item: N adds, N random finds, N random updates, N deletes") }
+if let sample { print("N adds, then min(N, \(sample)) random finds, random updates and deletes") }
 print("     items |     add/s |    find/s |  update/s |  delete/s | peak MiB")
 print("-----------+-----------+-----------+-----------+-----------+---------")
 for row in table {
