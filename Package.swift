@@ -86,6 +86,11 @@ let package = Package(
             dependencies: ["Security"],
             path: "Benchmarks/SecItemBenchmark"
         ),
+        // Temporary folders of a test process, removed when it exits.
+        .target(
+            name: "TestScratch",
+            path: "Tests/TestScratch"
+        ),
         // The API fuzzer: a library for the fixed-seed sample in the tests, and the long run.
         .target(
             name: "SecItemFuzzing",
@@ -127,6 +132,7 @@ let package = Package(
         .testTarget(
             name: "KeychainCoreTests",
             dependencies: [
+                "TestScratch",
                 "KeychainCore",
                 // To read SQLite's query plans.
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -135,6 +141,7 @@ let package = Package(
         .testTarget(
             name: "SecurityTests",
             dependencies: [
+                "TestScratch",
                 "Security",
                 "SecItemFuzzing",
                 "KeychainProof",
@@ -146,11 +153,12 @@ let package = Package(
         // Runs the examples as processes, through their prompts and output.
         .testTarget(
             name: "ExampleTests",
-            dependencies: ["KeychainCards", "ShareWriter", "ShareReader", "ShareOutsider"]
+            dependencies: ["TestScratch", "KeychainCards", "ShareWriter", "ShareReader", "ShareOutsider"]
         ),
         .testTarget(
             name: "KeychainTests",
             dependencies: [
+                "TestScratch",
                 "Keychain",
                 // KeychainEnvironment, to point the tests at private keychains.
                 .target(name: "Security", condition: .when(platforms: [.linux])),

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 
 /// Runs an example program as a user would: its own process, answers on standard input,
 /// and a private keychain folder (XDG_DATA_HOME) so that tests never touch the user's.
@@ -40,7 +41,7 @@ struct ExampleProcess {
     /// Input and output go through files rather than pipes, so that a program that exits
     /// early, or writes much, can never block the test.
     func run(_ arguments: [String] = [], input: String = "", dataHome: URL) throws -> Outcome {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("example-io-\(UUID().uuidString)")
+        let scratch = TestScratch.folder("example-io")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let files = ["in", "out", "err"].map { scratch.appendingPathComponent($0) }
@@ -70,7 +71,7 @@ struct ExampleProcess {
     }
 }
 
-/// A fresh, empty folder under the temporary directory.
+/// A fresh folder name in the test process's scratch folder.
 func temporaryFolder(_ purpose: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("swift-keychain-\(purpose)-\(UUID().uuidString)")
+    TestScratch.folder(purpose)
 }

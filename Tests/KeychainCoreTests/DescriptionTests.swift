@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import Testing
+import TestScratch
 
 /// Secrets in output (issue 3, scope 5): the public types of KeychainCore that carry an
 /// item's secret or attribute values never show them in `description`, `debugDescription`,
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func storedItemsAreNotShown() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("description-\(UUID().uuidString)")
+        let folder = TestScratch.folder("description")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try KeychainStore.open(KeychainFiles(directory: folder, name: "login"))
         let caller = CallerIdentity(accessGroups: ["proof.descriptions"])

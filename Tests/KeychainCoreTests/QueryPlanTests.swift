@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import KeychainCore
 import Testing
+import TestScratch
 
 /// Lookups go through indexes and never read the table row by row (issue 2, scope 4): what
 /// SQLite plans for each common query shape, read with EXPLAIN QUERY PLAN.
@@ -10,8 +11,7 @@ import Testing
     let caller = CallerIdentity(accessGroups: ["com.example.app", "com.example.shared"])
 
     init() throws {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swift-keychain-plans-\(UUID().uuidString)")
+        let folder = TestScratch.folder("plans")
         store = try KeychainStore.open(KeychainFiles(directory: folder, name: "login"))
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestScratch
 
 /// A private keychain in a fresh temporary folder, so that tests never touch the user's
 /// keychain and can run in parallel.
@@ -15,8 +16,7 @@ struct PrivateKeychain {
     let environment: KeychainEnvironment
 
     init(accessGroups: [String] = ["com.example.app", "com.example.shared"]) {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swift-keychain-keychain-tests-\(UUID().uuidString)")
+        let directory = TestScratch.folder("keychain")
         environment = KeychainEnvironment(directory: directory, accessGroups: accessGroups)
     }
 

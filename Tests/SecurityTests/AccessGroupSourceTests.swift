@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestScratch
 
 /// Where a process's access groups come from, in order: KEYCHAIN_ACCESS_GROUPS, the
 /// `<executable>.entitlements` property list, the application identifier.
@@ -12,7 +13,7 @@ import Testing
 
     /// A copy of the helper in its own folder, optionally with an entitlements file.
     func helperCopy(entitlements: String?) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("helper-\(UUID().uuidString)")
+        let folder = TestScratch.folder("helper")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let copy = folder.appendingPathComponent("my-tool")
         try FileManager.default.copyItem(at: HelperProcess.executable, to: copy)
@@ -47,7 +48,7 @@ import Testing
     }
 
     @Test func itemsAreStoredUnderXDGDataHome() throws {
-        let dataHome = FileManager.default.temporaryDirectory.appendingPathComponent("xdg-\(UUID().uuidString)")
+        let dataHome = TestScratch.folder("xdg")
         #expect(try HelperProcess.run(["add", "frank", "pw"], dataHome: dataHome, accessGroups: "g") == "\(errSecSuccess)")
         let folder = dataHome.appendingPathComponent("keychains")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("login.keychain-db").path))

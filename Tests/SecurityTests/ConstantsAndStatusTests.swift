@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestScratch
 
 /// §1 (names, raw values, Core Foundation names, function signatures) and §2 (status codes
 /// and their messages).
@@ -269,8 +270,7 @@ struct ConstantsAndStatusTests {
 
     @Test("§2: a database that cannot be opened is errSecNotAvailable")
     func unopenableDatabase() throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swift-keychain-tests-\(UUID().uuidString)")
+        let directory = TestScratch.folder("unopenable")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Not an SQLite database.
         try Data(repeating: 0x5A, count: 8192).write(to: directory.appendingPathComponent("garbage.keychain-db"))

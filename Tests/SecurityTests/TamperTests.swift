@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Security
 import Testing
+import TestScratch
 
 /// A damaged or tampered record gives errSecDecode for that item, never another item's
 /// secret, while the rest of the keychain keeps working; a keychain that cannot be opened
@@ -149,7 +150,8 @@ import Testing
     }
 
     @Test func aFolderThatCannotBeCreatedIsNotAvailable() throws {
-        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("blocker-\(UUID().uuidString)")
+        let blocker = TestScratch.folder("blocker")
+        try FileManager.default.createDirectory(at: blocker.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("a file, not a folder".utf8).write(to: blocker)
         let environment = KeychainEnvironment(directory: blocker.appendingPathComponent("keychains"), accessGroups: ["g"])
         let status = KeychainEnvironment.withValue(environment) { SecItemAdd(genericPassword() as CFDictionary, nil) }

@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestScratch
 
 /// A private keychain in a fresh temporary folder, with the access groups a test chooses.
 /// `run` sends the SecItem calls of its closure there, so tests can run in parallel.
@@ -9,9 +10,7 @@ struct TestKeychain {
     let environment: KeychainEnvironment
 
     init(accessGroups: [String] = ["com.example.app", "com.example.shared"], name: String = "login") {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swift-keychain-tests-\(UUID().uuidString)")
-            .appendingPathComponent("keychains")
+        directory = TestScratch.folder("keychain").appendingPathComponent("keychains")
         environment = KeychainEnvironment(directory: directory, keychainName: name, accessGroups: accessGroups)
     }
 

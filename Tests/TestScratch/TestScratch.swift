@@ -1,0 +1,32 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Folders for a test process's keychains and files, all inside one folder that is removed
+/// when the process exits. The suites make hundreds of keychains, and the example tests
+/// copies of programs (87 MB each), which used to stay in the temporary directory after
+/// every run.
+public enum TestScratch {
+    /// A new folder name, unique in this process, inside its scratch folder. Nothing is
+    /// created: the code under test creates what it needs, as it would in a real folder.
+    public static func folder(_ purpose: String) -> URL {
+        root.appendingPathComponent("\(purpose)-\(UUID().uuidString)")
+    }
+
+    private static let root: URL = {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("swift-keychain-tests-\(getpid())-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        scratchRoot = strdup(root.path)
+        atexit {
+            guard let scratchRoot else { return }
+            try? FileManager.default.removeItem(atPath: String(cString: scratchRoot))
+        }
+        return root
+    }()
+}
+
+/// The scratch folder's path for the exit handler, which can capture nothing. Written once,
+/// before the handler is registered.
+nonisolated(unsafe) private var scratchRoot: UnsafeMutablePointer<CChar>?
