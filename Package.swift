@@ -86,10 +86,10 @@ let package = Package(
             dependencies: ["Security"],
             path: "Benchmarks/SecItemBenchmark"
         ),
-        // Temporary folders of a test process, removed when it exits.
+        // What several test targets share: scratch folders removed at exit, and renderings.
         .target(
-            name: "TestScratch",
-            path: "Tests/TestScratch"
+            name: "TestSupport",
+            path: "Tests/TestSupport"
         ),
         // The API fuzzer: a library for the fixed-seed sample in the tests, and the long run.
         .target(
@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "KeychainCoreTests",
             dependencies: [
-                "TestScratch",
+                "TestSupport",
                 "KeychainCore",
                 // To read SQLite's query plans.
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "SecurityTests",
             dependencies: [
-                "TestScratch",
+                "TestSupport",
                 "Security",
                 "SecItemFuzzing",
                 "KeychainProof",
@@ -153,12 +153,12 @@ let package = Package(
         // Runs the examples as processes, through their prompts and output.
         .testTarget(
             name: "ExampleTests",
-            dependencies: ["TestScratch", "KeychainCards", "ShareWriter", "ShareReader", "ShareOutsider"]
+            dependencies: ["TestSupport", "KeychainCards", "ShareWriter", "ShareReader", "ShareOutsider"]
         ),
         .testTarget(
             name: "KeychainTests",
             dependencies: [
-                "TestScratch",
+                "TestSupport",
                 "Keychain",
                 // KeychainEnvironment, to point the tests at private keychains.
                 .target(name: "Security", condition: .when(platforms: [.linux])),

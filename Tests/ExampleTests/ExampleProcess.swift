@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 
 /// Runs an example program as a user would: its own process, answers on standard input,
 /// and a private keychain folder (XDG_DATA_HOME) so that tests never touch the user's.

@@ -1,7 +1,7 @@
 import Foundation
 import KeychainCore
 import Testing
-import TestScratch
+import TestSupport
 
 /// Secrets in output (issue 3, scope 5): the public types of KeychainCore that carry an
 /// item's secret or attribute values never show them in `description`, `debugDescription`,
@@ -11,19 +11,10 @@ import TestScratch
     static let account = "MkAccount4Rt8Zp"
     static let label = "MkLabel3Vb6Nc1"
 
-    /// Every rendering a program might log.
-    static func renderings(_ value: Any) -> [String] {
-        var dumped = ""
-        dump(value, to: &dumped)
-        var renderings = [String(describing: value), String(reflecting: value), dumped]
-        if let value = value as? CustomDebugStringConvertible { renderings.append(value.debugDescription) }
-        return renderings
-    }
-
     /// The markers, and the secret's bytes as `dump` prints an array of them.
     static func leaks(in value: Any) -> [String] {
         let secretBytes = Array(secret.utf8).map(String.init).joined(separator: "\n")
-        return renderings(value).filter { text in
+        return renderings(of: value).filter { text in
             text.contains("MkSecret") || text.contains("MkAccount") || text.contains("MkLabel")
                 || text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "-", with: "")
                     .contains(secretBytes.prefix(20))

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 @testable import KeychainCore
 import Testing
-import TestScratch
+import TestSupport
 
 /// Lookups go through indexes and never read the table row by row (issue 2, scope 4): what
 /// SQLite plans for each common query shape, read with EXPLAIN QUERY PLAN.

@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 /// Secrets in output (issue 3, scope 5): the public types of the Keychain module never show
 /// a stored secret in `description`, `debugDescription`, `String(reflecting:)` or `dump`,
@@ -11,18 +12,10 @@ import Testing
     static let secret = "MkSecret5Hj8Wq2"
     static let label = "MkLabel9Df3Kt6"
 
-    static func renderings(_ value: Any) -> [String] {
-        var dumped = ""
-        dump(value, to: &dumped)
-        var renderings = [String(describing: value), String(reflecting: value), dumped]
-        if let value = value as? CustomDebugStringConvertible { renderings.append(value.debugDescription) }
-        return renderings
-    }
-
     /// The secret as text, or as the decimal bytes `dump` prints for a `Data`.
     static func showsSecret(_ value: Any) -> Bool {
         let bytes = Array(secret.utf8).prefix(6).map(String.init)
-        return renderings(value).contains { text in
+        return renderings(of: value).contains { text in
             let numbers = text.split(whereSeparator: { !$0.isNumber }).map(String.init)
             return text.contains(secret) || numbers.indices.contains { numbers[$0...].starts(with: bytes) }
         }
@@ -36,7 +29,7 @@ import Testing
             let item = try #require(items.first)
             #expect(item.label == Self.label)
             for value: Any in [item, items, keychain, Keychain.AttributeValue.string("x")] {
-                #expect(!Self.showsSecret(value), "\(Self.renderings(value))")
+                #expect(!Self.showsSecret(value), "\(renderings(of: value))")
             }
             // KeychainItem's description names its attributes without their values.
             #expect(!item.description.contains(Self.label))
@@ -55,7 +48,7 @@ import Testing
             do { try Keychain(service: "descriptions", accessGroup: "not-mine").set(Self.secret, forKey: "k") } catch let error as KeychainError { errors.append(error) }
             #expect(errors.count == 4)
             for error in errors {
-                #expect(!Self.showsSecret(error), "\(Self.renderings(error))")
+                #expect(!Self.showsSecret(error), "\(renderings(of: error))")
                 #expect(!error.message.contains(Self.secret) && !(error.reason ?? "").contains(Self.secret))
                 #expect(!(error as Error).localizedDescription.contains(Self.secret))
             }

@@ -2,7 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
-import TestScratch
+import TestSupport
 
 /// A private keychain in a fresh temporary folder, so that tests never touch the user's
 /// keychain and can run in parallel.

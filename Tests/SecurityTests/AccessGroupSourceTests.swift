@@ -1,7 +1,7 @@
 import Foundation
 import Security
 import Testing
-import TestScratch
+import TestSupport
 
 /// Where a process's access groups come from, in order: KEYCHAIN_ACCESS_GROUPS, the
 /// `<executable>.entitlements` property list, the application identifier.

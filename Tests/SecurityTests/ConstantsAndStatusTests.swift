@@ -1,7 +1,7 @@
 import Foundation
 import Security
 import Testing
-import TestScratch
+import TestSupport
 
 /// §1 (names, raw values, Core Foundation names, function signatures) and §2 (status codes
 /// and their messages).

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Security
 import Testing
-import TestScratch
+import TestSupport
 
 /// A damaged or tampered record gives errSecDecode for that item, never another item's
 /// secret, while the rest of the keychain keeps working; a keychain that cannot be opened

@@ -1,7 +1,7 @@
 import Foundation
 import Security
 import Testing
-import TestScratch
+import TestSupport
 
 /// A private keychain in a fresh temporary folder, with the access groups a test chooses.
 /// `run` sends the SecItem calls of its closure there, so tests can run in parallel.
