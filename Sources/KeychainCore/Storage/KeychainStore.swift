@@ -296,11 +296,10 @@ public final class KeychainStore: Sendable {
     private func seal(_ record: ItemRecord, secret: Data, nonce: Data, columns: StoredColumns,
                       key: SymmetricKey, random: ArraySlice<UInt8>) throws(KeychainError) -> (attributes: Data, secret: Data) {
         let start = random.startIndex
-        return (try RecordSealer.seal(RecordCodec.encode(record.attributes), with: key,
-                                      binding: columns.associatedData(nonce: nonce, part: .attributes),
+        let aad = columns.associatedData(nonce: nonce)
+        return (try RecordSealer.seal(RecordCodec.encode(record.attributes), with: key, binding: aad.attributes,
                                       nonce: random[start..<start + 12]),
-                try RecordSealer.seal(secret, with: key, binding: columns.associatedData(nonce: nonce, part: .secret),
-                                      nonce: random[start + 12..<start + 24]))
+                try RecordSealer.seal(secret, with: key, binding: aad.secret, nonce: random[start + 12..<start + 24]))
     }
 
     /// Opens a row's attributes; a damaged or moved blob is errSecDecode.

@@ -53,9 +53,25 @@ struct StoredColumns: Hashable {
 
     /// The associated data that binds a sealed blob to this row and to its role in it.
     func associatedData(nonce: Data, part: Part) -> Data {
+        var aad = associatedDataBytes(nonce: nonce)
+        aad[Self.partOffset] = part.rawValue
+        return Data(aad)
+    }
+
+    /// The associated data of both parts, built once: they differ only in the part byte.
+    func associatedData(nonce: Data) -> (attributes: Data, secret: Data) {
+        var aad = associatedDataBytes(nonce: nonce)
+        aad[Self.partOffset] = Part.attributes.rawValue
+        let attributes = Data(aad)
+        aad[Self.partOffset] = Part.secret.rawValue
+        return (attributes, Data(aad))
+    }
+
+    /// The associated data with the part byte left to set.
+    private func associatedDataBytes(nonce: Data) -> [UInt8] {
         var aad = Self.associatedDataPrefix
         aad.reserveCapacity(aad.count + 1 + 8 + 8 * 8 + 6 * 32 + protection.utf8.count)
-        aad.append(part.rawValue)
+        aad.append(0)
         aad.append(contentsOf: nonce)
         func append(_ value: Int) {
             withUnsafeBytes(of: Int64(value).bigEndian) { aad.append(contentsOf: $0) }
@@ -73,8 +89,9 @@ struct StoredColumns: Hashable {
         append(account)
         append(service)
         append(server)
-        return Data(aad)
+        return aad
     }
 
+    private static let partOffset = associatedDataPrefix.count
     private static let associatedDataPrefix = Array("swift-keychain item v\(KeychainSchema.formatVersion)".utf8)
 }
