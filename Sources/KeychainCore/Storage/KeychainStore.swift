@@ -243,7 +243,9 @@ public final class KeychainStore: Sendable {
                 let previous = record.modificationDate?.timeIntervalSinceReferenceDate ?? 0
                 updated.attributes[ItemSchema.modificationDate.code] =
                     .date(Date(timeIntervalSinceReferenceDate: max(now.timeIntervalSinceReferenceDate, previous.nextUp)))
-                let columns = try StoredColumns(record: updated, hasher: self.hasher)
+                // With no attribute changed the columns are the row's own, which its sealed
+                // parts just proved: no need to hash the identity and account again.
+                let columns = newValues.isEmpty ? row.columns : try StoredColumns(record: updated, hasher: self.hasher)
                 let key = try self.keybag.classKey(for: updated.accessibility)
                 let secret = try changes.data ?? self.openSecret(row)
                 let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key,
