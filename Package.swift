@@ -35,6 +35,8 @@ let package = Package(
                 // SQLite's C API, for the WAL hook that GRDB does not wrap.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // scrypt, for keychain and archive passwords.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -156,7 +156,7 @@ public final class KeychainStore: Sendable {
         let random = RandomBytes.draw(8 + 2 * 12)
         let nonce = RowReference.makeNonce(from: random[0..<8])
         let columns = try StoredColumns(record: record, hasher: hasher)
-        let key = try keybag.classKey(for: record.accessibility)
+        let key = try classKey(for: record.accessibility)
         let sealed = try seal(record, secret: item.data ?? Data(), nonce: nonce, columns: columns, key: key,
                               random: random[8...])
         let rowID = try Self.oneStatement(database, during: "add") { db in
@@ -246,7 +246,7 @@ public final class KeychainStore: Sendable {
                 // With no attribute changed the columns are the row's own, which its sealed
                 // parts just proved: no need to hash the identity and account again.
                 let columns = newValues.isEmpty ? row.columns : try StoredColumns(record: updated, hasher: self.hasher)
-                let key = try self.keybag.classKey(for: updated.accessibility)
+                let key = try self.classKey(for: updated.accessibility)
                 let secret = try changes.data ?? self.openSecret(row)
                 let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key,
                                            random: RandomBytes.draw(2 * 12)[...])
@@ -295,7 +295,7 @@ public final class KeychainStore: Sendable {
 
     /// Seals a record's attributes and secret, each under one of the two 12-byte AES-GCM
     /// nonces in `random`.
-    private func seal(_ record: ItemRecord, secret: Data, nonce: Data, columns: StoredColumns,
+    func seal(_ record: ItemRecord, secret: Data, nonce: Data, columns: StoredColumns,
                       key: SymmetricKey, random: ArraySlice<UInt8>) throws(KeychainError) -> (attributes: Data, secret: Data) {
         let start = random.startIndex
         let aad = columns.associatedData(nonce: nonce)
@@ -322,22 +322,27 @@ public final class KeychainStore: Sendable {
             sealed, with: try classKey(of: row), binding: row.columns.associatedData(nonce: row.nonce, part: .secret))
     }
 
-    private func classKey(of row: StoredRow) throws(KeychainError) -> SymmetricKey {
+    func classKey(of row: StoredRow) throws(KeychainError) -> SymmetricKey {
         guard let accessibility = Accessibility(rawValue: row.columns.protection) else { throw .decode }
-        return try keybag.classKey(for: accessibility)
+        return try classKey(for: accessibility)
+    }
+
+    /// The key of a protection class, or errSecInteractionNotAllowed while it is locked.
+    func classKey(for accessibility: Accessibility) throws(KeychainError) -> SymmetricKey {
+        try keybag.classKey(for: accessibility)
     }
 
     // MARK: - Transactions
 
     /// For a closure that runs one statement: SQLite makes each statement atomic and reads
     /// it from one snapshot, so an explicit transaction would only add two statements.
-    private static func oneStatement<T>(_ database: DatabaseQueue, during operation: String,
+    static func oneStatement<T>(_ database: DatabaseQueue, during operation: String,
                                         _ body: (Database) throws -> T) throws(KeychainError) -> T {
         do { return try database.inDatabase(body) } catch { throw .from(error, during: operation) }
     }
 
     /// For a closure of several statements: one IMMEDIATE transaction, all or nothing.
-    private static func write<T>(_ database: DatabaseQueue, during operation: String,
+    static func write<T>(_ database: DatabaseQueue, during operation: String,
                                  _ body: (Database) throws -> T) throws(KeychainError) -> T {
         do { return try database.write(body) } catch { throw .from(error, during: operation) }
     }
