@@ -28,9 +28,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // The kernel keyring's system calls, which Swift cannot call directly (variadic).
+        .target(name: "CKernelKeyring"),
         .target(
             name: "KeychainCore",
             dependencies: [
+                "CKernelKeyring",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the WAL hook that GRDB does not wrap.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -1,8 +1,8 @@
 /// When an item may be read: the values of `kSecAttrAccessible`.
 ///
-/// Each value selects a protection class whose key seals the item. The keychain of this
-/// release has no password, so every class is open; the classes exist so that locking can
-/// give them meaning without a change of storage format.
+/// Each value selects the key that seals the item, and through its ``protectionClass`` when
+/// that key is available: A while the keychain is unlocked, C from its first unlock since
+/// boot, D always. ThisDeviceOnly values are also bound to this machine.
 public enum Accessibility: String, Sendable, CaseIterable, Hashable {
     case whenUnlocked = "ak"
     case afterFirstUnlock = "ck"
@@ -17,6 +17,15 @@ public enum Accessibility: String, Sendable, CaseIterable, Hashable {
         itemClass == .certificate ? .always : .whenUnlocked
     }
 
+    /// When the item's key is available.
+    public var protectionClass: ProtectionClass {
+        switch self {
+        case .whenUnlocked, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly: .whenUnlocked
+        case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly: .afterFirstUnlock
+        case .always, .alwaysThisDeviceOnly: .always
+        }
+    }
+
     /// Items bound to this machine: they never leave it in an export.
     public var isThisDeviceOnly: Bool {
         switch self {
@@ -24,4 +33,14 @@ public enum Accessibility: String, Sendable, CaseIterable, Hashable {
         default: true
         }
     }
+}
+
+/// The protection classes of the data-protection keychain: when their keys are available.
+public enum ProtectionClass: Sendable, Hashable {
+    /// Class A: while the keychain is unlocked.
+    case whenUnlocked
+    /// Class C: from the keychain's first unlock since the machine started.
+    case afterFirstUnlock
+    /// Class D: always.
+    case always
 }

@@ -25,6 +25,13 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
     case unimplemented(String)
     /// errSecInteractionNotAllowed (-25308): the item's class key is not available.
     case interactionNotAllowed
+    /// errSecAuthFailed (-25293): a wrong keychain or archive password, or an `akpu` item
+    /// in a keychain without a password.
+    case authFailed
+    /// errSecNoSuchKeychain (-25294).
+    case noSuchKeychain
+    /// errSecDuplicateKeychain (-25296).
+    case duplicateKeychain
     /// errSecReadOnly (-25292).
     case readOnly
     /// errSecDiskFull (-34).
@@ -46,6 +53,9 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
         case .wrongVersion: -25310
         case .unimplemented: -4
         case .interactionNotAllowed: -25308
+        case .authFailed: -25293
+        case .noSuchKeychain: -25294
+        case .duplicateKeychain: -25296
         case .readOnly: -25292
         case .diskFull: -34
         case .io: -36
@@ -66,6 +76,9 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
             "the keychain has format version \(version); this library reads format \(KeychainSchema.formatVersion) only"
         case .unimplemented(let what): "not implemented: \(what)"
         case .interactionNotAllowed: "the item's protection class is locked"
+        case .authFailed: "the password is not correct, or the keychain has none"
+        case .noSuchKeychain: "the keychain does not exist"
+        case .duplicateKeychain: "a keychain with this name already exists"
         case .readOnly: "the keychain cannot be modified"
         case .diskFull: "the disk is full"
         case .io(let reason): "I/O error: \(reason)"

@@ -11,10 +11,15 @@ import Darwin
 public struct KeychainFiles: Sendable, Hashable {
     public let directory: URL
     public let name: String
+    /// The file of the secret that binds ThisDeviceOnly items to this machine: outside the
+    /// keychain folder, so that a copy of the folder does not carry it. Tests play a second
+    /// machine by naming another file.
+    public let machineSecret: URL
 
-    public init(directory: URL, name: String) {
+    public init(directory: URL, name: String, machineSecret: URL? = nil) {
         self.directory = directory
         self.name = name
+        self.machineSecret = machineSecret ?? MachineSecret.processDefaultLocation
     }
 
     /// `$XDG_DATA_HOME/keychains`, or `~/.local/share/keychains` when it is unset.

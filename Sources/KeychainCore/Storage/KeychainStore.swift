@@ -15,26 +15,36 @@ import Synchronization
 public final class KeychainStore: Sendable {
     public let files: KeychainFiles
     let database: DatabaseQueue
-    let keybag: Keybag
+    let classKeys: ClassKeyAvailability
     let hasher: IndexHasher
 
-    private init(files: KeychainFiles, database: DatabaseQueue, keybag: Keybag) {
+    private init(files: KeychainFiles, database: DatabaseQueue, opened: OpenedKeybag) {
         self.files = files
         self.database = database
-        self.keybag = keybag
-        self.hasher = IndexHasher(key: keybag.indexKey)
+        self.classKeys = ClassKeyAvailability(
+            keychainID: opened.keychainID, alwaysKeys: opened.alwaysKeys, firstUnlock: opened.firstUnlock)
+        self.hasher = IndexHasher(key: opened.indexKey)
     }
 
-    private static let openStores = Mutex<[KeychainFiles: KeychainStore]>([:])
+    static let openStores = Mutex<[KeychainFiles: KeychainStore]>([:])
 
-    /// The process-wide store for a keychain, opened (and created) on first use.
-    public static func shared(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
+    /// The process-wide store for a keychain, opened on first use. With `create`, a keychain
+    /// that does not exist is created without a password (as the login keychain is);
+    /// without it, that is errSecNoSuchKeychain.
+    public static func shared(_ files: KeychainFiles, create: Bool = true) throws(KeychainError) -> KeychainStore {
         try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
             if let store = stores[files] { return store }
+            guard create || exists(files) else { throw .noSuchKeychain }
             let store = try open(files)
             stores[files] = store
             return store
         }
+    }
+
+    /// Whether the keychain's database exists and holds something.
+    public static func exists(_ files: KeychainFiles) -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: files.database.path)[.size] as? Int) ?? nil
+        return (size ?? 0) > 0
     }
 
     /// Opens a keychain, creating its folder, database and keys when they do not exist.
@@ -64,8 +74,8 @@ public final class KeychainStore: Sendable {
                 } catch {
                     throw KeychainError.from(error, during: "open")
                 }
-                let keybag = try write(database, during: "open") { db in try loadKeybag(db, files: files) }
-                return KeychainStore(files: files, database: database, keybag: keybag)
+                let opened = try write(database, during: "open") { db in try OpenedKeybag.load(db, files: files) }
+                return KeychainStore(files: files, database: database, opened: opened)
             }
         } catch {
             keychainLogger.error(
@@ -76,50 +86,6 @@ public final class KeychainStore: Sendable {
             default: throw .notAvailable(error.description)
             }
         }
-    }
-
-    private static func loadKeybag(_ db: Database, files: KeychainFiles) throws -> Keybag {
-        let select = "SELECT name, wrapping, wrapped FROM keybag"
-        var rows = try Row.fetchAll(db, sql: select)
-        if rows.isEmpty {
-            let deviceKey = try DeviceKeyFile.load(at: files.deviceKey, create: true)
-            for name in Keybag.keyNames {
-                let wrapped = try Keybag.wrap(SymmetricKey(size: .bits256), named: name, with: deviceKey)
-                try db.execute(
-                    sql: "INSERT INTO keybag (name, wrapping, wrapped) VALUES (?, ?, ?)",
-                    arguments: [name, Keybag.deviceWrapping, wrapped])
-            }
-            rows = try Row.fetchAll(db, sql: select)
-        }
-        let deviceKey = try DeviceKeyFile.load(at: files.deviceKey, create: false)
-        var keys: [String: SymmetricKey] = [:]
-        for row in rows {
-            // A damaged page can hold a NULL or a value of another type, on which GRDB's
-            // typed subscripts trap: the throwing decoders make it a damaged keychain instead.
-            let name: String, wrapping: String, wrapped: Data
-            do {
-                name = try row.decode(forColumn: "name")
-                wrapping = try row.decode(forColumn: "wrapping")
-                wrapped = try row.decode(forColumn: "wrapped")
-            } catch {
-                throw KeychainError.notAvailable("the keybag is damaged")
-            }
-            guard wrapping == Keybag.deviceWrapping else {
-                throw KeychainError.notAvailable("the \(name) key has a wrapping this library does not know")
-            }
-            keys[name] = try Keybag.unwrap(wrapped, named: name, with: deviceKey)
-        }
-        guard let indexKey = keys[Keybag.indexKeyName] else {
-            throw KeychainError.notAvailable("the keybag has no index key")
-        }
-        var classKeys: [Accessibility: SymmetricKey] = [:]
-        for accessibility in Accessibility.allCases {
-            guard let key = keys[accessibility.rawValue] else {
-                throw KeychainError.notAvailable("the keybag has no \(accessibility.rawValue) key")
-            }
-            classKeys[accessibility] = key
-        }
-        return Keybag(indexKey: indexKey, classKeys: classKeys)
     }
 
     // MARK: - Operations
@@ -157,6 +123,7 @@ public final class KeychainStore: Sendable {
         let nonce = RowReference.makeNonce(from: random[0..<8])
         let columns = try StoredColumns(record: record, hasher: hasher)
         let key = try classKey(for: record.accessibility)
+        try requirePassword(for: record.accessibility)
         let sealed = try seal(record, secret: item.data ?? Data(), nonce: nonce, columns: columns, key: key,
                               random: random[8...])
         let rowID = try Self.oneStatement(database, during: "add") { db in
@@ -186,6 +153,10 @@ public final class KeychainStore: Sendable {
             var found: [FoundItem] = []
             try plan.forEachRow(in: db, withSecret: wantsData) { row in
                 var record: ItemRecord?
+                if !wantsRecord && !wantsData && plan.residual.isEmpty {
+                    // Nothing to open, but a locked item still fails the search (rule 27).
+                    _ = try self.classKey(of: row)
+                }
                 if wantsRecord || !plan.residual.isEmpty {
                     let opened = try self.open(row)
                     guard try plan.residualMatches(opened) else { return true }
@@ -247,6 +218,7 @@ public final class KeychainStore: Sendable {
                 // parts just proved: no need to hash the identity and account again.
                 let columns = newValues.isEmpty ? row.columns : try StoredColumns(record: updated, hasher: self.hasher)
                 let key = try self.classKey(for: updated.accessibility)
+                if updated.accessibility != record.accessibility { try self.requirePassword(for: updated.accessibility) }
                 let secret = try changes.data ?? self.openSecret(row)
                 let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key,
                                            random: RandomBytes.draw(2 * 12)[...])
@@ -268,10 +240,11 @@ public final class KeychainStore: Sendable {
         }
     }
 
-    /// Deletes every item the query matches (rule 36), all or none of them.
+    /// Deletes every item the query matches (rule 36), all or none of them. While a class is
+    /// locked, a match in it fails the whole delete with errSecInteractionNotAllowed.
     public func delete(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
-        if plan.residual.isEmpty {
+        if plan.residual.isEmpty && classKeys.isUnlocked && classKeys.wasUnlockedSinceBoot {
             // The columns decide alone: one statement, which opens nothing.
             let deleted = try Self.oneStatement(database, during: "delete") { db in
                 try plan.deleteMatches(in: db)
@@ -282,7 +255,18 @@ public final class KeychainStore: Sendable {
         try Self.write(database, during: "delete") { db in
             var ids: [Int64] = []
             try plan.forEachRow(in: db, withSecret: false) { row in
-                if try plan.residual.isEmpty || plan.residualMatches(self.open(row)) { ids.append(row.id) }
+                if plan.residual.isEmpty {
+                    // A locked item fails the delete; one bound to another machine, or
+                    // damaged, can still be deleted by its columns.
+                    do {
+                        _ = try self.classKey(of: row)
+                    } catch let error as KeychainError where error == .interactionNotAllowed {
+                        throw error
+                    } catch {}
+                    ids.append(row.id)
+                } else if try plan.residualMatches(self.open(row)) {
+                    ids.append(row.id)
+                }
                 return true
             }
             guard !ids.isEmpty else { throw KeychainError.itemNotFound }
@@ -328,8 +312,11 @@ public final class KeychainStore: Sendable {
     }
 
     /// The key of a protection class, or errSecInteractionNotAllowed while it is locked.
+    ///
+    /// A keychain without a password unlocks itself at its first use since boot, as a login
+    /// keychain does at login; once locked, it stays locked until unlocked.
     func classKey(for accessibility: Accessibility) throws(KeychainError) -> SymmetricKey {
-        try keybag.classKey(for: accessibility)
+        try classKeys.key(for: accessibility)
     }
 
     // MARK: - Transactions

@@ -1,0 +1,194 @@
+import Crypto
+import Foundation
+import Synchronization
+
+/// Which protection classes of one keychain are open now, and their keys.
+///
+/// Class D keys open with the device key when the keychain opens. Class A and C keys come
+/// from an unlock, through two entries of the ``UnlockedKeyCache``: the session entry
+/// (class A, C and D keys; removed by a lock, timed out by the auto-lock) and the boot entry
+/// (class C keys; kept until reboot). A process that did not unlock reads them there, so
+/// every process of the user sees the same lock state, and none reruns the KDF.
+///
+/// Each use of a class A key reads the session entry again (one system call), so a lock in
+/// another process, an expired timeout or a sleep takes effect at the next call.
+final class ClassKeyAvailability: Sendable {
+    private struct Session {
+        var handle: UnlockedKeyCache.Handle
+        var bytes: [UInt8]
+        var payload: UnlockPayload
+    }
+
+    private struct State {
+        var session: Session?
+        var bootKeys: [Accessibility: SymmetricKey]?
+        /// For a keychain without a password: its class keys and settings, which open it at
+        /// its first use since boot, as a login keychain opens at login.
+        var firstUnlock: (keys: [Accessibility: SymmetricKey], settings: KeychainSettings)?
+    }
+
+    private let cache: UnlockedKeyCache
+    private let sessionName: String
+    private let bootName: String
+    private let alwaysKeys: [Accessibility: SymmetricKey]
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - keychainID: names this keychain's entries in the cache.
+    ///   - alwaysKeys: the class D keys that opened (a ThisDeviceOnly key of a keychain
+    ///     copied from another machine does not).
+    init(keychainID: String, alwaysKeys: [Accessibility: SymmetricKey],
+         firstUnlock: (keys: [Accessibility: SymmetricKey], settings: KeychainSettings)?,
+         cache: UnlockedKeyCache = .shared) {
+        self.cache = cache
+        self.sessionName = "swift-keychain:\(keychainID):session"
+        self.bootName = "swift-keychain:\(keychainID):boot"
+        self.alwaysKeys = alwaysKeys
+        state.withLock { $0.firstUnlock = firstUnlock }
+    }
+
+    /// Sets what opens a keychain without a password at its first use since boot: nil once
+    /// it has a password.
+    func setFirstUnlock(_ firstUnlock: (keys: [Accessibility: SymmetricKey], settings: KeychainSettings)?) {
+        state.withLock { $0.firstUnlock = firstUnlock }
+    }
+
+    /// The key of `accessibility`: errSecInteractionNotAllowed while its class is locked,
+    /// errSecDecode when it is bound to another machine.
+    func key(for accessibility: Accessibility) throws(KeychainError) -> SymmetricKey {
+        do {
+            return try openKey(for: accessibility)
+        } catch .interactionNotAllowed {
+            guard unlockForFirstUse() else { throw .interactionNotAllowed }
+            return try openKey(for: accessibility)
+        }
+    }
+
+    /// Opens a keychain without a password when it was not unlocked since boot. False when
+    /// it has a password, or was unlocked (and perhaps locked again) since boot.
+    @discardableResult
+    func unlockForFirstUse() -> Bool {
+        guard let firstUnlock = state.withLock({ $0.firstUnlock }), !wasUnlockedSinceBoot else { return false }
+        publish(firstUnlock.keys, settings: firstUnlock.settings)
+        return true
+    }
+
+    private func openKey(for accessibility: Accessibility) throws(KeychainError) -> SymmetricKey {
+        let keys: [Accessibility: SymmetricKey]
+        switch accessibility.protectionClass {
+        case .always:
+            keys = alwaysKeys
+        case .afterFirstUnlock:
+            guard let boot = bootKeys() else { throw .interactionNotAllowed }
+            keys = boot
+        case .whenUnlocked:
+            guard let session = currentSession() else { throw .interactionNotAllowed }
+            keys = session.keys
+        }
+        // Missing only for ThisDeviceOnly keys that did not open here (logged at open and
+        // at unlock): the item cannot be decoded on this machine.
+        guard let key = keys[accessibility] else { throw .decode }
+        return key
+    }
+
+    /// Whether class A is open (after the first-use unlock of a keychain without a password).
+    var isUnlocked: Bool { (try? key(for: .whenUnlocked)) != nil }
+
+    /// Whether the keychain was unlocked since the machine started (class C is open).
+    var wasUnlockedSinceBoot: Bool { bootKeys() != nil }
+
+    /// Opens classes A and C with the keys an unlock produced, for this and every process.
+    func publish(_ keys: [Accessibility: SymmetricKey], settings: KeychainSettings) {
+        let boot = UnlockPayload(settings: KeychainSettings(), suspendedAtUnlock: 0,
+                                 keys: keys.filter { $0.key.protectionClass == .afterFirstUnlock })
+        let session = UnlockPayload(settings: settings, suspendedAtUnlock: SuspendClock.suspendedNanoseconds(),
+                                    keys: keys.filter { $0.key.protectionClass != .always })
+        state.withLock { state in
+            cache.store(boot.bytes, as: bootName, timeout: nil)
+            state.bootKeys = boot.keys
+            let handle = cache.store(session.bytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
+            state.session = Session(handle: handle, bytes: session.bytes, payload: session)
+        }
+    }
+
+    /// Applies new settings to an open session, in every process.
+    func apply(_ settings: KeychainSettings) {
+        guard var payload = currentSession() else { return }
+        payload.settings = settings
+        state.withLock { state in
+            let handle = cache.store(payload.bytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
+            state.session = Session(handle: handle, bytes: payload.bytes, payload: payload)
+        }
+    }
+
+    /// Closes class A, in every process.
+    func lock() {
+        // A keychain without a password would otherwise unlock itself at the next use, as
+        // at its first use since boot: that first unlock happens now instead.
+        unlockForFirstUse()
+        state.withLock { state in
+            cache.remove(sessionName)
+            state.session = nil
+        }
+    }
+
+    /// Closes classes A and C as a reboot would. For tests, which cannot reboot.
+    func forgetSinceBoot() {
+        state.withLock { state in
+            cache.remove(sessionName)
+            cache.remove(bootName)
+            state.session = nil
+            state.bootKeys = nil
+        }
+    }
+
+    // MARK: -
+
+    /// The kernel sets an expiry of whole seconds from the current whole second, so a
+    /// timeout of n can end up to a second early: one more makes the lock come between n
+    /// and n + 1 seconds after the last use.
+    private static func kernelTimeout(_ interval: UInt32) -> UInt32 {
+        interval == .max ? interval : interval + 1
+    }
+
+    private func bootKeys() -> [Accessibility: SymmetricKey]? {
+        state.withLock { state in
+            if let keys = state.bootKeys { return keys }
+            guard let found = cache.find(bootName), let payload = UnlockPayload(bytes: found.payload) else { return nil }
+            state.bootKeys = payload.keys
+            return payload.keys
+        }
+    }
+
+    /// The open session's payload, or nil while class A is locked. Restarts the idle timeout,
+    /// and locks when the machine slept since the unlock and the settings say so.
+    private func currentSession() -> UnlockPayload? {
+        state.withLock { state -> UnlockPayload? in
+            var session: Session
+            if let current = state.session, let bytes = cache.read(current.handle) {
+                session = current
+                if bytes != current.bytes {
+                    guard let payload = UnlockPayload(bytes: bytes) else { return nil }
+                    session.bytes = bytes
+                    session.payload = payload
+                }
+            } else if let found = cache.find(sessionName), let payload = UnlockPayload(bytes: found.payload) {
+                session = Session(handle: found.handle, bytes: found.payload, payload: payload)
+            } else {
+                state.session = nil
+                return nil
+            }
+            if session.payload.settings.lockOnSleep,
+               SuspendClock.suspendedNanoseconds() - session.payload.suspendedAtUnlock > 1_000_000_000 {
+                cache.remove(sessionName)
+                state.session = nil
+                return nil
+            }
+            if let interval = session.payload.settings.lockInterval {
+                cache.touch(session.handle, timeout: Self.kernelTimeout(interval))
+            }
+            state.session = session
+            return session.payload
+        }
+    }
+}

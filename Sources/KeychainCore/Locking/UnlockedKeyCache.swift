@@ -1,0 +1,137 @@
+import CKernelKeyring
+import Foundation
+import Synchronization
+
+/// Where unlocked class keys wait between calls and between processes: the Linux kernel
+/// keyring of the user, or, where that is unavailable, this process's memory.
+///
+/// The user keyring (keyrings(7)) outlives each process and is emptied at reboot, which is
+/// what "after first unlock" needs: a later process reads class C keys without the password
+/// and without rerunning the KDF. Its entries carry the user's permission only, and a
+/// timeout that the kernel enforces (the auto-lock). Revoking an entry makes every later
+/// read of it fail at once, in every process: that is how a lock reaches the others.
+///
+/// Where the keyring cannot be used (no such system call, or a container's seccomp policy
+/// refuses it), entries live in this process only: unlocks last for its life.
+final class UnlockedKeyCache: Sendable {
+    /// A handle on a stored entry: its kernel serial number, or an id in process memory.
+    typealias Handle = Int32
+
+    static let shared = UnlockedKeyCache()
+
+    private struct MemoryEntry {
+        var description: String
+        var payload: [UInt8]
+        var expiry: Date?
+    }
+
+    private struct State {
+        var usesKernel: Bool
+        var memory: [Handle: MemoryEntry] = [:]
+        var nextHandle: Handle = 1
+    }
+
+    private let state: Mutex<State>
+
+    /// Possessor and user: view, read, write, search, link, set attributes; nobody else.
+    private static let userOnlyPermissions: UInt32 = 0x3f3f_0000
+
+    init(useKernelKeyring: Bool = true) {
+        state = Mutex(State(usesKernel: useKernelKeyring))
+    }
+
+    /// Whether entries live in the kernel keyring (false once it has refused us).
+    var usesKernelKeyring: Bool { state.withLock { $0.usesKernel } }
+
+    /// Stores `payload` under `description`, replacing an entry of the same description,
+    /// with a timeout in seconds (nil: none). Returns the entry's handle.
+    @discardableResult
+    func store(_ payload: [UInt8], as description: String, timeout: UInt32?) -> Handle {
+        state.withLock { state in
+            if state.usesKernel {
+                let key = payload.withUnsafeBytes { ckk_add_user_key(description, $0.baseAddress, $0.count) }
+                if key >= 0 {
+                    if ckk_set_permissions(key, Self.userOnlyPermissions) == 0,
+                       ckk_set_timeout(key, timeout ?? 0) == 0 {
+                        return key
+                    }
+                    _ = ckk_revoke(key)
+                }
+                keychainLogger.notice(
+                    "the kernel keyring is unavailable; unlocked keychains stay unlocked for this process only",
+                    metadata: ["reason": "\(errnoText())"])
+                state.usesKernel = false
+            }
+            state.memory = state.memory.filter { $0.value.description != description }
+            let handle = state.nextHandle
+            state.nextHandle += 1
+            state.memory[handle] = MemoryEntry(
+                description: description, payload: payload,
+                expiry: timeout.map { Date().addingTimeInterval(TimeInterval($0)) })
+            return handle
+        }
+    }
+
+    /// The entry stored under `description`, if there is one that has not expired.
+    func find(_ description: String) -> (handle: Handle, payload: [UInt8])? {
+        state.withLock { state in
+            if state.usesKernel {
+                let key = ckk_search_user_key(description)
+                guard key >= 0, let payload = Self.readKernel(key) else { return nil }
+                return (key, payload)
+            }
+            guard let (handle, entry) = state.memory.first(where: { $0.value.description == description }),
+                  Self.isLive(entry) else { return nil }
+            return (handle, entry.payload)
+        }
+    }
+
+    /// The payload of a handle that is still valid: nil once revoked, expired or replaced.
+    func read(_ handle: Handle) -> [UInt8]? {
+        state.withLock { state in
+            if state.usesKernel { return Self.readKernel(handle) }
+            guard let entry = state.memory[handle], Self.isLive(entry) else { return nil }
+            return entry.payload
+        }
+    }
+
+    /// Restarts an entry's timeout (nil: none), as a use of the keychain does.
+    func touch(_ handle: Handle, timeout: UInt32?) {
+        state.withLock { state in
+            if state.usesKernel {
+                _ = ckk_set_timeout(handle, timeout ?? 0)
+            } else {
+                state.memory[handle]?.expiry = timeout.map { Date().addingTimeInterval(TimeInterval($0)) }
+            }
+        }
+    }
+
+    /// Removes the entry stored under `description`, for every process at once.
+    func remove(_ description: String) {
+        state.withLock { state in
+            if state.usesKernel {
+                // Revoked first: a process that holds the serial fails on its next read.
+                // Bounded: another process may be storing the entry again as we remove it.
+                for _ in 0..<8 {
+                    let key = ckk_search_user_key(description)
+                    guard key >= 0 else { break }
+                    _ = ckk_revoke(key)
+                    _ = ckk_unlink_from_user_keyring(key)
+                }
+            } else {
+                state.memory = state.memory.filter { $0.value.description != description }
+            }
+        }
+    }
+
+    private static func isLive(_ entry: MemoryEntry) -> Bool {
+        entry.expiry.map { $0 > Date() } ?? true
+    }
+
+    private static func readKernel(_ key: Int32) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let length = buffer.withUnsafeMutableBytes { ckk_read(key, $0.baseAddress, $0.count) }
+        guard length >= 0, length <= buffer.count else { return nil }
+        return Array(buffer[0..<length])
+    }
+}

@@ -1,0 +1,186 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The `keybag` and `meta` rows that hold a keychain's keys and password parameters, read
+/// and written in the caller's transaction.
+struct KeybagTable {
+    struct Entry {
+        var wrapping: KeyWrapping
+        var wrapped: Data
+    }
+
+    let db: Database
+    let files: KeychainFiles
+
+    func entries() throws -> [String: Entry] {
+        var entries: [String: Entry] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT name, wrapping, wrapped FROM keybag") {
+            // A damaged page can hold a NULL or a value of another type, on which GRDB's
+            // typed subscripts trap: the throwing decoders make it a damaged keychain instead.
+            let name: String, wrapping: String, wrapped: Data
+            do {
+                name = try row.decode(forColumn: "name")
+                wrapping = try row.decode(forColumn: "wrapping")
+                wrapped = try row.decode(forColumn: "wrapped")
+            } catch {
+                throw KeychainError.notAvailable("the keybag is damaged")
+            }
+            guard let kind = KeyWrapping(rawValue: wrapping) else {
+                throw KeychainError.notAvailable("the \(name) key has a wrapping this library does not know")
+            }
+            entries[name] = Entry(wrapping: kind, wrapped: wrapped)
+        }
+        return entries
+    }
+
+    /// Wraps `key` as `wrapping` says, under `base` (the device or the password key).
+    func store(_ key: SymmetricKey, named name: String, wrapping: KeyWrapping, base: SymmetricKey) throws {
+        let wrapped = try Keybag.wrap(key, named: name, with: wrapping.key(base: base, machineSecret: machineSecret))
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO keybag (name, wrapping, wrapped) VALUES (?, ?, ?)",
+            arguments: [name, wrapping.rawValue, wrapped])
+    }
+
+    /// The key of an entry; errSecDecode when it does not open under `base`.
+    func open(_ entry: Entry, named name: String, base: SymmetricKey) throws(KeychainError) -> SymmetricKey {
+        try Keybag.unwrap(entry.wrapped, named: name, with: entry.wrapping.key(base: base, machineSecret: machineSecret))
+    }
+
+    func machineSecret() throws(KeychainError) -> SymmetricKey { try MachineSecret.load(at: files.machineSecret) }
+
+    func deviceKey(create: Bool = false) throws(KeychainError) -> SymmetricKey {
+        try SecretKeyFile.load(at: files.deviceKey, create: create)
+    }
+
+    /// The KDF of the keychain's password, or nil for a keychain without one.
+    func passwordKDF() throws -> PasswordKDF? {
+        guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'password'") else { return nil }
+        guard let kdf = PasswordKDF(encoded: text) else {
+            throw KeychainError.notAvailable("the keychain's password parameters are damaged")
+        }
+        return kdf
+    }
+
+    func setPasswordKDF(_ kdf: PasswordKDF?) throws {
+        if let kdf {
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('password', ?)", arguments: [kdf.encoded])
+        } else {
+            try db.execute(sql: "DELETE FROM meta WHERE key = 'password'")
+        }
+    }
+
+    func settings() throws -> KeychainSettings {
+        let interval = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'lock-interval'")
+        let onSleep = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'lock-on-sleep'")
+        return KeychainSettings(lockInterval: interval.flatMap { UInt32(exactly: $0) }, lockOnSleep: onSleep == 1)
+    }
+
+    func setSettings(_ settings: KeychainSettings) throws {
+        try db.execute(sql: "DELETE FROM meta WHERE key IN ('lock-interval', 'lock-on-sleep')")
+        if let interval = settings.lockInterval {
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('lock-interval', ?)", arguments: [Int(interval)])
+        }
+        try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('lock-on-sleep', ?)", arguments: [settings.lockOnSleep ? 1 : 0])
+    }
+
+    /// Opens the class A and C keys (and `akpu`) with `password`, as an unlock or a change
+    /// of password must: errSecAuthFailed for a wrong password, or for a password given to
+    /// a keychain without one. ThisDeviceOnly keys that do not open are left out: they were
+    /// bound to another machine.
+    func openLockedClasses(password: Data?) throws -> [Accessibility: SymmetricKey] {
+        let entries = try entries()
+        let kdf = try passwordKDF()
+        let base: SymmetricKey
+        if let kdf {
+            guard let password, !password.isEmpty else { throw KeychainError.authFailed }
+            base = try kdf.deriveKey(from: password)
+        } else {
+            guard password?.isEmpty ?? true else { throw KeychainError.authFailed }
+            base = try deviceKey()
+        }
+        var keys: [Accessibility: SymmetricKey] = [:]
+        for accessibility in Accessibility.allCases where accessibility.protectionClass != .always {
+            guard let entry = entries[accessibility.rawValue], entry.wrapping.needsPassword == (kdf != nil) else {
+                throw KeychainError.notAvailable("the keybag has no usable \(accessibility.rawValue) key")
+            }
+            do {
+                keys[accessibility] = try open(entry, named: accessibility.rawValue, base: base)
+            } catch {
+                guard entry.wrapping.needsMachineSecret else { throw KeychainError.authFailed }
+                keychainLogger.notice(
+                    "ThisDeviceOnly items were made on another machine and do not open here",
+                    metadata: ["class": "\(accessibility.rawValue)", "path": "\(files.database.path)"])
+            }
+        }
+        return keys
+    }
+}
+
+/// What opening a keychain yields: the keys that need no unlock, and the keychain's id.
+struct OpenedKeybag {
+    let indexKey: SymmetricKey
+    let alwaysKeys: [Accessibility: SymmetricKey]
+    /// For a keychain without a password, the keys and settings of its first unlock.
+    let firstUnlock: (keys: [Accessibility: SymmetricKey], settings: KeychainSettings)?
+    /// Names this keychain in the unlock cache: a random id stored in the database, hashed
+    /// with the database's path, so that a copy of the folder is another keychain.
+    let keychainID: String
+
+    /// Reads the keybag in a write transaction, creating it for a new keychain and binding
+    /// the ThisDeviceOnly keys of a keychain written before they were bound to the machine.
+    static func load(_ db: Database, files: KeychainFiles) throws -> OpenedKeybag {
+        let table = KeybagTable(db: db, files: files)
+        try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?)",
+                       arguments: [Data(RandomBytes.draw(16))])
+        var entries = try table.entries()
+        if entries.isEmpty {
+            let deviceKey = try table.deviceKey(create: true)
+            for name in Keybag.keyNames {
+                try table.store(SymmetricKey(size: .bits256), named: name,
+                                wrapping: Keybag.wrapping(of: name, withPassword: false), base: deviceKey)
+            }
+            entries = try table.entries()
+        }
+        let deviceKey = try table.deviceKey()
+        for (name, entry) in entries where entry.wrapping == .device
+            && Keybag.wrapping(of: name, withPassword: false) == .deviceAndMachine {
+            let key = try table.open(entry, named: name, base: deviceKey)
+            try table.store(key, named: name, wrapping: .deviceAndMachine, base: deviceKey)
+            entries[name]?.wrapping = .deviceAndMachine
+        }
+        guard let indexEntry = entries[Keybag.indexKeyName] else {
+            throw KeychainError.notAvailable("the keybag has no index key")
+        }
+        let indexKey: SymmetricKey
+        do {
+            indexKey = try table.open(indexEntry, named: Keybag.indexKeyName, base: deviceKey)
+        } catch {
+            throw KeychainError.notAvailable("the index key does not open with the device key")
+        }
+        var alwaysKeys: [Accessibility: SymmetricKey] = [:]
+        for accessibility in Accessibility.allCases where accessibility.protectionClass == .always {
+            guard let entry = entries[accessibility.rawValue] else {
+                throw KeychainError.notAvailable("the keybag has no \(accessibility.rawValue) key")
+            }
+            do {
+                alwaysKeys[accessibility] = try table.open(entry, named: accessibility.rawValue, base: deviceKey)
+            } catch {
+                guard entry.wrapping.needsMachineSecret else {
+                    throw KeychainError.notAvailable("the \(accessibility.rawValue) key does not open with the device key")
+                }
+                keychainLogger.notice(
+                    "ThisDeviceOnly items were made on another machine and do not open here",
+                    metadata: ["class": "\(accessibility.rawValue)", "path": "\(files.database.path)"])
+            }
+        }
+        let id = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? Data()
+        let path = Data(files.database.resolvingSymlinksInPath().path.utf8)
+        let digest = SHA256.hash(data: id + path)
+        let firstUnlock = try table.passwordKDF() == nil
+            ? (try table.openLockedClasses(password: nil), try table.settings()) : nil
+        return OpenedKeybag(
+            indexKey: indexKey, alwaysKeys: alwaysKeys, firstUnlock: firstUnlock,
+            keychainID: digest.prefix(16).map { String(format: "%02x", $0) }.joined())
+    }
+}

@@ -1,0 +1,129 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// Keychains with passwords, and their lock state (issue 4): what `SecKeychainCreate`,
+/// `SecKeychainUnlock`, `SecKeychainLock`, `SecKeychainChangePassword` and the settings
+/// calls do, in typed form.
+extension KeychainStore {
+    /// Creates a keychain, with a password or without (nil or empty), and leaves it
+    /// unlocked. errSecDuplicateKeychain when one exists under that name.
+    ///
+    /// - Parameter kdf: the password's scrypt parameters; the default costs about 170 ms a
+    ///   guess here. Tests may pass ``PasswordKDF/fastForTesting()``.
+    public static func create(_ files: KeychainFiles, password: Data?, kdf: PasswordKDF = .standard(),
+                              settings: KeychainSettings = .default) throws(KeychainError) -> KeychainStore {
+        try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
+            guard !exists(files) else { throw .duplicateKeychain }
+            let store = try open(files)
+            try store.setSettings(settings)
+            try store.changePassword(from: nil, to: password, kdf: kdf)
+            stores[files] = store
+            return store
+        }
+    }
+
+    /// Deletes a keychain's files and forgets its unlocks. errSecNoSuchKeychain when there is
+    /// none. Processes that have it open keep writing to the deleted files until they exit.
+    public static func delete(_ files: KeychainFiles) throws(KeychainError) {
+        try openStores.withLock { (stores) throws(KeychainError) in
+            guard exists(files) else { throw .noSuchKeychain }
+            if let store = stores.removeValue(forKey: files) {
+                store.classKeys.forgetSinceBoot()
+            } else {
+                try open(files).classKeys.forgetSinceBoot()
+            }
+            for suffix in ["", "-wal", "-shm"] {
+                unlink(files.database.path + suffix)
+            }
+            unlink(files.deviceKey.path)
+            unlink(files.openLock.path)
+        }
+    }
+
+    /// Whether class A is open: the keychain is unlocked.
+    public var isUnlocked: Bool { classKeys.isUnlocked }
+
+    /// Whether the keychain has a password.
+    public var hasPassword: Bool {
+        get throws(KeychainError) {
+            try Self.oneStatement(database, during: "read the keychain's state") { db in
+                try KeybagTable(db: db, files: files).passwordKDF() != nil
+            }
+        }
+    }
+
+    /// Unlocks the keychain for every process of this user until it locks again: by
+    /// ``lock()``, by its auto-lock settings, or at reboot. errSecAuthFailed for a wrong
+    /// password (a keychain without a password takes nil or an empty one).
+    public func unlock(password: Data?) throws(KeychainError) {
+        let (keys, settings) = try Self.oneStatement(database, during: "unlock") { db in
+            let table = KeybagTable(db: db, files: files)
+            return (try table.openLockedClasses(password: password), try table.settings())
+        }
+        classKeys.publish(keys, settings: settings)
+    }
+
+    /// Locks the keychain, for every process: class A items give
+    /// errSecInteractionNotAllowed until it is unlocked.
+    public func lock() {
+        classKeys.lock()
+    }
+
+    /// Sets (from nil), changes, or removes (to nil or empty) the keychain's password.
+    ///
+    /// Only the class keys are rewrapped, so it takes the same time with 10 items as with
+    /// 100,000. errSecAuthFailed when `old` is wrong, and nothing changes. Removing the
+    /// password deletes the `akpu` items, which need one. The keychain is unlocked after.
+    public func changePassword(from old: Data?, to new: Data?, kdf: PasswordKDF = .standard()) throws(KeychainError) {
+        let (keys, firstUnlock) = try Self.write(database, during: "change the password") { db in
+            let table = KeybagTable(db: db, files: files)
+            let keys = try table.openLockedClasses(password: old)
+            let newKDF = (new?.isEmpty ?? true) ? nil : kdf
+            let base = try newKDF.map { kdf throws(KeychainError) in try kdf.deriveKey(from: new ?? Data()) }
+                ?? table.deviceKey()
+            for (accessibility, key) in keys {
+                try table.store(key, named: accessibility.rawValue,
+                                wrapping: Keybag.wrapping(of: accessibility.rawValue, withPassword: newKDF != nil),
+                                base: base)
+            }
+            try table.setPasswordKDF(newKDF)
+            if newKDF == nil {
+                try db.execute(sql: "DELETE FROM item WHERE protection = ?",
+                               arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
+            }
+            return (keys, newKDF == nil ? try table.settings() : nil)
+        }
+        classKeys.setFirstUnlock(firstUnlock.map { (keys, $0) })
+        classKeys.publish(keys, settings: try settings())
+    }
+
+    /// When the keychain locks by itself.
+    public func settings() throws(KeychainError) -> KeychainSettings {
+        try Self.oneStatement(database, during: "read the settings") { db in
+            try KeybagTable(db: db, files: files).settings()
+        }
+    }
+
+    /// Changes when the keychain locks by itself; an open session takes the new settings
+    /// at once, in every process.
+    public func setSettings(_ settings: KeychainSettings) throws(KeychainError) {
+        try Self.write(database, during: "change the settings") { db in
+            try KeybagTable(db: db, files: files).setSettings(settings)
+        }
+        classKeys.apply(settings)
+    }
+
+    /// Closes classes A and C as a reboot would. Only for tests, which cannot reboot.
+    @_spi(Testing)
+    public func forgetUnlocksAsAtReboot() {
+        classKeys.forgetSinceBoot()
+    }
+
+    /// errSecAuthFailed for an `akpu` item in a keychain without a password (§5), as iOS
+    /// fails such an item on a device without a passcode.
+    func requirePassword(for accessibility: Accessibility) throws(KeychainError) {
+        guard accessibility == .whenPasscodeSetThisDeviceOnly, try !hasPassword else { return }
+        throw .authFailed
+    }
+}

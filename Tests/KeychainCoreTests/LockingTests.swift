@@ -1,0 +1,260 @@
+import Foundation
+import GRDB
+@testable @_spi(Testing) import KeychainCore
+import Testing
+import TestSupport
+
+/// Passwords, locking and protection classes (issue 4; spec §5, rules 18 and 27), on the
+/// typed store. Each test makes its own keychain, whose unlocks are its own.
+@Suite struct LockingTests {
+    let caller = CallerIdentity(accessGroups: ["com.example.app"])
+    let password = Data("correct horse".utf8)
+
+    func files(_ purpose: String, machine: String = "machine-a") -> KeychainFiles {
+        let folder = TestScratch.folder(purpose)
+        return KeychainFiles(directory: folder.appendingPathComponent("keychains"), name: "work",
+                             machineSecret: folder.appendingPathComponent(machine))
+    }
+
+    func item(_ account: String, _ accessibility: Accessibility, secret: String = "s3cret") -> NewItem {
+        NewItem(itemClass: .genericPassword,
+                attributes: ["acct": .string(account), "svce": .string("svc"), "pdmn": .string(accessibility.rawValue)],
+                data: Data(secret.utf8))
+    }
+
+    func query(_ account: String? = nil, returning: ReturnOptions = [.data]) -> ItemQuery {
+        ItemQuery(itemClass: .genericPassword, attributes: account.map { ["acct": .string($0)] } ?? [:],
+                  limit: .all, returning: returning)
+    }
+
+    func secret(_ store: KeychainStore, _ account: String) throws -> String? {
+        try store.find(query(account), by: caller).first?.data.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func status(_ body: () throws -> Void) -> Int32 {
+        do { try body(); return 0 } catch let error as KeychainError { return error.status } catch { return -1 }
+    }
+
+    func newStore(_ purpose: String, password: Data?, settings: KeychainSettings = .default) throws -> KeychainStore {
+        let store = try KeychainStore.create(files(purpose), password: password, kdf: .fastForTesting(), settings: settings)
+        for accessibility in [Accessibility.whenUnlocked, .afterFirstUnlock, .always] {
+            _ = try store.add(item(accessibility.rawValue, accessibility), by: caller)
+        }
+        return store
+    }
+
+    @Test("rule 27 and 18: while locked, class A fails every call; C and D still work")
+    func lockedClassA() throws {
+        let store = try newStore("locked-a", password: password)
+        #expect(store.isUnlocked)
+        store.lock()
+        #expect(!store.isUnlocked)
+        let locked = KeychainError.interactionNotAllowed.status
+        #expect(status { _ = try secret(store, "ak") } == locked)
+        #expect(status { _ = try store.find(query("ak", returning: [.attributes]), by: caller) } == locked)
+        #expect(status { _ = try store.find(query("ak", returning: []), by: caller) } == locked)
+        // A search that matches a locked item fails rather than leaving it out.
+        #expect(status { _ = try store.find(query(nil), by: caller) } == locked)
+        // Rule 18: even a duplicate add reports the lock.
+        #expect(status { _ = try store.add(item("ak", .whenUnlocked), by: caller) } == locked)
+        #expect(status { _ = try store.add(item("new", .whenUnlocked), by: caller) } == locked)
+        #expect(status { try store.update(query("ak", returning: []), with: ItemChanges(data: Data("x".utf8)), by: caller) } == locked)
+        #expect(status { try store.delete(query("ak", returning: []), by: caller) } == locked)
+        #expect(status { try store.delete(query(nil, returning: []), by: caller) } == locked)
+        #expect(try secret(store, "ck") == "s3cret")
+        #expect(try secret(store, "dk") == "s3cret")
+        _ = try store.add(item("ck2", .afterFirstUnlock), by: caller)
+        try store.unlock(password: password)
+        #expect(try secret(store, "ak") == "s3cret")
+    }
+
+    @Test("a wrong password gives errSecAuthFailed and leaves the keychain locked")
+    func wrongPassword() throws {
+        let store = try newStore("wrong", password: password)
+        store.lock()
+        #expect(status { try store.unlock(password: Data("wrong".utf8)) } == -25293)
+        #expect(status { try store.unlock(password: nil) } == -25293)
+        #expect(!store.isUnlocked)
+        try store.unlock(password: password)
+        #expect(store.isUnlocked)
+    }
+
+    @Test("§5: class C opens at the first unlock since boot and stays open when locked")
+    func afterFirstUnlock() throws {
+        let store = try newStore("boot", password: password)
+        store.forgetUnlocksAsAtReboot()
+        let locked = KeychainError.interactionNotAllowed.status
+        #expect(status { _ = try secret(store, "ck") } == locked)
+        #expect(status { _ = try secret(store, "ak") } == locked)
+        #expect(try secret(store, "dk") == "s3cret")
+        try store.unlock(password: password)
+        store.lock()
+        #expect(try secret(store, "ck") == "s3cret")
+        #expect(status { _ = try secret(store, "ak") } == locked)
+    }
+
+    @Test("another connection to the keychain shares its lock state without the password")
+    func sharedLockState() throws {
+        let store = try newStore("shared", password: password)
+        // A second store object has its own in-memory keys, like another process.
+        let other = try KeychainStore.open(store.files)
+        #expect(try secret(other, "ak") == "s3cret")
+        store.lock()
+        #expect(status { _ = try secret(other, "ak") } == KeychainError.interactionNotAllowed.status)
+        try other.unlock(password: password)
+        #expect(try secret(store, "ak") == "s3cret")
+    }
+
+    @Test("a keychain without a password unlocks itself at first use, and locks when told")
+    func passwordless() throws {
+        let store = try KeychainStore.open(files("no-password"))
+        _ = try store.add(item("ak", .whenUnlocked), by: caller)
+        #expect(try !store.hasPassword)
+        store.lock()
+        #expect(status { _ = try secret(store, "ak") } == KeychainError.interactionNotAllowed.status)
+        #expect(status { try store.unlock(password: Data("x".utf8)) } == -25293)
+        try store.unlock(password: nil)
+        #expect(try secret(store, "ak") == "s3cret")
+        // After a reboot it unlocks itself again; a lock before any use holds.
+        store.forgetUnlocksAsAtReboot()
+        #expect(try secret(store, "ak") == "s3cret")
+        store.forgetUnlocksAsAtReboot()
+        store.lock()
+        #expect(!store.isUnlocked)
+    }
+
+    @Test("§5: akpu needs a password; removing the password deletes akpu items")
+    func passcodeSetItems() throws {
+        let plain = try KeychainStore.open(files("akpu-plain"))
+        #expect(status { _ = try plain.add(item("p", .whenPasscodeSetThisDeviceOnly), by: caller) } == -25293)
+        let store = try newStore("akpu", password: password)
+        _ = try store.add(item("p", .whenPasscodeSetThisDeviceOnly), by: caller)
+        #expect(try secret(store, "p") == "s3cret")
+        try store.changePassword(from: password, to: nil, kdf: .fastForTesting())
+        #expect(status { _ = try secret(store, "p") } == KeychainError.itemNotFound.status)
+        #expect(try secret(store, "ak") == "s3cret")
+        #expect(status { _ = try store.add(item("p", .whenPasscodeSetThisDeviceOnly), by: caller) } == -25293)
+    }
+
+    @Test("changing the password rewraps class keys only; a wrong old password changes nothing")
+    func changePassword() throws {
+        let store = try newStore("change", password: password)
+        let rowsBefore = try sealedRows(store)
+        #expect(status { try store.changePassword(from: Data("nope".utf8), to: Data("new".utf8), kdf: .fastForTesting()) } == -25293)
+        try store.changePassword(from: password, to: Data("new".utf8), kdf: .fastForTesting())
+        // Not one item row was rewritten.
+        #expect(try sealedRows(store) == rowsBefore)
+        store.lock()
+        #expect(status { try store.unlock(password: password) } == -25293)
+        try store.unlock(password: Data("new".utf8))
+        #expect(try secret(store, "ak") == "s3cret")
+        // Set a password on a keychain without one, then remove it.
+        let plain = try KeychainStore.open(files("set-remove"))
+        _ = try plain.add(item("ak", .whenUnlocked), by: caller)
+        try plain.changePassword(from: nil, to: password, kdf: .fastForTesting())
+        #expect(try plain.hasPassword)
+        plain.lock()
+        try plain.unlock(password: password)
+        try plain.changePassword(from: password, to: Data(), kdf: .fastForTesting())
+        #expect(try !plain.hasPassword)
+        #expect(try secret(plain, "ak") == "s3cret")
+    }
+
+    @Test("the default KDF is scrypt with N = 2^16, r = 8, and a salt of its own")
+    func defaultKDF() throws {
+        let first = PasswordKDF.standard(), second = PasswordKDF.standard()
+        #expect(first.logRounds >= 16 && first.blockSize == 8)
+        #expect(first.salt != second.salt && first.salt.count == 16)
+        let store = try KeychainStore.create(files("kdf"), password: password)
+        let recorded = try store.database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'password'")
+        }
+        #expect(recorded?.hasPrefix("scrypt 16 8 1 ") == true)
+    }
+
+    @Test("auto-lock: the keychain locks after the idle interval, and use restarts it")
+    func autoLock() throws {
+        let store = try newStore("auto-lock", password: password, settings: KeychainSettings(lockInterval: 2))
+        #expect(try store.settings() == KeychainSettings(lockInterval: 2))
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(try secret(store, "ak") == "s3cret")   // a use, which restarts the interval
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(try secret(store, "ak") == "s3cret")
+        Thread.sleep(forTimeInterval: 3.5)
+        #expect(status { _ = try secret(store, "ak") } == KeychainError.interactionNotAllowed.status)
+        #expect(try secret(store, "ck") == "s3cret")
+        // Without an interval it stays unlocked.
+        try store.setSettings(KeychainSettings())
+        try store.unlock(password: password)
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(store.isUnlocked)
+    }
+
+    @Test("lock on sleep: a suspend since the unlock locks the keychain when the setting says so")
+    func lockOnSleep() throws {
+        let store = try newStore("sleep", password: password)
+        SuspendClock.offsetForTesting.withLock { $0 += 5_000_000_000 }
+        #expect(store.isUnlocked)   // the setting is off
+        try store.setSettings(KeychainSettings(lockOnSleep: true))
+        try store.unlock(password: password)
+        #expect(store.isUnlocked)
+        SuspendClock.offsetForTesting.withLock { $0 += 5_000_000_000 }
+        #expect(!store.isUnlocked)
+    }
+
+    @Test("§5: a copy on another machine opens migratable items with the password, ThisDeviceOnly ones not")
+    func secondMachine() throws {
+        let here = files("machine")
+        let store = try KeychainStore.create(here, password: password, kdf: .fastForTesting())
+        for accessibility in Accessibility.allCases {
+            _ = try store.add(item(accessibility.rawValue, accessibility), by: caller)
+        }
+        let elsewhere = TestScratch.folder("machine-copy")
+        try FileManager.default.copyItem(at: here.directory, to: elsewhere.appendingPathComponent("keychains"))
+        let copy = try KeychainStore.open(KeychainFiles(
+            directory: elsewhere.appendingPathComponent("keychains"), name: "work",
+            machineSecret: elsewhere.appendingPathComponent("machine-b")))
+        #expect(!copy.isUnlocked)   // another keychain: the original's unlock does not carry over
+        #expect(try secret(copy, "dk") == "s3cret")
+        try copy.unlock(password: password)
+        for accessibility in Accessibility.allCases {
+            if accessibility.isThisDeviceOnly {
+                #expect(status { _ = try secret(copy, accessibility.rawValue) } == KeychainError.decode.status)
+                #expect(try secret(store, accessibility.rawValue) == "s3cret")
+            } else {
+                #expect(try secret(copy, accessibility.rawValue) == "s3cret")
+            }
+        }
+        // They can still be deleted there.
+        try copy.delete(query("aku", returning: []), by: caller)
+    }
+
+    @Test("create refuses an existing keychain; delete removes it and its unlock")
+    func createAndDelete() throws {
+        let store = try newStore("create", password: password)
+        #expect(status { _ = try KeychainStore.create(store.files, password: nil, kdf: .fastForTesting()) } == -25296)
+        try KeychainStore.delete(store.files)
+        #expect(!FileManager.default.fileExists(atPath: store.files.database.path))
+        #expect(status { try KeychainStore.delete(store.files) } == -25294)
+        #expect(status { _ = try KeychainStore.shared(store.files, create: false) } == -25294)
+    }
+
+    @Test("unlocked keys wait in the kernel keyring, or in memory where it is unavailable")
+    func unlockedKeyCache() throws {
+        for cache in [UnlockedKeyCache(useKernelKeyring: true), UnlockedKeyCache(useKernelKeyring: false)] {
+            let name = "swift-keychain-test:\(UUID().uuidString)"
+            #expect(cache.find(name) == nil)
+            let handle = cache.store([1, 2, 3], as: name, timeout: nil)
+            #expect(cache.read(handle) == [1, 2, 3])
+            #expect(cache.find(name)?.payload == [1, 2, 3])
+            cache.remove(name)
+            #expect(cache.read(handle) == nil)
+            #expect(cache.find(name) == nil)
+        }
+        #expect(UnlockedKeyCache(useKernelKeyring: true).usesKernelKeyring)
+    }
+
+    func sealedRows(_ store: KeychainStore) throws -> [Row] {
+        try store.database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM item ORDER BY id") }
+    }
+}
