@@ -1,5 +1,6 @@
 import Foundation
 import KeychainCore
+import Synchronization
 
 /// Linux only: which keychain the `SecItem` functions use and which access groups the
 /// caller holds.
@@ -27,11 +28,51 @@ public struct KeychainEnvironment: Sendable, Hashable {
         self.accessGroups = accessGroups
     }
 
-    /// The environment of this process.
-    public static let process = KeychainEnvironment(
-        directory: KeychainFiles.defaultDirectory(),
-        keychainName: "login",
-        accessGroups: CallerIdentity.ofCurrentProcess().accessGroups)
+    /// The environment of this process: the default keychain is `login`, or the one
+    /// `SecKeychainSetDefault` chose.
+    public static var process: KeychainEnvironment { processEnvironment.withLock { $0 } }
+
+    private static let processEnvironment: Mutex<KeychainEnvironment> = {
+        let directory = KeychainFiles.defaultDirectory()
+        return Mutex(KeychainEnvironment(
+            directory: directory,
+            keychainName: defaultKeychainName(in: directory),
+            accessGroups: CallerIdentity.ofCurrentProcess().accessGroups))
+    }()
+
+    /// The file in the keychains folder that names the default keychain, when it is not
+    /// `login`.
+    private static func defaultKeychainFile(in directory: URL) -> URL {
+        directory.appendingPathComponent("default-keychain")
+    }
+
+    /// The default keychain's name recorded in `directory`, or `login`.
+    public static func defaultKeychainName(in directory: URL) -> String {
+        let recorded = (try? String(contentsOf: defaultKeychainFile(in: directory), encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let recorded, !recorded.isEmpty, !recorded.contains("/") else { return "login" }
+        return recorded
+    }
+
+    /// Records the default keychain of `directory` (nil: `login`), for this process and
+    /// those that start later.
+    static func setDefaultKeychainName(_ name: String?, in directory: URL) throws(KeychainError) {
+        let file = defaultKeychainFile(in: directory)
+        do {
+            if let name, name != "login" {
+                try Data((name + "\n").utf8).write(to: file, options: .atomic)
+            } else if FileManager.default.fileExists(atPath: file.path) {
+                try FileManager.default.removeItem(at: file)
+            }
+        } catch {
+            throw .io("cannot record the default keychain in \(directory.path)")
+        }
+        processEnvironment.withLock { environment in
+            if environment.directory.standardizedFileURL == directory.standardizedFileURL {
+                environment.keychainName = name ?? "login"
+            }
+        }
+    }
 
     @TaskLocal private static var override: KeychainEnvironment?
 

@@ -16,6 +16,8 @@ struct ParsedQuery {
     var limit: MatchLimit = .one
     var returning: ReturnOptions = []
     var valueData: Data?
+    /// `kSecUseKeychain`: the keychain to use instead of the default one.
+    var keychain: SecKeychain?
 
     var itemQuery: ItemQuery {
         ItemQuery(itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
@@ -104,6 +106,9 @@ enum QueryParser {
                     throw .param("'\(key)' is not accepted by update or delete")
                 }
                 if try FoundationValues.flag(value, key: key) { query.returning.insert(option) }
+            case "u_Keychain":
+                guard let keychain = value as? SecKeychain else { throw .param("kSecUseKeychain takes a SecKeychain") }
+                query.keychain = keychain
             case _ where key.hasPrefix("u_"):
                 guard knownUseKeys.contains(key) else { throw .param("unknown use key '\(key)'") }
             case "v_Data":

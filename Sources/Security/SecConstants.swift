@@ -192,6 +192,8 @@ nonisolated(unsafe) public let kSecValuePersistentRef: CFString = "v_PersistentR
 
 /// `u_ItemList`.
 nonisolated(unsafe) public let kSecUseItemList: CFString = "u_ItemList"
+/// The keychain a query uses, a `SecKeychain`, instead of the default one.
+nonisolated(unsafe) public let kSecUseKeychain: CFString = "u_Keychain"
 /// `u_OpPrompt`.
 nonisolated(unsafe) public let kSecUseOperationPrompt: CFString = "u_OpPrompt"
 /// `u_AuthUI`.

@@ -12,7 +12,7 @@ import Logging
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.add) { environment in
         let query = try QueryParser.parse(attributes, for: .add)
-        let store = try KeychainStore.shared(environment.files)
+        let store = try query.store(in: environment)
         let added = try store.add(query.newItem, by: environment.caller, returning: query.returning)
         result?.pointee = ResultShape.object(for: [added], returning: query.returning, single: true)
     }
@@ -25,7 +25,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.copyMatching) { environment in
         let parsed = try QueryParser.parse(query, for: .copyMatching)
-        let store = try KeychainStore.shared(environment.files)
+        let store = try parsed.store(in: environment)
         let found = try store.find(parsed.itemQuery, by: environment.caller)
         result?.pointee = ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one)
     }
@@ -40,7 +40,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
     SecItemCall.run(.update) { environment in
         let parsed = try QueryParser.parse(query, for: .update)
         let changes = try QueryParser.parseChanges(attributesToUpdate, for: parsed.itemClass)
-        let store = try KeychainStore.shared(environment.files)
+        let store = try parsed.store(in: environment)
         try store.update(parsed.itemQuery, with: changes, by: environment.caller)
     }
 }
@@ -49,8 +49,16 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run(.delete) { environment in
         let parsed = try QueryParser.parse(query, for: .delete)
-        let store = try KeychainStore.shared(environment.files)
+        let store = try parsed.store(in: environment)
         try store.delete(parsed.itemQuery, by: environment.caller)
+    }
+}
+
+extension ParsedQuery {
+    /// The keychain the query names with `kSecUseKeychain`, or the environment's default.
+    func store(in environment: KeychainEnvironment) throws(KeychainError) -> KeychainStore {
+        if let keychain { return try keychain.store() }
+        return try KeychainStore.shared(environment.files)
     }
 }
 

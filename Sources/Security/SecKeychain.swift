@@ -1,0 +1,239 @@
+import Foundation
+import KeychainCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A keychain: one encrypted database under `$XDG_DATA_HOME/keychains` (or elsewhere), as
+/// `SecKeychainCreate`, `SecKeychainOpen` and `SecKeychainCopyDefault` give it. Pass it as
+/// `kSecUseKeychain` in a query to use it instead of the default keychain.
+public final class SecKeychain: Sendable, Hashable, CustomStringConvertible {
+    /// The keychain's files: its folder and name.
+    public let files: KeychainFiles
+
+    public init(files: KeychainFiles) {
+        self.files = files
+    }
+
+    /// A keychain named by a path, as `SecKeychainCreate` and `SecKeychainOpen` take one: a
+    /// bare name (`work`, `work.keychain`, `work.keychain-db`) is in `directory`; a path
+    /// names the database file itself.
+    public convenience init(path: String, directory: URL = KeychainEnvironment.current.directory) {
+        var name = (path as NSString).lastPathComponent
+        for suffix in [".keychain-db", ".keychain"] where name.hasSuffix(suffix) && name.count > suffix.count {
+            name.removeLast(suffix.count)
+            break
+        }
+        let folder: URL
+        if path.contains("/") {
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            folder = URL(fileURLWithPath: absolute).deletingLastPathComponent().standardizedFileURL
+        } else {
+            folder = directory
+        }
+        self.init(files: KeychainFiles(directory: folder, name: name))
+    }
+
+    /// The database's path.
+    public var path: String { files.database.path }
+
+    public var description: String { "<SecKeychain \(path)>" }
+
+    public static func == (lhs: SecKeychain, rhs: SecKeychain) -> Bool { lhs.files == rhs.files }
+    public func hash(into hasher: inout Hasher) { hasher.combine(files) }
+
+    /// The store, which must exist (errSecNoSuchKeychain otherwise), except the default
+    /// keychain of the environment, which is created on first use as the login keychain is.
+    func store() throws(KeychainError) -> KeychainStore {
+        try KeychainStore.shared(files, create: files == KeychainEnvironment.current.files)
+    }
+}
+
+/// Access rights of a keychain on macOS. Linux has none beyond file permissions: pass nil.
+public final class SecAccess: Sendable {
+    private init() {}
+}
+
+/// The bits of `SecKeychainGetStatus`.
+public typealias SecKeychainStatus = UInt32
+/// The keychain is unlocked.
+public let kSecUnlockStateStatus: SecKeychainStatus = 1
+/// The keychain can be read.
+public let kSecReadPermStatus: SecKeychainStatus = 2
+/// The keychain can be written.
+public let kSecWritePermStatus: SecKeychainStatus = 4
+
+// MARK: - Creating, opening, deleting
+
+/// Creates a keychain at `pathName` (a name in the keychains folder, or a path), with the
+/// password given, or none when `passwordLength` is 0, and leaves it unlocked.
+///
+/// `promptUser` would ask for the password in a dialog on macOS; a library on Linux cannot,
+/// so it gives errSecInteractionNotAllowed. `initialAccess` is ignored (pass nil).
+/// errSecDuplicateKeychain when the keychain exists.
+public func SecKeychainCreate(
+    _ pathName: UnsafePointer<CChar>, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
+    _ promptUser: Bool, _ initialAccess: SecAccess?, _ keychain: UnsafeMutablePointer<SecKeychain?>
+) -> OSStatus {
+    keychainCall {
+        guard !promptUser else { throw KeychainError.interactionNotAllowed }
+        let created = SecKeychain(path: String(cString: pathName))
+        _ = try KeychainStore.create(created.files, password: passwordBytes(password, passwordLength))
+        keychain.pointee = created
+    }
+}
+
+/// Opens a keychain by name or path. It need not exist yet: calls that use it then give
+/// errSecNoSuchKeychain, as on macOS.
+public func SecKeychainOpen(_ pathName: UnsafePointer<CChar>, _ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
+    keychain.pointee = SecKeychain(path: String(cString: pathName))
+    return errSecSuccess
+}
+
+/// The default keychain: the one `SecItem` calls use without `kSecUseKeychain` (`login`
+/// unless `SecKeychainSetDefault` chose another).
+public func SecKeychainCopyDefault(_ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
+    keychain.pointee = SecKeychain(files: KeychainEnvironment.current.files)
+    return errSecSuccess
+}
+
+/// Makes `keychain` the default for this user's processes from now on (nil: back to
+/// `login`), recorded in the keychains folder.
+public func SecKeychainSetDefault(_ keychain: SecKeychain?) -> OSStatus {
+    keychainCall {
+        let environment = KeychainEnvironment.current
+        if let keychain, keychain.files.directory.standardizedFileURL != environment.directory.standardizedFileURL {
+            throw KeychainError.param("the default keychain must be in \(environment.directory.path)")
+        }
+        try KeychainEnvironment.setDefaultKeychainName(keychain?.files.name, in: environment.directory)
+    }
+}
+
+/// Deletes a keychain's files. errSecNoSuchKeychain when it does not exist.
+public func SecKeychainDelete(_ keychainOrArray: SecKeychain?) -> OSStatus {
+    keychainCall {
+        guard let keychainOrArray else { throw KeychainError.param("no keychain to delete") }
+        try KeychainStore.delete(keychainOrArray.files)
+    }
+}
+
+/// Copies the keychain's database path, NUL-terminated, into `pathName`, whose capacity
+/// `ioPathLength` gives; on return it holds the path's length. errSecBufferTooSmall is not
+/// in this API: a short buffer gives errSecParam.
+public func SecKeychainGetPath(
+    _ keychain: SecKeychain?, _ ioPathLength: UnsafeMutablePointer<UInt32>, _ pathName: UnsafeMutablePointer<CChar>
+) -> OSStatus {
+    let path = (keychain?.files ?? KeychainEnvironment.current.files).database.path
+    let bytes = Array(path.utf8)
+    guard bytes.count < Int(ioPathLength.pointee) else { return errSecParam }
+    for (index, byte) in bytes.enumerated() { pathName[index] = CChar(bitPattern: byte) }
+    pathName[bytes.count] = 0
+    ioPathLength.pointee = UInt32(bytes.count)
+    return errSecSuccess
+}
+
+// MARK: - Locking
+
+/// Locks a keychain (nil: the default) for every process of this user: its
+/// `WhenUnlocked` items give errSecInteractionNotAllowed until it is unlocked.
+public func SecKeychainLock(_ keychain: SecKeychain?) -> OSStatus {
+    keychainCall { try resolve(keychain).lock() }
+}
+
+/// Locks every keychain in the keychains folder.
+public func SecKeychainLockAll() -> OSStatus {
+    keychainCall {
+        let directory = KeychainEnvironment.current.directory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasSuffix(".keychain-db") {
+            let files = KeychainFiles(directory: directory, name: String(name.dropLast(".keychain-db".count)))
+            guard KeychainStore.exists(files) else { continue }
+            try KeychainStore.shared(files, create: false).lock()
+        }
+    }
+}
+
+/// Unlocks a keychain (nil: the default) for every process of this user, with the password
+/// given. errSecAuthFailed when it is wrong. With `usePassword` false, a keychain without a
+/// password unlocks; one with a password would need a dialog, which a library on Linux
+/// cannot show: errSecInteractionNotAllowed.
+public func SecKeychainUnlock(
+    _ keychain: SecKeychain?, _ passwordLength: UInt32, _ password: UnsafeRawPointer?, _ usePassword: Bool
+) -> OSStatus {
+    keychainCall {
+        let store = try resolve(keychain)
+        if !usePassword, try store.hasPassword { throw KeychainError.interactionNotAllowed }
+        try store.unlock(password: usePassword ? passwordBytes(password, passwordLength) : nil)
+    }
+}
+
+/// Whether a keychain (nil: the default) is unlocked, readable and writable.
+public func SecKeychainGetStatus(_ keychain: SecKeychain?, _ keychainStatus: UnsafeMutablePointer<SecKeychainStatus>) -> OSStatus {
+    keychainCall {
+        let store = try resolve(keychain)
+        var status: SecKeychainStatus = 0
+        if store.isUnlocked { status |= kSecUnlockStateStatus }
+        if access(store.files.database.path, R_OK) == 0 { status |= kSecReadPermStatus }
+        if access(store.files.database.path, W_OK) == 0 { status |= kSecWritePermStatus }
+        keychainStatus.pointee = status
+    }
+}
+
+/// Sets, changes or removes (a new length of 0) a keychain's password. errSecAuthFailed
+/// when the old password is wrong, and nothing changes. Only the class keys are rewrapped.
+/// Removing the password deletes the keychain's `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`
+/// items, as on iOS.
+public func SecKeychainChangePassword(
+    _ keychainRef: SecKeychain?, _ oldPasswordLength: UInt32, _ oldPassword: UnsafeRawPointer?,
+    _ newPasswordLength: UInt32, _ newPassword: UnsafeRawPointer?
+) -> OSStatus {
+    keychainCall {
+        try resolve(keychainRef).changePassword(
+            from: passwordBytes(oldPassword, oldPasswordLength), to: passwordBytes(newPassword, newPasswordLength))
+    }
+}
+
+// MARK: - Settings
+
+/// A keychain's auto-lock settings (nil: the default keychain's).
+public func SecKeychainCopySettings(_ keychain: SecKeychain?, _ outSettings: UnsafeMutablePointer<SecKeychainSettings>) -> OSStatus {
+    keychainCall {
+        guard outSettings.pointee.version == UInt32(SEC_KEYCHAIN_SETTINGS_VERS1) else {
+            throw KeychainError.param("SecKeychainSettings.version must be SEC_KEYCHAIN_SETTINGS_VERS1")
+        }
+        outSettings.pointee = SecKeychainSettings(try resolve(keychain).settings())
+    }
+}
+
+/// Changes a keychain's auto-lock settings (nil: the default keychain's). An unlocked
+/// keychain takes them at once, in every process.
+public func SecKeychainSetSettings(_ keychain: SecKeychain?, _ newSettings: UnsafePointer<SecKeychainSettings>) -> OSStatus {
+    keychainCall {
+        guard newSettings.pointee.version == UInt32(SEC_KEYCHAIN_SETTINGS_VERS1) else {
+            throw KeychainError.param("SecKeychainSettings.version must be SEC_KEYCHAIN_SETTINGS_VERS1")
+        }
+        try resolve(keychain).setSettings(newSettings.pointee.keychainSettings)
+    }
+}
+
+// MARK: -
+
+private func resolve(_ keychain: SecKeychain?) throws(KeychainError) -> KeychainStore {
+    try (keychain ?? SecKeychain(files: KeychainEnvironment.current.files)).store()
+}
+
+/// The password bytes, or nil for none.
+private func passwordBytes(_ password: UnsafeRawPointer?, _ length: UInt32) -> Data? {
+    guard let password, length > 0 else { return nil }
+    return Data(bytes: password, count: Int(length))
+}
+
+/// Runs a keychain-management call and turns its outcome into a status.
+private func keychainCall(_ body: () throws -> Void) -> OSStatus {
+    do {
+        try body()
+        return errSecSuccess
+    } catch {
+        return (error as? KeychainError)?.status ?? errSecIO
+    }
+}
