@@ -34,14 +34,13 @@ enum RecordCodec {
     }
 
     static func decode(_ bytes: Data) throws(KeychainError) -> [String: AttributeValue] {
-        var reader = Reader(bytes: [UInt8](bytes))
+        var reader = ByteReader(bytes: [UInt8](bytes))
         guard try reader.byte() == version else { throw .decode }
         var attributes: [String: AttributeValue] = [:]
         while !reader.isAtEnd {
             let code = String(decoding: try reader.take(Int(try reader.byte())), as: UTF8.self)
             guard let tag = Tag(rawValue: try reader.byte()) else { throw .decode }
-            let length = try reader.take(4).reduce(0) { $0 << 8 | Int($1) }
-            let payload = try reader.take(length)
+            let payload = try reader.take(try reader.length())
             attributes[code] = switch tag {
             case .string: .string(String(decoding: payload, as: UTF8.self))
             case .data: .data(Data(payload))
@@ -56,22 +55,5 @@ enum RecordCodec {
     private static func integer(_ payload: ArraySlice<UInt8>) throws(KeychainError) -> Int64 {
         guard payload.count == 8 else { throw .decode }
         return Int64(bitPattern: payload.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-    }
-
-    private struct Reader {
-        let bytes: [UInt8]
-        var offset = 0
-
-        var isAtEnd: Bool { offset >= bytes.count }
-
-        mutating func byte() throws(KeychainError) -> UInt8 {
-            try take(1).first!
-        }
-
-        mutating func take(_ count: Int) throws(KeychainError) -> ArraySlice<UInt8> {
-            guard count >= 0, count <= bytes.count - offset else { throw .decode }
-            defer { offset += count }
-            return bytes[offset..<offset + count]
-        }
     }
 }
