@@ -11,8 +11,6 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
     case noSuchClass
     /// errSecDuplicateItem (-25299).
     case duplicateItem
-    /// errSecAuthFailed (-25293): a password is not correct, such as an export archive's.
-    case authFailed
     /// errSecItemNotFound (-25300).
     case itemNotFound
     /// errSecMissingEntitlement (-34018): the caller does not hold the access group.
@@ -48,7 +46,6 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noSuchAttribute: -25303
         case .noSuchClass: -25306
         case .duplicateItem: -25299
-        case .authFailed: -25293
         case .itemNotFound: -25300
         case .missingEntitlement: -34018
         case .decode: -26275
@@ -71,7 +68,6 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noSuchAttribute(let code): "no attribute '\(code)' in this item class"
         case .noSuchClass: "no such item class"
         case .duplicateItem: "the item already exists"
-        case .authFailed: "the user name or passphrase you entered is not correct"
         case .itemNotFound: "the item could not be found"
         case .missingEntitlement(let group): "the access group '\(group)' is not held by this process"
         case .decode: "a stored record is damaged or was tampered with"

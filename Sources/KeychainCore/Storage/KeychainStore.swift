@@ -118,29 +118,13 @@ public final class KeychainStore: Sendable {
         attributes[ItemSchema.modificationDate.code] = .date(now)
 
         let record = ItemRecord(itemClass: item.itemClass, attributes: attributes)
-        // One draw for the row's nonce and the two AES-GCM nonces.
-        let random = RandomBytes.draw(8 + 2 * 12)
-        let nonce = RowReference.makeNonce(from: random[0..<8])
-        let columns = try StoredColumns(record: record, hasher: hasher)
-        let key = try classKey(for: record.accessibility)
+        let row = try newRow(record, secret: item.data ?? Data())
         try requirePassword(for: record.accessibility)
-        let sealed = try seal(record, secret: item.data ?? Data(), nonce: nonce, columns: columns, key: key,
-                              random: random[8...])
-        let rowID = try Self.oneStatement(database, during: "add") { db in
-            try db.cachedStatement(sql: """
-                INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    nonce, columns.classCode, columns.sync, columns.protection, columns.identity,
-                    columns.accessGroup, columns.account, columns.service, columns.server,
-                    sealed.attributes, sealed.secret,
-                ])
-            return db.lastInsertedRowID
-        }
+        let rowID = try Self.oneStatement(database, during: "add") { db in try row.insert(into: db) }
         return FoundItem(
             record: returning.isDisjoint(with: [.attributes, .reference]) ? nil : record,
             data: returning.contains(.data) ? (item.data ?? Data()) : nil,
-            persistentReference: RowReference.reference(itemClass: item.itemClass, rowID: rowID, nonce: nonce))
+            persistentReference: row.reference(rowID: rowID))
     }
 
     /// Finds the items a query matches, in insertion order, up to its limit (rules 19 to 28).

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+
+/// A record sealed for a row of its own, ready to insert: what an add and an import write.
+///
+/// Sealing happens before the database is entered, so a locked class key fails the write
+/// before it can collide with anything (rule 18) and the write lock is held only for the
+/// statement.
+struct NewRow {
+    let itemClass: ItemClass
+    /// The random half of the new item's persistent reference.
+    let nonce: Data
+    let columns: StoredColumns
+    let sealedAttributes: Data
+    let sealedSecret: Data
+
+    /// Inserts the row and returns its id. A live item with the same identity makes the
+    /// database's UNIQUE index refuse it (errSecDuplicateItem).
+    func insert(into db: Database) throws -> Int64 {
+        try execute(in: db, ifAbsent: false)
+        return db.lastInsertedRowID
+    }
+
+    /// Inserts the row unless an item with the same identity exists; its id, or nil.
+    func insertIfAbsent(into db: Database) throws -> Int64? {
+        try execute(in: db, ifAbsent: true) ? db.lastInsertedRowID : nil
+    }
+
+    /// Deletes the live item with this row's identity; whether there was one.
+    func deleteItemWithSameIdentity(in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: deleteSameIdentitySQL)
+            .execute(arguments: [columns.service, columns.server, columns.account, columns.identity])
+        return db.changesCount > 0
+    }
+
+    /// The class is a literal and the hashed columns are named so that SQLite finds the item
+    /// through the class's UNIQUE index, which starts with them.
+    var deleteSameIdentitySQL: String {
+        "DELETE FROM item WHERE class = \(columns.classCode) AND svce IS ? AND srvr IS ? AND acct IS ? AND identity = ?"
+    }
+
+    /// The persistent reference of the row once inserted with `rowID`.
+    func reference(rowID: Int64) -> PersistentReference {
+        RowReference.reference(itemClass: itemClass, rowID: rowID, nonce: nonce)
+    }
+
+    /// Runs the INSERT; whether it inserted.
+    @discardableResult
+    private func execute(in db: Database, ifAbsent: Bool) throws -> Bool {
+        // `ON CONFLICT DO NOTHING` covers the UNIQUE indexes only: a broken CHECK still fails.
+        try db.cachedStatement(sql: """
+            INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\(ifAbsent ? " ON CONFLICT DO NOTHING" : "")
+            """).execute(arguments: [
+                nonce, columns.classCode, columns.sync, columns.protection, columns.identity,
+                columns.accessGroup, columns.account, columns.service, columns.server,
+                sealedAttributes, sealedSecret,
+            ])
+        return db.changesCount > 0
+    }
+}
+
+extension KeychainStore {
+    /// Seals a record and its secret under its class key, with a new row nonce.
+    /// A locked class is errSecInteractionNotAllowed.
+    func newRow(_ record: ItemRecord, secret: Data) throws(KeychainError) -> NewRow {
+        // One draw for the row's nonce and the two AES-GCM nonces.
+        let random = RandomBytes.draw(8 + 2 * 12)
+        let nonce = RowReference.makeNonce(from: random[0..<8])
+        let columns = try StoredColumns(record: record, hasher: hasher)
+        let key = try classKey(for: record.accessibility)
+        let sealed = try seal(record, secret: secret, nonce: nonce, columns: columns, key: key, random: random[8...])
+        return NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
+                      sealedAttributes: sealed.attributes, sealedSecret: sealed.secret)
+    }
+}
