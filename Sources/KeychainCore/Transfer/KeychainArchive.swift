@@ -1,0 +1,177 @@
+import Crypto
+import Foundation
+
+/// The encrypted export format: migratable items under a password of the archive's own.
+///
+/// Layout, integers big-endian:
+/// - header: the magic `SWKCARCH`, the format version (2 bytes), scrypt's log2 N, r and p
+///   (a byte each), the salt's length (a byte) and the salt, then a 32-byte password check;
+/// - payload: AES-256-GCM in combined form (nonce, ciphertext, tag), with the whole header as
+///   associated data;
+/// - trailer: SHA-256 of the header and the payload.
+///
+/// The payload key and the password check are two HKDF keys from the scrypt key. Three checks,
+/// each with its own answer: the trailer finds a damaged file before the KDF runs
+/// (errSecDecode); the password check tells a wrong password (errSecAuthFailed) from altered
+/// contents; GCM authenticates the contents and binds them to the header, so a changed
+/// version or KDF parameter is detected too (errSecDecode).
+///
+/// The plaintext is the item count (4 bytes), then per item its class code (`genp`, 4 bytes),
+/// its attributes in ``RecordCodec`` form and its secret, each of these two after a 4-byte
+/// length. ThisDeviceOnly items are never written and are refused when read (§5).
+enum KeychainArchive {
+    /// An item as an archive carries it: every attribute as stored, and the secret.
+    struct Item: Sendable {
+        let record: ItemRecord
+        let secret: Data
+    }
+
+    static let magic = Array("SWKCARCH".utf8)
+    static let formatVersion: UInt16 = 1
+    private static let checkLength = 32
+    private static let trailerLength = SHA256.byteCount
+
+    /// The archive of `items`. An empty password, KDF parameters outside what an archive may
+    /// record, or a ThisDeviceOnly item is errSecParam.
+    static func seal(_ items: [Item], password: Data, kdf: PasswordKDF) throws(KeychainError) -> Data {
+        guard !password.isEmpty else { throw .param("an archive needs a password") }
+        guard kdf.isReasonable else { throw .param("the KDF parameters are outside what an archive may record") }
+        var plaintext: [UInt8] = []
+        try appendLength(items.count, to: &plaintext)
+        for item in items {
+            guard !item.record.accessibility.isThisDeviceOnly else {
+                throw .param("ThisDeviceOnly items never leave this machine")
+            }
+            plaintext.append(contentsOf: item.record.itemClass.rawValue.utf8)
+            let attributes = RecordCodec.encode(item.record.attributes)
+            try appendLength(attributes.count, to: &plaintext)
+            plaintext.append(contentsOf: attributes)
+            try appendLength(item.secret.count, to: &plaintext)
+            plaintext.append(contentsOf: item.secret)
+        }
+        let keys = try Keys(password: password, kdf: kdf)
+        var header = magic
+        header.append(contentsOf: [UInt8(formatVersion >> 8), UInt8(formatVersion & 0xFF)])
+        header.append(contentsOf: [kdf.logRounds, kdf.blockSize, kdf.parallelism, kdf.salt.count].map { UInt8($0) })
+        header.append(contentsOf: kdf.salt)
+        header.append(contentsOf: keys.check.withUnsafeBytes { Array($0) })
+        var archive = Data(header)
+        archive.append(try RecordSealer.seal(Data(plaintext), with: keys.payload, binding: Data(header)))
+        archive.append(trailer(of: archive))
+        return archive
+    }
+
+    /// The items of an archive, in the order they were written.
+    ///
+    /// A wrong password is errSecAuthFailed. Anything else that is not an intact archive of
+    /// this format (truncated, altered, of another version, naming unreasonable KDF
+    /// parameters, or holding an item no keychain could have stored) is errSecDecode.
+    static func open(_ archive: Data, password: Data) throws(KeychainError) -> [Item] {
+        let bytes = [UInt8](archive)
+        let header = try Header(bytes)
+        guard bytes.count >= header.length + trailerLength,
+              trailer(of: bytes.dropLast(trailerLength)).elementsEqual(bytes.suffix(trailerLength))
+        else { throw damaged("it is truncated or altered") }
+        let keys = try Keys(password: password, kdf: header.kdf)
+        // SymmetricKey compares in constant time.
+        guard keys.check == SymmetricKey(data: header.check) else { throw .authFailed }
+        let plaintext = try RecordSealer.open(
+            Data(bytes[header.length..<bytes.count - trailerLength]), with: keys.payload,
+            binding: Data(bytes[0..<header.length]))
+        var reader = ByteReader(bytes: [UInt8](plaintext))
+        var items: [Item] = []
+        for _ in 0..<(try reader.length()) {
+            guard let itemClass = ItemClass(rawValue: String(decoding: try reader.take(4), as: UTF8.self)) else {
+                throw damaged("an item has an unknown class")
+            }
+            let attributes = try RecordCodec.decode(Data(try reader.take(try reader.length())))
+            let secret = Data(try reader.take(try reader.length()))
+            items.append(Item(record: try validated(ItemRecord(itemClass: itemClass, attributes: attributes)),
+                              secret: secret))
+        }
+        guard reader.isAtEnd else { throw damaged("it has bytes after its last item") }
+        return items
+    }
+
+    /// The KDF parameters and salt an archive records.
+    static func recordedKDF(in archive: Data) throws(KeychainError) -> PasswordKDF {
+        try Header([UInt8](archive)).kdf
+    }
+
+    /// The trailer that ends an archive of header and payload `body`.
+    static func trailer(of body: some DataProtocol) -> Data {
+        Data(SHA256.hash(data: body))
+    }
+
+    /// The parsed header: what the KDF needs, the password check, and where the payload starts.
+    private struct Header {
+        let kdf: PasswordKDF
+        let check: Data
+        let length: Int
+
+        init(_ bytes: [UInt8]) throws(KeychainError) {
+            var reader = ByteReader(bytes: bytes)
+            guard try reader.take(magic.count).elementsEqual(magic) else { throw damaged("it is not a keychain archive") }
+            let version = try reader.take(2).reduce(0) { $0 << 8 | UInt16($1) }
+            guard version == formatVersion else {
+                throw damaged("it has format version \(version); this library reads \(formatVersion)")
+            }
+            let logRounds = Int(try reader.byte()), blockSize = Int(try reader.byte())
+            let parallelism = Int(try reader.byte())
+            let salt = Data(try reader.take(Int(try reader.byte())))
+            kdf = PasswordKDF(logRounds: logRounds, blockSize: blockSize, parallelism: parallelism, salt: salt)
+            // Checked before anything runs the KDF: a hostile header must not make it
+            // allocate gigabytes or spin for minutes.
+            guard kdf.isReasonable else { throw damaged("its KDF parameters are out of bounds") }
+            check = Data(try reader.take(checkLength))
+            length = reader.offset
+        }
+    }
+
+    /// The two keys of an archive, from its password through scrypt and HKDF.
+    private struct Keys {
+        let payload: SymmetricKey
+        let check: SymmetricKey
+
+        init(password: Data, kdf: PasswordKDF) throws(KeychainError) {
+            let master = try kdf.deriveKey(from: password)
+            func key(_ purpose: String) -> SymmetricKey {
+                HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("swift-keychain archive \(purpose)".utf8),
+                                       outputByteCount: 32)
+            }
+            payload = key("payload")
+            check = key("password check")
+        }
+    }
+
+    /// The record if a keychain could have stored it as it is: only attributes of its class
+    /// with valid values, everything the keychain maintains present, and not ThisDeviceOnly.
+    private static func validated(_ record: ItemRecord) throws(KeychainError) -> ItemRecord {
+        let schema = record.itemClass.schema
+        guard record.itemClass != .identity else { throw damaged("an item is an identity") }
+        for (code, value) in record.attributes {
+            guard let attribute = schema.attributes[code], attribute.kind != .ignored,
+                  (try? attribute.canonicalBytes(of: value)) != nil
+            else { throw damaged("an item has an attribute its class does not take") }
+        }
+        let maintained = [ItemSchema.accessGroup, ItemSchema.accessible, ItemSchema.creationDate,
+                          ItemSchema.modificationDate]
+        guard maintained.allSatisfy({ record.attributes[$0.code] != nil }),
+              record.attributes[ItemSchema.synchronizable.code] == .number(0)
+                || record.attributes[ItemSchema.synchronizable.code] == .number(1)
+        else { throw damaged("an item lacks an attribute every item has") }
+        guard !record.accessibility.isThisDeviceOnly else { throw damaged("an item is ThisDeviceOnly") }
+        return record
+    }
+
+    private static func appendLength(_ count: Int, to bytes: inout [UInt8]) throws(KeychainError) {
+        guard let length = UInt32(exactly: count) else { throw .param("an item is too large for an archive") }
+        withUnsafeBytes(of: length.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// errSecDecode, with the reason logged: the error has no room for it.
+    private static func damaged(_ reason: String) -> KeychainError {
+        keychainLogger.debug("cannot read keychain archive: \(reason)")
+        return .decode
+    }
+}
