@@ -76,6 +76,20 @@ struct MatchPlan {
             || (query.persistentReference.map { $0.itemClass != query.itemClass || location == nil } ?? false)
     }
 
+    /// Every row of the keychain, of all classes and access groups: for an export, which is
+    /// an operation of the keychain's owner rather than of one app.
+    static var everyRow: MatchPlan {
+        MatchPlan(whereClause: "1", arguments: [], residual: [], matchesNothing: false)
+    }
+
+    private init(whereClause: String, arguments: [DatabaseValueConvertible?],
+                 residual: [(attribute: Attribute, bytes: Data)], matchesNothing: Bool) {
+        self.whereClause = whereClause
+        self.arguments = arguments
+        self.residual = residual
+        self.matchesNothing = matchesNothing
+    }
+
     /// The query that reads the candidate rows, with ``arguments``.
     func sql(withSecret: Bool) -> String {
         """

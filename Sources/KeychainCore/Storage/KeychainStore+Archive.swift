@@ -1,0 +1,82 @@
+import Foundation
+
+extension KeychainStore {
+    /// Exports every migratable item (accessibility `ak`, `ck` or `dk`) of every class and
+    /// access group, in insertion order, into an archive encrypted under `password`.
+    ///
+    /// Export is an operation of the keychain's owner, not of one app, so it is not limited
+    /// to a caller's access groups. ThisDeviceOnly items are never exported (§5). The items
+    /// are read from one snapshot of the keychain.
+    ///
+    /// - Parameters:
+    ///   - password: The archive's own password; it must not be empty.
+    ///   - kdf: The scrypt parameters and salt the archive records. Keep the default, which
+    ///     draws a new salt; weaker parameters are for tests only.
+    /// - Returns: The archive (see ``importArchive(_:password:policy:)``).
+    /// - Throws: errSecInteractionNotAllowed when a migratable item's class key is locked,
+    ///   errSecDecode when a stored item is damaged, errSecParam for an empty password or
+    ///   KDF parameters out of bounds. Any error means no archive.
+    public func exportArchive(password: Data, kdf: PasswordKDF = .standard()) throws(KeychainError) -> Data {
+        let items = try Self.oneStatement(database, during: "export") { db in
+            var items: [KeychainArchive.Item] = []
+            try MatchPlan.everyRow.forEachRow(in: db, withSecret: true) { row in
+                guard let accessibility = Accessibility(rawValue: row.columns.protection) else {
+                    throw KeychainError.decode
+                }
+                // Decided on the clear column, so that these items are not even opened.
+                if !accessibility.isThisDeviceOnly {
+                    items.append(KeychainArchive.Item(record: try self.open(row), secret: try self.openSecret(row)))
+                }
+                return true
+            }
+            return items
+        }
+        return try KeychainArchive.seal(items, password: password, kdf: kdf)
+    }
+
+    /// Imports the items of an archive made by ``exportArchive(password:kdf:)``, in one
+    /// transaction: all of them, or, on any error, none.
+    ///
+    /// Each item keeps every attribute it had (its access group, accessibility,
+    /// synchronizable flag, creation and modification dates included) and its data, and
+    /// gets a new persistent reference: references belong to one keychain. The importer is
+    /// the keychain's owner, so any access group is accepted.
+    ///
+    /// - Parameters:
+    ///   - archive: The archive's bytes.
+    ///   - password: The password it was exported with.
+    ///   - policy: What to do with an item whose identity the keychain already holds.
+    /// - Returns: How many items were imported, replaced and skipped.
+    /// - Throws: errSecAuthFailed for a wrong password; errSecDecode for an archive that is
+    ///   truncated, altered or of another format version; errSecDuplicateItem under
+    ///   ``ImportPolicy/failOnDuplicate``; errSecInteractionNotAllowed when an item's class
+    ///   key is locked.
+    public func importArchive(_ archive: Data, password: Data, policy: ImportPolicy) throws(KeychainError) -> ImportReport {
+        let items = try KeychainArchive.open(archive, password: password)
+        var rows: [NewRow] = []
+        var identities = Set<Data>()
+        for item in items {
+            let row = try newRow(item.record, secret: item.secret)
+            // The identity hash covers the class: an archive written by an export holds each
+            // item once, so a repeat is a damaged archive, which would import ambiguously.
+            guard identities.insert(row.columns.identity).inserted else { throw .decode }
+            rows.append(row)
+        }
+        return try Self.write(database, during: "import") { db in
+            var report = ImportReport()
+            for row in rows {
+                switch policy {
+                case .failOnDuplicate:
+                    _ = try row.insert(into: db)
+                    report.imported += 1
+                case .keepExisting:
+                    if try row.insertIfAbsent(into: db) == nil { report.skipped += 1 } else { report.imported += 1 }
+                case .replaceExisting:
+                    if try row.deleteItemWithSameIdentity(in: db) { report.replaced += 1 } else { report.imported += 1 }
+                    _ = try row.insert(into: db)
+                }
+            }
+            return report
+        }
+    }
+}
