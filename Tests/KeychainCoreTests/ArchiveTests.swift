@@ -126,6 +126,21 @@ import TestSupport
         #expect(targetReferences.count == 2)
     }
 
+    @Test("issue 4: a locked keychain does not export; a locked target does not import")
+    func lockedKeychainsRefuse() throws {
+        let source = try makeSource()
+        let archive = try export(source)
+        source.lock()
+        #expect(throws: KeychainError.interactionNotAllowed) { try self.export(source) }
+        let target = try Self.makeStore("archive-locked-target")
+        target.lock()
+        #expect(throws: KeychainError.interactionNotAllowed) {
+            try target.importArchive(archive, password: Self.password, policy: .failOnDuplicate)
+        }
+        try target.unlock(password: nil)
+        #expect(try contents(of: target).isEmpty)
+    }
+
     @Test func anEmptyKeychainExportsAnArchiveOfNoItems() throws {
         let archive = try export(Self.makeStore("archive-empty"))
         #expect(try KeychainArchive.open(archive, password: Self.password).isEmpty)
@@ -136,7 +151,10 @@ import TestSupport
     // MARK: - What an archive holds
 
     @Test func thisDeviceOnlyItemsNeverEnterAnArchive() throws {
-        let source = try Self.makeStore("archive-device")
+        // With a password, which akpu items need.
+        let source = try KeychainStore.create(
+            KeychainFiles(directory: TestScratch.folder("archive-device"), name: "login"),
+            password: Data("keychain password".utf8), kdf: .fastForTesting())
         let deviceOnly: [Accessibility] = [.whenUnlockedThisDeviceOnly, .afterFirstUnlockThisDeviceOnly,
                                            .alwaysThisDeviceOnly, .whenPasscodeSetThisDeviceOnly]
         for accessibility in deviceOnly {

@@ -5,6 +5,8 @@
 //   KeychainTestHelper add ACCOUNT SECRET [START]      add one generic password, print the status
 //   KeychainTestHelper add-many PREFIX COUNT           add COUNT items, print how many succeeded
 //   KeychainTestHelper find ACCOUNT                    print the status and the secret
+//   KeychainTestHelper lock                            lock the default keychain, print the status
+//   KeychainTestHelper unlock PASSWORD                 unlock it, print the status
 //
 // START is a time (seconds since 1970) to wait for, so that racing processes call at once.
 // It is also the worker process of the proof suites (see KeychainProof's WorkerCommand).
@@ -40,8 +42,13 @@ case "find" where arguments.count == 2:
     var result: CFTypeRef?
     let status = SecItemCopyMatching(item(arguments[1]).merging([kSecReturnData as String: true]) { $1 } as CFDictionary, &result)
     print(status, (result as? Data).map { String(decoding: $0, as: UTF8.self) } ?? "")
+case "lock":
+    print(SecKeychainLock(nil))
+case "unlock" where arguments.count == 2:
+    let password = Array(arguments[1].utf8)
+    print(SecKeychainUnlock(nil, UInt32(password.count), password, true))
 default:
     if WorkerCommand.run(arguments) { exit(0) }
-    FileHandle.standardError.write(Data("usage: KeychainTestHelper groups | add ACCOUNT SECRET [START] | add-many PREFIX COUNT | find ACCOUNT\n".utf8))
+    FileHandle.standardError.write(Data("usage: KeychainTestHelper groups | add ACCOUNT SECRET [START] | add-many PREFIX COUNT | find ACCOUNT | lock | unlock PASSWORD\n".utf8))
     exit(2)
 }

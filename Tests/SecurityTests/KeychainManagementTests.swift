@@ -1,0 +1,175 @@
+import Foundation
+import Security
+import Testing
+import TestSupport
+
+/// The keychain-management calls of issue 4 (scope 7) and the lock rules of Keychain
+/// Services (rules 18 and 27, §5), through Apple's API as macOS code calls it.
+@Suite struct KeychainManagementTests {
+    let keychain = TestKeychain()
+    let password = Array("open sesame".utf8)
+
+    func create(_ name: String, password: [UInt8]?) throws -> SecKeychain {
+        var created: SecKeychain?
+        let status = keychain.run {
+            SecKeychainCreate(name, UInt32(password?.count ?? 0), password, false, nil, &created)
+        }
+        try #require(status == errSecSuccess)
+        return try #require(created)
+    }
+
+    func item(_ keychainRef: SecKeychain, _ account: String = "alice") -> [String: Any] {
+        genericPassword(account: account).with([kSecUseKeychain as String: keychainRef])
+    }
+
+    func status(_ keychainRef: SecKeychain?) -> SecKeychainStatus {
+        var status: SecKeychainStatus = 0
+        #expect(keychain.run { SecKeychainGetStatus(keychainRef, &status) } == errSecSuccess)
+        return status
+    }
+
+    @Test("the calls have Apple's signatures")
+    func signatures() {
+        let _: (UnsafePointer<CChar>, UInt32, UnsafeRawPointer?, Bool, SecAccess?, UnsafeMutablePointer<SecKeychain?>) -> OSStatus = SecKeychainCreate
+        let _: (UnsafePointer<CChar>, UnsafeMutablePointer<SecKeychain?>) -> OSStatus = SecKeychainOpen
+        let _: (UnsafeMutablePointer<SecKeychain?>) -> OSStatus = SecKeychainCopyDefault
+        let _: (SecKeychain?) -> OSStatus = SecKeychainDelete
+        let _: (SecKeychain?) -> OSStatus = SecKeychainLock
+        let _: () -> OSStatus = SecKeychainLockAll
+        let _: (SecKeychain?, UInt32, UnsafeRawPointer?, Bool) -> OSStatus = SecKeychainUnlock
+        let _: (SecKeychain?, UnsafeMutablePointer<SecKeychainStatus>) -> OSStatus = SecKeychainGetStatus
+        let _: (SecKeychain?, UnsafeMutablePointer<SecKeychainSettings>) -> OSStatus = SecKeychainCopySettings
+        let _: (SecKeychain?, UnsafePointer<SecKeychainSettings>) -> OSStatus = SecKeychainSetSettings
+        #expect(kSecUnlockStateStatus == 1 && kSecReadPermStatus == 2 && kSecWritePermStatus == 4)
+        #expect(kSecUseKeychain as String == "u_Keychain")
+    }
+
+    @Test("rules 18 and 27: a locked keychain refuses class A items; unlocking needs the password")
+    func lockAndUnlock() throws {
+        let work = try create("work", password: password)
+        #expect(status(work) == kSecUnlockStateStatus | kSecReadPermStatus | kSecWritePermStatus)
+        #expect(keychain.add(item(work).with([kSecValueData as String: Data("s3cret".utf8)])) == errSecSuccess)
+        #expect(keychain.add(item(work, "carl").with([kSecAttrAccessible as String: kSecAttrAccessibleAlways])) == errSecSuccess)
+        #expect(keychain.run { SecKeychainLock(work) } == errSecSuccess)
+        #expect(status(work) & kSecUnlockStateStatus == 0)
+        let find = item(work).with([kSecReturnData as String: true])
+        #expect(keychain.copyMatching(find).status == errSecInteractionNotAllowed)
+        #expect(keychain.copyMatching(item(work).with([kSecReturnAttributes as String: true])).status == errSecInteractionNotAllowed)
+        #expect(keychain.add(item(work)) == errSecInteractionNotAllowed)          // rule 18, a duplicate
+        #expect(keychain.update(item(work), [kSecValueData as String: Data("x".utf8)]) == errSecInteractionNotAllowed)
+        #expect(keychain.delete(item(work)) == errSecInteractionNotAllowed)
+        #expect(keychain.copyMatching(item(work, "carl")).status == errSecSuccess)  // class D
+        let wrong = Array("guess".utf8)
+        #expect(keychain.run { SecKeychainUnlock(work, UInt32(wrong.count), wrong, true) } == errSecAuthFailed)
+        #expect(keychain.run { SecKeychainUnlock(work, 0, nil, false) } == errSecInteractionNotAllowed)
+        #expect(keychain.run { SecKeychainUnlock(work, UInt32(password.count), password, true) } == errSecSuccess)
+        #expect(keychain.copyMatching(find).result as? Data == Data("s3cret".utf8))
+    }
+
+    @Test("create, open, delete: duplicate and missing keychains have their statuses")
+    func createOpenDelete() throws {
+        let work = try create("work.keychain", password: nil)
+        var again: SecKeychain?
+        #expect(keychain.run { SecKeychainCreate("work", 0, nil, false, nil, &again) } == errSecDuplicateKeychain)
+        #expect(keychain.run { SecKeychainCreate("other", 0, nil, true, nil, &again) } == errSecInteractionNotAllowed)
+        var opened: SecKeychain?
+        #expect(keychain.run { SecKeychainOpen("work.keychain-db", &opened) } == errSecSuccess)
+        #expect(opened == work)
+        #expect(keychain.add(item(work)) == errSecSuccess)
+        #expect(keychain.copyMatching(item(try #require(opened))).status == errSecSuccess)
+        var missing: SecKeychain?
+        #expect(keychain.run { SecKeychainOpen("nowhere", &missing) } == errSecSuccess)
+        #expect(keychain.add(item(try #require(missing))) == errSecNoSuchKeychain)
+        #expect(keychain.run { SecKeychainLock(missing) } == errSecNoSuchKeychain)
+        #expect(keychain.run { SecKeychainDelete(work) } == errSecSuccess)
+        #expect(keychain.copyMatching(item(work)).status == errSecNoSuchKeychain)
+        #expect(keychain.run { SecKeychainDelete(work) } == errSecNoSuchKeychain)
+        #expect(keychain.add(genericPassword().with([kSecUseKeychain as String: "work"])) == errSecParam)
+    }
+
+    @Test("the default keychain is login until SecKeychainSetDefault chooses another")
+    func defaultKeychain() throws {
+        var current: SecKeychain?
+        #expect(keychain.run { SecKeychainCopyDefault(&current) } == errSecSuccess)
+        #expect(current?.path == keychain.directory.appendingPathComponent("login.keychain-db").path)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        var length = UInt32(buffer.count)
+        #expect(keychain.run { SecKeychainGetPath(current, &length, &buffer) } == errSecSuccess)
+        let written = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(written == current?.path)
+        #expect(Int(length) == current?.path.utf8.count)
+        let work = try create("work", password: nil)
+        #expect(keychain.run { SecKeychainSetDefault(work) } == errSecSuccess)
+        #expect(KeychainEnvironment.defaultKeychainName(in: keychain.directory) == "work")
+        #expect(keychain.run { SecKeychainSetDefault(nil) } == errSecSuccess)
+        #expect(KeychainEnvironment.defaultKeychainName(in: keychain.directory) == "login")
+    }
+
+    @Test("changing the password: a wrong old one changes nothing; the new one unlocks")
+    func changePassword() throws {
+        let work = try create("work", password: password)
+        #expect(keychain.add(item(work).with([kSecValueData as String: Data("s3cret".utf8)])) == errSecSuccess)
+        let wrong = Array("nope".utf8), new = Array("new password".utf8)
+        #expect(keychain.run { SecKeychainChangePassword(work, UInt32(wrong.count), wrong, UInt32(new.count), new) } == errSecAuthFailed)
+        #expect(keychain.run { SecKeychainChangePassword(work, UInt32(password.count), password, UInt32(new.count), new) } == errSecSuccess)
+        #expect(keychain.run { SecKeychainLock(work) } == errSecSuccess)
+        #expect(keychain.run { SecKeychainUnlock(work, UInt32(password.count), password, true) } == errSecAuthFailed)
+        #expect(keychain.run { SecKeychainUnlock(work, UInt32(new.count), new, true) } == errSecSuccess)
+        #expect(keychain.copyMatching(item(work).with([kSecReturnData as String: true])).result as? Data == Data("s3cret".utf8))
+    }
+
+    @Test("§5: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly needs a keychain password")
+    func passcodeSet() throws {
+        let plain = try create("plain", password: nil)
+        let akpu = [kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly]
+        #expect(keychain.add(item(plain).with(akpu)) == errSecAuthFailed)
+        let work = try create("work", password: password)
+        #expect(keychain.add(item(work).with(akpu)) == errSecSuccess)
+        #expect(keychain.run { SecKeychainChangePassword(work, UInt32(password.count), password, 0, nil) } == errSecSuccess)
+        #expect(keychain.copyMatching(item(work)).status == errSecItemNotFound)
+    }
+
+    @Test("settings round-trip, and a wrong version is errSecParam")
+    func settings() throws {
+        let work = try create("work", password: nil)
+        var settings = SecKeychainSettings()
+        #expect(keychain.run { SecKeychainCopySettings(work, &settings) } == errSecSuccess)
+        #expect(!settings.useLockInterval.boolValue && !settings.lockOnSleep.boolValue)
+        var new = SecKeychainSettings(version: UInt32(SEC_KEYCHAIN_SETTINGS_VERS1), lockOnSleep: true,
+                                      useLockInterval: true, lockInterval: 300)
+        #expect(keychain.run { SecKeychainSetSettings(work, &new) } == errSecSuccess)
+        var read = SecKeychainSettings()
+        #expect(keychain.run { SecKeychainCopySettings(work, &read) } == errSecSuccess)
+        #expect(read == new)
+        var bad = SecKeychainSettings(version: 7, lockOnSleep: false, useLockInterval: false, lockInterval: 0)
+        #expect(keychain.run { SecKeychainSetSettings(work, &bad) } == errSecParam)
+        #expect(keychain.run { SecKeychainCopySettings(work, &bad) } == errSecParam)
+    }
+
+    @Test("SecKeychainLockAll locks every keychain of the folder")
+    func lockAll() throws {
+        let one = try create("one", password: password), two = try create("two", password: nil)
+        #expect(keychain.run { SecKeychainLockAll() } == errSecSuccess)
+        #expect(status(one) & kSecUnlockStateStatus == 0)
+        #expect(status(two) & kSecUnlockStateStatus == 0)
+    }
+
+    @Test("issue 4: another process reads an unlocked keychain without its password, and sees a lock")
+    func lockStateAcrossProcesses() throws {
+        let dataHome = keychain.directory.deletingLastPathComponent()
+        let login = try create("login", password: password)
+        #expect(keychain.add(genericPassword(account: "shared").with([
+            kSecAttrService as String: "helper.example.com", kSecValueData as String: Data("across".utf8),
+            kSecUseKeychain as String: login,
+        ])) == errSecSuccess)
+        let groups = "com.example.app"
+        #expect(try HelperProcess.run(["find", "shared"], dataHome: dataHome, accessGroups: groups) == "0 across")
+        #expect(keychain.run { SecKeychainLock(login) } == errSecSuccess)
+        #expect(try HelperProcess.run(["find", "shared"], dataHome: dataHome, accessGroups: groups) == "-25308")
+        #expect(try HelperProcess.run(["unlock", "guess"], dataHome: dataHome, accessGroups: groups) == "-25293")
+        #expect(try HelperProcess.run(["unlock", "open sesame"], dataHome: dataHome, accessGroups: groups) == "0")
+        #expect(status(login) & kSecUnlockStateStatus != 0)
+        #expect(try HelperProcess.run(["lock"], dataHome: dataHome, accessGroups: groups) == "0")
+        #expect(status(login) & kSecUnlockStateStatus == 0)
+    }
+}
