@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "keychain-share-reader", targets: ["ShareReader"]),
         .executable(name: "keychain-share-outsider", targets: ["ShareOutsider"]),
         .executable(name: "keychain-benchmark", targets: ["SecItemBenchmark"]),
+        .executable(name: "keychain-lock-benchmark", targets: ["LockingBenchmark"]),
         .executable(name: "keychain-fuzz", targets: ["KeychainFuzz"]),
         .executable(name: "keychain-proof", targets: ["KeychainProofRun"]),
     ],
@@ -90,6 +91,11 @@ let package = Package(
             name: "SecItemBenchmark",
             dependencies: ["Security"],
             path: "Benchmarks/SecItemBenchmark"
+        ),
+        .executableTarget(
+            name: "LockingBenchmark",
+            dependencies: ["Security"],
+            path: "Benchmarks/LockingBenchmark"
         ),
         // What several test targets share: scratch folders removed at exit, and renderings.
         .target(

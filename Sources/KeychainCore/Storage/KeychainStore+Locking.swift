@@ -13,7 +13,8 @@ extension KeychainStore {
     ///   guess here. Tests may pass ``PasswordKDF/fastForTesting()``.
     public static func create(_ files: KeychainFiles, password: Data?, kdf: PasswordKDF = .standard(),
                               settings: KeychainSettings = .default) throws(KeychainError) -> KeychainStore {
-        try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
+        _ = closesAtExit
+        return try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
             guard !exists(files) else { throw .duplicateKeychain }
             let store = try open(files)
             try store.setSettings(settings)
@@ -28,11 +29,10 @@ extension KeychainStore {
     public static func delete(_ files: KeychainFiles) throws(KeychainError) {
         try openStores.withLock { (stores) throws(KeychainError) in
             guard exists(files) else { throw .noSuchKeychain }
-            if let store = stores.removeValue(forKey: files) {
-                store.classKeys.forgetSinceBoot()
-            } else {
-                try open(files).classKeys.forgetSinceBoot()
-            }
+            var store = stores.removeValue(forKey: files)
+            if store == nil { store = try open(files) }
+            store?.classKeys.forgetSinceBoot()
+            store?.close()
             for suffix in ["", "-wal", "-shm"] {
                 unlink(files.database.path + suffix)
             }
