@@ -165,9 +165,10 @@ final class ClassKeyAvailability: Sendable {
     private func currentSession() -> UnlockPayload? {
         state.withLock { state -> UnlockPayload? in
             var session: Session
-            if let current = state.session, let bytes = cache.read(current.handle) {
+            if let current = state.session,
+               case let reading = cache.read(current.handle, unlessEqualTo: current.bytes), reading != .gone {
                 session = current
-                if bytes != current.bytes {
+                if case .changed(let bytes) = reading {
                     guard let payload = UnlockPayload(bytes: bytes) else { return nil }
                     session.bytes = bytes
                     session.payload = payload
