@@ -7,6 +7,9 @@
 //   KeychainTestHelper find ACCOUNT                    print the status and the secret
 //   KeychainTestHelper lock                            lock the default keychain, print the status
 //   KeychainTestHelper unlock PASSWORD                 unlock it, print the status
+//   KeychainTestHelper cycle-passwords NAME            change keychain NAME's password from
+//                                                      "pw-0" to "pw-1", "pw-0", ... until
+//                                                      killed, printing each change's number
 //
 // START is a time (seconds since 1970) to wait for, so that racing processes call at once.
 // It is also the worker process of the proof suites (see KeychainProof's WorkerCommand).
@@ -47,6 +50,17 @@ case "lock":
 case "unlock" where arguments.count == 2:
     let password = Array(arguments[1].utf8)
     print(SecKeychainUnlock(nil, UInt32(password.count), password, true))
+case "cycle-passwords" where arguments.count == 2:
+    var keychain: SecKeychain?
+    _ = SecKeychainOpen(arguments[1], &keychain)
+    var count = 0
+    while true {
+        let old = Array("pw-\(count % 2)".utf8), new = Array("pw-\((count + 1) % 2)".utf8)
+        let status = SecKeychainChangePassword(keychain, UInt32(old.count), old, UInt32(new.count), new)
+        guard status == errSecSuccess else { print("failed", status); exit(1) }
+        count += 1
+        FileHandle.standardOutput.write(Data("\(count)\n".utf8))
+    }
 default:
     if WorkerCommand.run(arguments) { exit(0) }
     FileHandle.standardError.write(Data("usage: KeychainTestHelper groups | add ACCOUNT SECRET [START] | add-many PREFIX COUNT | find ACCOUNT | lock | unlock PASSWORD\n".utf8))

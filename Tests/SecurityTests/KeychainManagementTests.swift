@@ -173,3 +173,45 @@ import TestSupport
         #expect(status(login) & kSecUnlockStateStatus == 0)
     }
 }
+
+/// Crash safety of a password change (issue 3's crash suite, for issue 4): a process that
+/// changes the password again and again is killed at random moments; each time, the
+/// keychain opens with the password of the last acknowledged change or of the one in flight,
+/// never with neither, and its items read back intact.
+@Suite struct PasswordChangeCrashTests {
+    @Test("a kill during a password change leaves the old or the new password, whole")
+    func killDuringPasswordChange() throws {
+        let keychain = TestKeychain()
+        var created: SecKeychain?
+        let first = Array("pw-0".utf8)
+        try #require(keychain.run { SecKeychainCreate("cycle", UInt32(first.count), first, false, nil, &created) } == errSecSuccess)
+        let cycle = try #require(created)
+        let item = genericPassword().with([kSecUseKeychain as String: cycle])
+        #expect(keychain.add(item.with([kSecValueData as String: Data("kept".utf8)])) == errSecSuccess)
+        var generator = SystemRandomNumberGenerator()
+        var acknowledged = 0
+        for _ in 0..<5 {
+            let (process, output) = try HelperProcess.start(
+                ["cycle-passwords", "cycle"], dataHome: keychain.directory.deletingLastPathComponent(),
+                accessGroups: "com.example.app")
+            Thread.sleep(forTimeInterval: Double.random(in: 0.3...1.5, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n")
+            #expect(!lines.contains { $0.hasPrefix("failed") })
+            // The helper starts from "pw-0" or "pw-1" as the keychain is: count its changes
+            // on top of those already made.
+            let done = lines.compactMap { Int($0) }.last ?? 0
+            acknowledged += done
+            let expected = Array("pw-\(acknowledged % 2)".utf8), inFlight = Array("pw-\((acknowledged + 1) % 2)".utf8)
+            #expect(keychain.run { SecKeychainLock(cycle) } == errSecSuccess)
+            let opensWithExpected = keychain.run { SecKeychainUnlock(cycle, UInt32(expected.count), expected, true) } == errSecSuccess
+            let opensWithNext = !opensWithExpected
+                && keychain.run { SecKeychainUnlock(cycle, UInt32(inFlight.count), inFlight, true) } == errSecSuccess
+            #expect(opensWithExpected || opensWithNext)
+            if opensWithNext { acknowledged += 1 }
+            #expect(keychain.copyMatching(item.with([kSecReturnData as String: true])).result as? Data == Data("kept".utf8))
+        }
+    }
+}
