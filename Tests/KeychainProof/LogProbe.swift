@@ -5,8 +5,8 @@ import Security
 /// Secrets in output (issue 3, scope 5), run in a fresh process whose log handler is
 /// ``LogCapture`` at trace level: calls that succeed and calls that fail in every way the
 /// store reports (duplicate, not found, bad parameters, a colliding update, a tampered
-/// record, a keychain that cannot open, a missing entitlement), all with markers in the
-/// secret and attributes; then every captured log line and every status message is
+/// record, a keychain that cannot open, a missing entitlement, wrong keychain passwords, a
+/// locked item), all with markers in the secret, the attributes and the passwords; then every captured log line and every status message is
 /// searched for the markers.
 ///
 /// Run it in a keychain of its own: it tampers with the first row. Prints `log-lines N`,
@@ -49,6 +49,20 @@ public enum LogProbe {
         record(SecItemUpdate(keys[0] as CFDictionary, [kSecAttrCreator as String: markers.make()] as CFDictionary))
         record(SecItemCopyMatching(keys[0].merging([kSecMatchLimit as String: markers.make()]) { $1 } as CFDictionary, &result))
         record(SecItemAdd(item(markers.make(), markers.make()).merging([kSecAttrAccessGroup as String: "proof.not-held"]) { $1 } as CFDictionary, nil))
+        // Keychain passwords (issue 4): a create, a wrong unlock, a change, a wrong change, and
+        // a locked item, each password a marker.
+        var locked: SecKeychain?
+        let password = Array(markers.make().utf8), wrong = Array(markers.make().utf8), new = Array(markers.make().utf8)
+        record(SecKeychainCreate("log-probe-locked", UInt32(password.count), password, false, nil, &locked))
+        record(SecItemAdd(item(markers.make(), markers.make()).merging([
+            kSecUseKeychain as String: locked as Any, kSecValueData as String: Data(markers.make().utf8),
+        ]) { $1 } as CFDictionary, nil))
+        record(SecKeychainLock(locked))
+        record(SecKeychainUnlock(locked, UInt32(wrong.count), wrong, true))
+        record(SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword, kSecUseKeychain as String: locked as Any,
+                                    kSecReturnData as String: true] as CFDictionary, &result))
+        record(SecKeychainChangePassword(locked, UInt32(wrong.count), wrong, UInt32(new.count), new))
+        record(SecKeychainChangePassword(locked, UInt32(password.count), password, UInt32(new.count), new))
         // A tampered record: its secret and attributes no longer open (errSecDecode).
         let database = KeychainEnvironment.current.directory.appendingPathComponent("login.keychain-db")
         if let queue = try? DatabaseQueue(path: database.path) {
@@ -78,7 +92,8 @@ public enum LogProbe {
         for leak in leaks.prefix(10) { printNow("leak \(leak)") }
         // The probe must have reached every failure it is there for, or it proves less.
         let required: Set<OSStatus> = [errSecDuplicateItem, errSecItemNotFound, errSecParam, errSecDecode,
-                                       errSecNotAvailable, errSecMissingEntitlement]
+                                       errSecNotAvailable, errSecMissingEntitlement, errSecAuthFailed,
+                                       errSecInteractionNotAllowed]
         if !required.isSubset(of: statuses) { printNow("missed statuses \(required.subtracting(statuses).sorted())") }
         let passed = leaks.isEmpty && !lines.isEmpty && required.isSubset(of: statuses)
         printNow(passed ? "PASS" : "FAIL")

@@ -24,7 +24,8 @@ import Testing
         #expect(probe.process.terminationStatus == 0)
         // The probe reached the failures it is there for.
         let statuses = lines.first { $0.hasPrefix("statuses ") } ?? ""
-        for status in [errSecDuplicateItem, errSecItemNotFound, errSecParam, errSecDecode, errSecNotAvailable, errSecMissingEntitlement] {
+        for status in [errSecDuplicateItem, errSecItemNotFound, errSecParam, errSecDecode, errSecNotAvailable, errSecMissingEntitlement,
+                       errSecAuthFailed, errSecInteractionNotAllowed] {
             #expect(statuses.contains("\(status)"), "\(statuses)")
         }
     }
