@@ -10,11 +10,11 @@ struct HelperProcess {
 
     /// Starts the helper with `arguments`; `environment` replaces the keychain variables.
     static func start(_ arguments: [String], dataHome: URL?, accessGroups: String?,
-                      executable: URL = executable) throws -> (Process, Pipe) {
+                      executable: URL = executable, more: [String: String] = [:]) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(more) { $1 }
         environment["XDG_DATA_HOME"] = dataHome?.path
         environment["KEYCHAIN_ACCESS_GROUPS"] = accessGroups
         process.environment = environment
@@ -26,8 +26,9 @@ struct HelperProcess {
 
     /// Runs the helper to its end and returns its trimmed standard output.
     static func run(_ arguments: [String], dataHome: URL?, accessGroups: String?,
-                    executable: URL = executable) throws -> String {
-        let (process, output) = try start(arguments, dataHome: dataHome, accessGroups: accessGroups, executable: executable)
+                    executable: URL = executable, more: [String: String] = [:]) throws -> String {
+        let (process, output) = try start(arguments, dataHome: dataHome, accessGroups: accessGroups,
+                                          executable: executable, more: more)
         return finish(process, output)
     }
 

@@ -171,6 +171,14 @@ import TestSupport
         #expect(status(login) & kSecUnlockStateStatus != 0)
         #expect(try HelperProcess.run(["lock"], dataHome: dataHome, accessGroups: groups) == "0")
         #expect(status(login) & kSecUnlockStateStatus == 0)
+        // Without the kernel keyring, as in a container that refuses it, an unlock stays in
+        // the process that made it.
+        #expect(keychain.run { SecKeychainUnlock(login, UInt32(password.count), password, true) } == errSecSuccess)
+        let processOnly = ["KEYCHAIN_NO_KERNEL_KEYRING": "1"]
+        #expect(try HelperProcess.run(["find", "shared"], dataHome: dataHome, accessGroups: groups, more: processOnly) == "-25308")
+        #expect(try HelperProcess.run(["unlock", "open sesame"], dataHome: dataHome, accessGroups: groups, more: processOnly) == "0")
+        #expect(try HelperProcess.run(["lock"], dataHome: dataHome, accessGroups: groups, more: processOnly) == "0")
+        #expect(status(login) & kSecUnlockStateStatus != 0)
     }
 }
 

@@ -17,7 +17,10 @@ final class UnlockedKeyCache: Sendable {
     /// A handle on a stored entry: its kernel serial number, or an id in process memory.
     typealias Handle = Int32
 
-    static let shared = UnlockedKeyCache()
+    /// The process's cache: the kernel keyring, unless `KEYCHAIN_NO_KERNEL_KEYRING` is set
+    /// (to any value), which keeps unlocks in this process as where the keyring is missing.
+    static let shared = UnlockedKeyCache(
+        useKernelKeyring: ProcessInfo.processInfo.environment["KEYCHAIN_NO_KERNEL_KEYRING"] == nil)
 
     private struct MemoryEntry {
         var description: String
