@@ -205,6 +205,31 @@ struct DefaultRuleTests {
         #expect(keychain.specCount(genericPassword()) == 1)
     }
 
+    @Test("Rule 12: a caller holding \"*\" sees and names every group, and adds to its first other group")
+    func everyGroupWildcard() throws {
+        let keychain = TestKeychain()
+        #expect(keychain.add(genericPassword().with([kSecAttrAccessGroup as String: "com.example.shared"]))
+            == errSecSuccess)
+        #expect(keychain.asCaller(["com.other.app"]).add(genericPassword()) == errSecSuccess)
+
+        let tool = keychain.asCaller(["com.example.tool", "*"])
+        #expect(tool.specCount(genericPassword()) == 2)
+        #expect(tool.specCount(genericPassword().with([kSecAttrAccessGroup as String: "com.other.app"])) == 1)
+        #expect(tool.add(genericPassword(account: "bob")) == errSecSuccess)
+        let bob = try #require(tool.specAttributes(genericPassword(account: "bob")).attributes)
+        #expect(bob[kSecAttrAccessGroup as String] as? String == "com.example.tool")
+        #expect(tool.update(genericPassword().with([kSecAttrAccessGroup as String: "com.other.app"]),
+                            [kSecAttrLabel as String: "seen"]) == errSecSuccess)
+        #expect(tool.delete(genericPassword().with([kSecAttrAccessGroup as String: "com.example.shared"]))
+            == errSecSuccess)
+        #expect(tool.specCount(genericPassword()) == 1)
+        // "*" is a permission, not a group an item can be in; alone, it gives no group for adds.
+        #expect(tool.add(genericPassword(account: "carol").with([kSecAttrAccessGroup as String: "*"]))
+            == errSecMissingEntitlement)
+        #expect(keychain.asCaller(["*"]).add(genericPassword(account: "dave")) == errSecMissingEntitlement)
+        #expect(keychain.asCaller(["*"]).specCount(genericPassword()) == 1)
+    }
+
     // MARK: Rule 13
 
     @Test("Rule 13: add sets cdat = mdat = now")

@@ -14,6 +14,21 @@ public struct CallerIdentity: Sendable, Hashable {
         self.accessGroups = accessGroups.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
+    /// Apple's special access group: a caller that holds `*` may use every access group, as
+    /// Apple's own `security` tool does. It is a permission, not a group items can be in.
+    public static let everyGroup = "*"
+
+    /// Whether the caller holds ``everyGroup``.
+    public var holdsEveryGroup: Bool { accessGroups.contains(Self.everyGroup) }
+
+    /// Whether the caller may name `group` in a query or an add.
+    public func holds(_ group: String) -> Bool {
+        group != Self.everyGroup && (holdsEveryGroup || accessGroups.contains(group))
+    }
+
+    /// Where new items go when they name no group: the first group other than `*`.
+    public var defaultGroup: String? { accessGroups.first { $0 != Self.everyGroup } }
+
     /// The groups of this process, from the first source that gives any:
     /// 1. `KEYCHAIN_ACCESS_GROUPS` in the environment, comma-separated;
     /// 2. `<executable>.entitlements` beside the executable, a property list whose

@@ -28,7 +28,8 @@ struct MatchPlan {
         var conditions: [String] = []
         var arguments: [DatabaseValueConvertible?] = []
         var residual: [(Attribute, Data)] = []
-        var groups = caller.accessGroups
+        // nil: every group, for a caller that holds `*`.
+        var groups: [String]? = caller.holdsEveryGroup ? nil : caller.accessGroups
         for (code, value) in query.attributes.sorted(by: { $0.key < $1.key }) {
             let attribute = try schema.attribute(code)
             let bytes = try attribute.canonicalBytes(of: value)
@@ -37,7 +38,7 @@ struct MatchPlan {
                 continue
             case .accessGroup:
                 let group = String(decoding: bytes, as: UTF8.self)
-                guard caller.accessGroups.contains(group) else { throw .missingEntitlement(group: group) }
+                guard caller.holds(group) else { throw .missingEntitlement(group: group) }
                 groups = [group]
             case .accessibility:
                 conditions.append("protection = ?")
@@ -56,8 +57,10 @@ struct MatchPlan {
         // for a query whose terms repeat its WHERE clause. Group terms stay off the indexes:
         // every item of the caller matches them.
         conditions.append("class = \(query.itemClass.storageCode)")
-        conditions.append("+agrp IN (\(groups.map { _ in "?" }.joined(separator: ", ")))")
-        arguments += groups.map { hasher.accessGroupHash($0) }
+        if let groups {
+            conditions.append("+agrp IN (\(groups.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += groups.map { hasher.accessGroupHash($0) }
+        }
         let location = query.persistentReference.flatMap(RowReference.location)
         if let location {
             conditions.append("id = ? AND nonce = ?")
@@ -72,7 +75,7 @@ struct MatchPlan {
         self.whereClause = conditions.joined(separator: " AND ")
         self.arguments = arguments
         self.residual = residual
-        self.matchesNothing = query.itemClass == .identity || groups.isEmpty
+        self.matchesNothing = query.itemClass == .identity || groups?.isEmpty == true
             || (query.persistentReference.map { $0.itemClass != query.itemClass || location == nil } ?? false)
     }
 

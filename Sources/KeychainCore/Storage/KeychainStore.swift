@@ -129,9 +129,9 @@ public final class KeychainStore: Sendable {
             attributes[code] = value
         }
         if case .string(let group)? = attributes[ItemSchema.accessGroup.code] {
-            guard caller.accessGroups.contains(group) else { throw .missingEntitlement(group: group) }
+            guard caller.holds(group) else { throw .missingEntitlement(group: group) }
         } else {
-            guard let group = caller.accessGroups.first else { throw .missingEntitlement(group: "") }
+            guard let group = caller.defaultGroup else { throw .missingEntitlement(group: "") }
             attributes[ItemSchema.accessGroup.code] = .string(group)
         }
         if attributes[ItemSchema.accessible.code] == nil {
@@ -200,7 +200,7 @@ public final class KeychainStore: Sendable {
                 newValues[code] = .number(try attribute.integer(of: value) == 0 ? 0 : 1)
             case .accessGroup:
                 let group = String(decoding: canonical, as: UTF8.self)
-                guard caller.accessGroups.contains(group) else { throw .missingEntitlement(group: group) }
+                guard caller.holds(group) else { throw .missingEntitlement(group: group) }
                 newValues[code] = value
             case .date where code == ItemSchema.creationDate.code || code == ItemSchema.modificationDate.code:
                 continue // rule 32: the keychain keeps cdat and sets mdat
