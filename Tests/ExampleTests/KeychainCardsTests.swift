@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The chapter's sample app, driven through its prompts as a user would.
 @Suite struct KeychainCardsTests {
-    let app = ExampleProcess("keychain-cards")
-    let dataHome = temporaryFolder("cards")
+    let app = ProgramProcess("keychain-cards")
+    let dataHome = TestScratch.folder("cards")
 
     /// First launch: choose the PIN 1234, add one card, list, quit.
     static let firstLaunch = """
@@ -21,7 +22,7 @@ import Testing
         """
 
     @discardableResult
-    func launchFirstTime() throws -> ExampleProcess.Outcome {
+    func launchFirstTime() throws -> ProgramProcess.Outcome {
         try app.run(input: Self.firstLaunch, dataHome: dataHome)
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The chapter's second exercise: two programs share items through the access group their
 /// entitlements name; a third, without it, sees nothing.
 @Suite struct SharingTests {
-    let dataHome = temporaryFolder("sharing")
-    let programs = temporaryFolder("sharing-programs")
+    let dataHome = TestScratch.folder("sharing")
+    let programs = TestScratch.folder("sharing-programs")
 
     /// The example's entitlements file in the source tree, as Scripts/sharing-demo copies it.
     static func entitlements(_ folder: String, _ product: String) -> URL {
@@ -13,18 +14,18 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("Examples/\(folder)/\(product).entitlements")
     }
 
-    func writer(entitled: Bool = true) throws -> ExampleProcess {
-        try ExampleProcess("keychain-share-writer").installed(
+    func writer(entitled: Bool = true) throws -> ProgramProcess {
+        try ProgramProcess("keychain-share-writer").installed(
             in: programs, entitlements: entitled ? Self.entitlements("ShareWriter", "keychain-share-writer") : nil)
     }
 
-    func reader() throws -> ExampleProcess {
-        try ExampleProcess("keychain-share-reader").installed(
+    func reader() throws -> ProgramProcess {
+        try ProgramProcess("keychain-share-reader").installed(
             in: programs, entitlements: Self.entitlements("ShareReader", "keychain-share-reader"))
     }
 
-    func outsider() throws -> ExampleProcess {
-        try ExampleProcess("keychain-share-outsider").installed(in: programs, entitlements: nil)
+    func outsider() throws -> ProgramProcess {
+        try ProgramProcess("keychain-share-outsider").installed(in: programs, entitlements: nil)
     }
 
     @Test func theReaderReadsWhatTheWriterStoredAndTheOutsiderFindsNothing() throws {

@@ -1,19 +1,18 @@
 import Foundation
-import TestSupport
 
-/// Runs an example program as a user would: its own process, answers on standard input,
-/// and a private keychain folder (XDG_DATA_HOME) so that tests never touch the user's.
-struct ExampleProcess {
-    struct Outcome {
-        let status: Int32
-        let output: String
-        let errors: String
+/// Runs a program of this package as a user would: its own process, answers on standard
+/// input, and a private keychain folder (XDG_DATA_HOME) so that tests never touch the user's.
+public struct ProgramProcess: Sendable {
+    public struct Outcome: Sendable {
+        public let status: Int32
+        public let output: String
+        public let errors: String
     }
 
-    let executable: URL
+    public let executable: URL
 
-    /// An example from the build folder, where SwiftPM puts it beside the test bundle.
-    init(_ product: String) {
+    /// A product from the build folder, where SwiftPM puts it beside the test bundle.
+    public init(_ product: String) {
         let tests = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         executable = tests.deletingLastPathComponent().appendingPathComponent(product)
     }
@@ -22,10 +21,10 @@ struct ExampleProcess {
         self.executable = executable
     }
 
-    /// A copy of this example in `folder`, with `entitlements` beside it as
+    /// A copy of this program in `folder`, with `entitlements` beside it as
     /// `<name>.entitlements` when given: the program then holds that file's access groups.
     /// A copy, so that the tests never leave entitlements in the build folder.
-    func installed(in folder: URL, entitlements: URL?) throws -> ExampleProcess {
+    public func installed(in folder: URL, entitlements: URL?) throws -> ProgramProcess {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let copy = folder.appendingPathComponent(executable.lastPathComponent)
         try FileManager.default.copyItem(at: executable, to: copy)
@@ -33,15 +32,27 @@ struct ExampleProcess {
             try FileManager.default.copyItem(
                 at: entitlements, to: folder.appendingPathComponent(copy.lastPathComponent + ".entitlements"))
         }
-        return ExampleProcess(executable: copy)
+        return ProgramProcess(executable: copy)
+    }
+
+    /// The environment of a run: this process's, with the keychain folder under `dataHome`
+    /// and the access groups left to the program (its entitlements file or its name), then
+    /// `overrides` (nil removes a variable).
+    public static func environment(dataHome: URL, overrides: [String: String?] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = dataHome.path
+        environment["KEYCHAIN_ACCESS_GROUPS"] = nil
+        for (name, value) in overrides { environment[name] = value }
+        return environment
     }
 
     /// Runs the program to its end with `input` as its standard input.
     ///
     /// Input and output go through files rather than pipes, so that a program that exits
     /// early, or writes much, can never block the test.
-    func run(_ arguments: [String] = [], input: String = "", dataHome: URL) throws -> Outcome {
-        let scratch = TestScratch.folder("example-io")
+    public func run(_ arguments: [String] = [], input: String = "", dataHome: URL,
+                    environment overrides: [String: String?] = [:]) throws -> Outcome {
+        let scratch = TestScratch.folder("program-io")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let files = ["in", "out", "err"].map { scratch.appendingPathComponent($0) }
@@ -51,11 +62,7 @@ struct ExampleProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = dataHome.path
-        // The access groups come from the entitlements file or the executable's name.
-        environment["KEYCHAIN_ACCESS_GROUPS"] = nil
-        process.environment = environment
+        process.environment = Self.environment(dataHome: dataHome, overrides: overrides)
         let handles = try [FileHandle(forReadingFrom: files[0]),
                            FileHandle(forWritingTo: files[1]), FileHandle(forWritingTo: files[2])]
         process.standardInput = handles[0]
@@ -69,9 +76,4 @@ struct ExampleProcess {
                        output: try String(contentsOf: files[1], encoding: .utf8),
                        errors: try String(contentsOf: files[2], encoding: .utf8))
     }
-}
-
-/// A fresh folder name in the test process's scratch folder.
-func temporaryFolder(_ purpose: String) -> URL {
-    TestScratch.folder(purpose)
 }
