@@ -22,11 +22,14 @@ let package = Package(
         .executable(name: "keychain-lock-benchmark", targets: ["LockingBenchmark"]),
         .executable(name: "keychain-fuzz", targets: ["KeychainFuzz"]),
         .executable(name: "keychain-proof", targets: ["KeychainProofRun"]),
+        // The keychain from the command line, with the subcommands and output of macOS `security`.
+        .executable(name: "keychainctl", targets: ["KeychainCtl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The kernel keyring's system calls, which Swift cannot call directly (variadic).
@@ -56,6 +59,15 @@ let package = Package(
             dependencies: [
                 // Apple platforms have the system's Security framework.
                 .target(name: "Security", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        // The top layer: nothing imports it.
+        .executableTarget(
+            name: "KeychainCtl",
+            dependencies: [
+                "Security",
+                "KeychainCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
@@ -165,6 +177,16 @@ let package = Package(
         .testTarget(
             name: "ExampleTests",
             dependencies: ["TestSupport", "KeychainCards", "ShareWriter", "ShareReader", "ShareOutsider"]
+        ),
+        // Runs the built keychainctl as a process: its output, exit statuses and prompts.
+        .testTarget(
+            name: "KeychainCtlTests",
+            dependencies: [
+                "TestSupport",
+                "KeychainCtl",
+                // To fill keychains as other programs would, in their own access groups.
+                "Security",
+            ]
         ),
         .testTarget(
             name: "KeychainTests",

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+
+/// `delete-generic-password` and `delete-internet-password`: the first item the attributes
+/// match, shown and then deleted, as `security` does.
+struct DeletePassword<Fields: PasswordFields>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "delete-\(Fields.noun)",
+            abstract: "Delete \(Fields.itemName) item.",
+            discussion: """
+                At least one attribute option is required. The first item that matches is printed on \
+                standard output and deleted; "password has been deleted." follows on standard error. \
+                No match exits 44 (errSecItemNotFound).
+                """)
+    }
+
+    @OptionGroup var fields: Fields
+    @OptionGroup var keychain: KeychainOptions
+
+    func validate() throws {
+        guard !fields.named.isEmpty else {
+            throw ValidationError("Name the item to delete with at least one attribute option, such as -a or -s.")
+        }
+    }
+
+    func run() throws {
+        let query = fields.search(fields.named).merging(keychain.groupQuery) { _, new in new }
+        try keychain.run {
+            let item = try ItemStore.existing(query, withData: false)
+            ConsoleOutput.write(AttributeBlock.text(for: item, keychainPath: keychain.location.path, withData: false))
+            try ItemStore.delete(item)
+        }
+        ConsoleOutput.error("password has been deleted.")
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+
+/// The root command: the subcommands of macOS `security` that work on items.
+///
+/// The keychain subcommands (create-keychain, unlock-keychain, ...) join this list as they
+/// come; each is a command of its own that takes a ``KeychainLocation``.
+struct KeychainCtl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keychainctl",
+        abstract: "Keychain items from the command line, as with macOS security.",
+        discussion: """
+            Keychains live in $XDG_DATA_HOME/keychains (default ~/.local/share/keychains); the \
+            default, login, is created on first use. keychainctl sees the items of every program \
+            (every access group).
+
+            Exit status: 0 on success; 2 for a usage error; otherwise the Keychain Services status \
+            truncated to 8 bits, e.g. 44 when the item is not found (-25300) and 45 when it already \
+            exists (-25299). Errors are printed as keychainctl: <operation>: <message>; \
+            keychainctl error <code> explains a status.
+            """,
+        subcommands: [
+            AddPassword<GenericPasswordFields>.self,
+            AddPassword<InternetPasswordFields>.self,
+            FindPassword<GenericPasswordFields>.self,
+            FindPassword<InternetPasswordFields>.self,
+            DeletePassword<GenericPasswordFields>.self,
+            DeletePassword<InternetPasswordFields>.self,
+            DumpKeychain.self,
+            ErrorCommand.self,
+        ])
+}

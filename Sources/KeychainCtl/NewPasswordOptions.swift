@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the add subcommands take the new item's password from. At most one source; with
+/// none the item has an empty password (and `-U` keeps the password it had).
+///
+/// A password need never be on the command line, where `ps` shows it: `-w` as the last
+/// argument asks for it twice without echo, and `--password-stdin` reads it from a pipe.
+struct NewPasswordOptions: ParsableArguments {
+    @Option(name: .customShort("w"), parsing: .unconditional,
+            help: ArgumentHelp(
+                "The password. As the last argument with no value, asks for it twice without echo.",
+                discussion: "Anything on the command line shows in `ps`: prefer the prompt or --password-stdin.",
+                valueName: "password"))
+    var password: String?
+
+    @Option(name: .customShort("X"), parsing: .unconditional,
+            help: ArgumentHelp("The password as hexadecimal digits, for binary passwords.", valueName: "hexpassword"))
+    var hexPassword: String?
+
+    @Flag(name: .customLong("password-stdin"),
+          help: "Read the password from standard input, a pipe or a file, to its end; one final newline is dropped.")
+    var passwordFromStandardInput = false
+
+    /// Set for a trailing `-w` with no value (see ``SecurityArguments``).
+    @Flag(name: .customLong("prompt-for-password"), help: .hidden)
+    var prompt = false
+
+    func validate() throws {
+        let sources = [password != nil, hexPassword != nil, passwordFromStandardInput, prompt].filter { $0 }
+        if sources.count > 1 {
+            throw ValidationError("Give the password one way only: -w, -X or --password-stdin.")
+        }
+        if let hexPassword, Self.bytes(ofHex: hexPassword) == nil {
+            throw ValidationError("Unable to convert password data (-X must specify valid hex digits)")
+        }
+        if passwordFromStandardInput, isatty(STDIN_FILENO) == 1 {
+            throw ValidationError(
+                "--password-stdin reads a pipe or a file, and standard input is a terminal: use -w last to be asked.")
+        }
+    }
+
+    /// The password given, asked for or read; nil when none was given.
+    func read() throws -> Data? {
+        if let password { return Data(password.utf8) }
+        if let hexPassword { return Self.bytes(ofHex: hexPassword) }
+        if prompt { return try PasswordPrompt.newPassword() }
+        if passwordFromStandardInput {
+            var data = FileHandle.standardInput.readDataToEndOfFile()
+            if data.last == UInt8(ascii: "\n") {
+                data.removeLast()
+                if data.last == UInt8(ascii: "\r") { data.removeLast() }
+            }
+            return data
+        }
+        return nil
+    }
+
+    /// Pairs of hex digits as bytes; nil for an odd count or any other character.
+    static func bytes(ofHex text: String) -> Data? {
+        let digits = Array(text.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes = Data(capacity: digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

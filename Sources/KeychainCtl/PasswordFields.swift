@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import Security
+
+/// The attribute options of the password subcommands, common to both classes. In add
+/// subcommands they set the item's attributes; in find and delete subcommands they are
+/// what a match must equal.
+struct SharedPasswordFields: ParsableArguments {
+    @Option(name: .customShort("a"), parsing: .unconditional,
+            help: ArgumentHelp("The account (kSecAttrAccount).", valueName: "account"))
+    var account: String?
+
+    @Option(name: .customShort("l"), parsing: .unconditional,
+            help: ArgumentHelp("The label (kSecAttrLabel); an added item's defaults to its service or server.",
+                               valueName: "label"))
+    var label: String?
+
+    @Option(name: .customShort("j"), parsing: .unconditional,
+            help: ArgumentHelp("The comment (kSecAttrComment).", valueName: "comment"))
+    var comment: String?
+
+    @Option(name: .customShort("D"), parsing: .unconditional,
+            help: ArgumentHelp("The kind (kSecAttrDescription).", valueName: "kind"))
+    var kind: String?
+
+    @Option(name: .customShort("c"), parsing: .unconditional,
+            help: ArgumentHelp("The creator, a four-character code (kSecAttrCreator).", valueName: "creator"))
+    var creator: FourCharCode?
+
+    @Option(name: .customShort("C"), parsing: .unconditional,
+            help: ArgumentHelp("The type, a four-character code (kSecAttrType).", valueName: "type"))
+    var type: FourCharCode?
+
+    /// The attributes given, by kSecAttr key.
+    var given: [String: Any] {
+        var attributes: [String: Any] = [:]
+        attributes[kSecAttrAccount as String] = account
+        attributes[kSecAttrLabel as String] = label
+        attributes[kSecAttrComment as String] = comment
+        attributes[kSecAttrDescription as String] = kind
+        attributes[kSecAttrCreator as String] = creator?.number
+        attributes[kSecAttrType as String] = type?.number
+        return attributes
+    }
+}
+
+/// What the add, find and delete subcommands of one password class need from its options.
+protocol PasswordFields: ParsableArguments {
+    static var itemClass: String { get }
+    /// The subcommands' noun: `generic-password` or `internet-password`.
+    static var noun: String { get }
+    /// The item in a sentence: `a generic password`, `an internet password`.
+    static var itemName: String { get }
+    /// What `-s` names: `service` or `server`.
+    static var serviceName: String { get }
+    /// `security`'s primary key for the class, by kSecAttr key.
+    static var primaryKey: Set<String> { get }
+    /// The attributes given, by kSecAttr key.
+    var given: [String: Any] { get }
+    /// The attributes of a new item: those given, with the defaults `security` gives.
+    var newItem: [String: Any] { get }
+    /// Whether `-a` and `-s`, which an add requires, were given.
+    var namesItem: Bool { get }
+}
+
+extension PasswordFields {
+    /// The attributes given that name something: `security` treats a number 0 (`-P 0`) as
+    /// not given.
+    var named: [String: Any] { Self.nonzero(given) }
+
+    /// What `-U` changes in the item it finds: the new item's attributes, numbers that are 0
+    /// left out as `security` leaves them out.
+    var changes: [String: Any] { Self.nonzero(newItem) }
+
+    /// The query of `security`'s find_first_*_password for `attributes`: when the whole
+    /// primary key is named, it alone is searched (so `-U` can change the other attributes),
+    /// else every attribute named; items of every synchronizable state.
+    func search(_ attributes: [String: Any]) -> [String: Any] {
+        let named = Self.nonzero(attributes)
+        let key = named.filter { Self.primaryKey.contains($0.key) }
+        var query = key.count == Self.primaryKey.count ? key : named
+        query[kSecClass as String] = Self.itemClass
+        query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
+        return query
+    }
+
+    private static func nonzero(_ attributes: [String: Any]) -> [String: Any] {
+        attributes.filter { ($0.value as? NSNumber)?.int64Value != 0 }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Asks for a password as getpass(3) does for `security`: on the controlling terminal
+/// (`/dev/tty`), with echo off, or on standard input and standard error when the process
+/// has no terminal (a pipe in CI). The terminal's settings come back afterwards, also when
+/// the user presses Ctrl-C at the prompt: otherwise their shell would stay silent.
+enum PasswordPrompt {
+    /// A new item's password, typed twice as `security` asks for it; three tries.
+    static func newPassword() throws -> Data {
+        for _ in 1...3 {
+            guard let first = ask("password data for new item: "),
+                  let second = ask("retype password for new item: ")
+            else { throw ToolFailure.other("no password was entered") }
+            if first == second { return first }
+            ConsoleOutput.error("passwords don't match")
+        }
+        throw ToolFailure.other("the passwords did not match in three tries")
+    }
+
+    /// One answer without its newline; nil when the input ends first.
+    static func ask(_ prompt: String) -> Data? {
+        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        defer { if terminal >= 0 { close(terminal) } }
+        let input = terminal >= 0 ? terminal : STDIN_FILENO
+        let output = terminal >= 0 ? terminal : STDERR_FILENO
+        fflush(nil)
+        var before = termios()
+        let echoing = tcgetattr(input, &before) == 0
+        if echoing { silence(input, restoring: before) }
+        put(output, prompt)
+        let answer = readLine(from: input)
+        if echoing {
+            tcsetattr(input, TCSAFLUSH, &before)
+            signal(SIGINT, SIG_DFL)
+        }
+        // The user's Enter was not echoed, and piped answers never are: end the prompt's line.
+        put(output, "\n")
+        return answer
+    }
+
+    private static func silence(_ input: Int32, restoring before: termios) {
+        (PromptTerminal.descriptor, PromptTerminal.settings) = (input, before)
+        signal(SIGINT) { _ in
+            // Both calls are async-signal-safe.
+            tcsetattr(PromptTerminal.descriptor, TCSANOW, &PromptTerminal.settings)
+            _exit(130)
+        }
+        var silent = before
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(input, TCSAFLUSH, &silent)
+    }
+
+    private static func put(_ descriptor: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        _ = write(descriptor, &bytes, bytes.count)
+    }
+
+    /// Reads up to a newline a byte at a time, so that nothing after the line is consumed.
+    private static func readLine(from descriptor: Int32) -> Data? {
+        var line = Data()
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { return line.isEmpty ? nil : line }
+            if byte == UInt8(ascii: "\n") { return line }
+            line.append(byte)
+        }
+    }
+}
+
+/// What the Ctrl-C handler restores; it can capture nothing. Written on the main thread
+/// before the handler is installed.
+private enum PromptTerminal {
+    nonisolated(unsafe) static var descriptor: Int32 = STDIN_FILENO
+    nonisolated(unsafe) static var settings = termios()
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+
+/// Parses the command line, runs the subcommand and ends the process with the exit status
+/// `security` would give.
+///
+/// ArgumentParser's own `main()` would exit 64 on a usage error and 1 on any other failure;
+/// scripts written for `security` expect 2 for a usage error and the low byte of the
+/// OSStatus otherwise, so the statuses are mapped here.
+enum ToolEntry {
+    static func run(_ arguments: [String]) -> Never {
+        do {
+            var command = try KeychainCtl.parseAsRoot(SecurityArguments.rewritten(arguments))
+            try command.run()
+            exit(0)
+        } catch let failure as ToolFailure {
+            ConsoleOutput.error(failure.message)
+            exit(failure.exitStatus)
+        } catch {
+            let code = KeychainCtl.exitCode(for: error)
+            let message = KeychainCtl.fullMessage(for: error)
+            if code == .success {
+                // --help, --version, --generate-completion-script
+                ConsoleOutput.write(message + "\n")
+                exit(0)
+            }
+            ConsoleOutput.error(message)
+            exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Security
+import TestSupport
+
+/// The built keychainctl, run as a process on a private keychain folder: each value of this
+/// type is a user with an empty `$XDG_DATA_HOME`.
+struct Keychainctl {
+    let program = ProgramProcess("keychainctl")
+    let dataHome = TestScratch.folder("keychainctl")
+
+    /// Runs `keychainctl arguments...` with `input` on standard input.
+    @discardableResult
+    func callAsFunction(_ arguments: String..., input: String = "") throws -> ProgramProcess.Outcome {
+        try program.run(arguments, input: input, dataHome: dataHome)
+    }
+
+    /// The folder of the user's keychains.
+    var keychains: URL { dataHome.appendingPathComponent("keychains") }
+
+    /// The login keychain's database, as the attribute blocks name it.
+    var loginPath: String { keychains.appendingPathComponent("login.keychain-db").path }
+
+    /// Runs `body`'s SecItem calls in this user's keychain `name`, as another program whose
+    /// access group is `group`.
+    func asProgram<T>(_ group: String, keychain name: String = "login", _ body: () throws -> T) rethrows -> T {
+        try KeychainEnvironment.withValue(
+            KeychainEnvironment(directory: keychains, keychainName: name, accessGroups: [group]), operation: body)
+    }
+
+    /// Starts `keychainctl arguments...` on a terminal, for its prompts.
+    func onTerminal(_ arguments: String...) throws -> TerminalSession {
+        try TerminalSession(program, arguments, environment: ProgramProcess.environment(dataHome: dataHome))
+    }
+}
+
+extension String {
+    /// The lines of an attribute block with the two dates, which change with every run,
+    /// replaced by `<date>` once checked to have the `<timedate>` form.
+    var withDatesChecked: [String] {
+        split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let text = String(line)
+            guard text.hasPrefix("    \"cdat\"<timedate>=") || text.hasPrefix("    \"mdat\"<timedate>=") else { return text }
+            let value = text.dropFirst("    \"cdat\"<timedate>=".count)
+            // 0x and the 16 bytes in hex, two spaces, then the same bytes quoted, NUL as \000.
+            let parts = value.components(separatedBy: "  ")
+            guard parts.count == 2, parts[0].count == 34, parts[1].count == 21, parts[1].hasSuffix("Z\\000\""),
+                  Data(parts[1].dropFirst().prefix(15).utf8).map({ String(format: "%02X", $0) }).joined() + "00"
+                    == parts[0].dropFirst(2)
+            else { return "malformed date: " + text }
+            return String(text.prefix("    \"cdat\"<timedate>=".count)) + "<date>"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `-w` as the last argument: the password is asked for twice on the terminal, without echo.
+@Suite struct PromptTests {
+    let keychainctl = Keychainctl()
+
+    @Test func thePasswordIsAskedTwiceWithoutEcho() throws {
+        let session = try keychainctl.onTerminal("add-generic-password", "-a", "alice", "-s", "example.com", "-w")
+        try session.waitFor("password data for new item: ")
+        session.type("typed s3cr3t")
+        try session.waitFor("retype password for new item: ")
+        session.type("typed s3cr3t")
+        let outcome = try session.finish()
+        #expect(outcome.status == 0)
+        #expect(outcome.terminal == "password data for new item: \r\nretype password for new item: \r\n")
+        #expect(outcome.output.isEmpty && outcome.errors.isEmpty)
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").output == "typed s3cr3t\n")
+    }
+
+    @Test func differentAnswersAreAskedAgainThenFail() throws {
+        let session = try keychainctl.onTerminal("add-internet-password", "-a", "bob", "-s", "example.com", "-w")
+        for _ in 1...3 {
+            try session.waitFor("password data for new item: ")
+            session.type("one")
+            try session.waitFor("retype password for new item: ")
+            session.type("two")
+        }
+        let outcome = try session.finish()
+        #expect(outcome.status == 1)
+        #expect(outcome.errors == """
+            passwords don't match
+            passwords don't match
+            passwords don't match
+            keychainctl: the passwords did not match in three tries
+
+            """)
+        #expect(!outcome.terminal.contains("one") && !outcome.terminal.contains("two"))
+        #expect(try keychainctl("find-internet-password", "-a", "bob").status == 44)
+    }
+
+    @Test func aMismatchThenAMatchAdds() throws {
+        let session = try keychainctl.onTerminal("add-generic-password", "-a", "alice", "-s", "example.com", "-w")
+        try session.waitFor("password data for new item: ")
+        session.type("first")
+        try session.waitFor("retype password for new item: ")
+        session.type("typo")
+        try session.waitFor("password data for new item: ")
+        session.type("second")
+        try session.waitFor("retype password for new item: ")
+        session.type("second")
+        let outcome = try session.finish()
+        #expect(outcome.status == 0)
+        #expect(outcome.errors == "passwords don't match\n")
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").output == "second\n")
+    }
+
+    @Test func aValueAfterMinusWIsThePassword() throws {
+        // As with getopt, -w takes the next argument even when it looks like an option; only
+        // a -w with nothing after it asks.
+        let session = try keychainctl.onTerminal("add-generic-password", "-w", "-U", "-a", "alice", "-s", "example.com")
+        let outcome = try session.finish()
+        #expect(outcome.status == 0)
+        #expect(outcome.terminal.isEmpty)
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").output == "-U\n")
+    }
+}
