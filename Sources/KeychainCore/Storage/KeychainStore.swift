@@ -77,7 +77,7 @@ public final class KeychainStore: Sendable {
     public static func open(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
         do throws(KeychainError) {
             try files.prepare()
-            return try files.whileOpening { () throws(KeychainError) -> KeychainStore in
+            let store = try files.whileOpening { () throws(KeychainError) -> KeychainStore in
                 var configuration = Configuration()
                 configuration.busyMode = .timeout(10)
                 configuration.label = "keychain"
@@ -102,6 +102,8 @@ public final class KeychainStore: Sendable {
                 let opened = try write(database, during: "open") { db in try OpenedKeybag.load(db, files: files) }
                 return KeychainStore(files: files, database: database, checkpointer: checkpointer, opened: opened)
             }
+            WALCheckpointer.truncateLongLog(of: files.database.path)
+            return store
         } catch {
             keychainLogger.error(
                 "cannot open keychain",

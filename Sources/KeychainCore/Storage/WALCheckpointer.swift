@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import GRDB
 import GRDBSQLite
 import Synchronization
@@ -86,6 +87,29 @@ final class WALCheckpointer: Sendable {
                 return state.connection
             }
             try? connection?.close()
+        }
+    }
+
+    /// A log this long at open was left by processes that exited before their background
+    /// checkpoint ran (a command-line tool's adds, one process each). The first connection
+    /// of a process rebuilds SQLite's index of the log by reading all of it, about 0.5 ms
+    /// per MiB (measured), so every later process would pay for it again.
+    static let longLogBytes = 1 << 20
+
+    /// Copies a long log into the database and truncates it, on a connection of its own that
+    /// gives up at once rather than wait for another process that is reading or writing:
+    /// one process pays for the checkpoint, and the next ones open a short log.
+    static func truncateLongLog(of databasePath: String) {
+        var info = stat()
+        guard stat(databasePath + "-wal", &info) == 0, info.st_size > longLogBytes else { return }
+        do {
+            var configuration = Configuration()
+            configuration.label = "keychain-truncate"
+            try DatabaseQueue(path: databasePath, configuration: configuration).writeWithoutTransaction { db in
+                _ = try db.checkpoint(.truncate)
+            }
+        } catch {
+            keychainLogger.debug("long log not truncated", metadata: ["reason": "\(error)"])
         }
     }
 
