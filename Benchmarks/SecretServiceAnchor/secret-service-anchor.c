@@ -5,6 +5,7 @@
  * benchmark-anchors compiles it with gcc and runs it on a private D-Bus session bus.
  *
  *   secret-service-anchor --sample K SIZE...
+ *   secret-service-anchor --fill SIZE SECONDS
  *
  * For each size: SIZE stores (adds), then min(SIZE, K) lookups and as many stores again
  * (updates) of random items, then min(SIZE, K) clears, each timed in 5 equal rounds.
@@ -12,6 +13,10 @@
  * proportion to the items held: the sample K keeps updates and deletes at 10,000 items to
  * minutes rather than hours. Prints "SIZE add find update delete" in ops/s (the median round) on stdout for each
  * size, and progress on stderr.
+ *
+ * --fill stores items 0, 1, ... (account user-<i>@example.com, service bench.example.com)
+ * until SIZE are stored or SECONDS have passed, leaves them there for other clients
+ * (Scripts/benchmark-cli times `secret-tool lookup` on them) and prints how many it stored.
  * Secrets are never printed.
  */
 #include <libsecret/secret.h>
@@ -119,10 +124,27 @@ static double measure(enum operation operation, int size, int count, int added) 
     return rates[ROUNDS / 2];
 }
 
+/* Stores items until `size` are stored or `seconds` have passed; how many were stored. */
+static int fill(int size, double seconds) {
+    double start = now_seconds();
+    int stored = 0;
+    while (stored < size && now_seconds() - start < seconds) {
+        call(ADD, stored++);
+        if (stored % 500 == 0)
+            fprintf(stderr, "  gnome-keyring fill: %d items, %.0f s\n", stored, now_seconds() - start);
+    }
+    return stored;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "--fill") == 0) {
+        printf("%d\n", fill(atoi(argv[2]), atof(argv[3])));
+        return 0;
+    }
     int sample = argc > 3 && strcmp(argv[1], "--sample") == 0 ? atoi(argv[2]) : 0;
     if (sample < ROUNDS) {
-        fprintf(stderr, "usage: secret-service-anchor --sample K SIZE... (K and each SIZE at least %d)\n", ROUNDS);
+        fprintf(stderr, "usage: secret-service-anchor --sample K SIZE... (K and each SIZE at least %d)\n"
+                        "       secret-service-anchor --fill SIZE SECONDS\n", ROUNDS);
         return 2;
     }
     for (int argument = 3; argument < argc; argument++) {
