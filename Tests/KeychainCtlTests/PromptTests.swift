@@ -1,16 +1,22 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `-w` as the last argument: the password is asked for twice on the terminal, without echo.
 @Suite struct PromptTests {
     let keychainctl = Keychainctl()
 
+    /// Answers the two prompts, each once it shows, as a user would.
+    func answer(_ session: TerminalSession, _ first: String, _ second: String) throws {
+        try session.waitFor("password data for new item: ")
+        session.type(first)
+        try session.waitFor("retype password for new item: ")
+        session.type(second)
+    }
+
     @Test func thePasswordIsAskedTwiceWithoutEcho() throws {
         let session = try keychainctl.onTerminal("add-generic-password", "-a", "alice", "-s", "example.com", "-w")
-        try session.waitFor("password data for new item: ")
-        session.type("typed s3cr3t")
-        try session.waitFor("retype password for new item: ")
-        session.type("typed s3cr3t")
+        try answer(session, "typed s3cr3t", "typed s3cr3t")
         let outcome = try session.finish()
         #expect(outcome.status == 0)
         #expect(outcome.terminal == "password data for new item: \r\nretype password for new item: \r\n")
@@ -20,12 +26,7 @@ import Testing
 
     @Test func differentAnswersAreAskedAgainThenFail() throws {
         let session = try keychainctl.onTerminal("add-internet-password", "-a", "bob", "-s", "example.com", "-w")
-        for _ in 1...3 {
-            try session.waitFor("password data for new item: ")
-            session.type("one")
-            try session.waitFor("retype password for new item: ")
-            session.type("two")
-        }
+        for _ in 1...3 { try answer(session, "one", "two") }
         let outcome = try session.finish()
         #expect(outcome.status == 1)
         #expect(outcome.errors == """
@@ -41,14 +42,8 @@ import Testing
 
     @Test func aMismatchThenAMatchAdds() throws {
         let session = try keychainctl.onTerminal("add-generic-password", "-a", "alice", "-s", "example.com", "-w")
-        try session.waitFor("password data for new item: ")
-        session.type("first")
-        try session.waitFor("retype password for new item: ")
-        session.type("typo")
-        try session.waitFor("password data for new item: ")
-        session.type("second")
-        try session.waitFor("retype password for new item: ")
-        session.type("second")
+        try answer(session, "first", "typo")
+        try answer(session, "second", "second")
         let outcome = try session.finish()
         #expect(outcome.status == 0)
         #expect(outcome.errors == "passwords don't match\n")
