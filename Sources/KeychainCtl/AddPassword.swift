@@ -9,8 +9,8 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
             commandName: "add-\(Fields.noun)",
             abstract: "Add \(Fields.itemName) item.",
             discussion: """
-                -a and -s are required. The label defaults to the \(Fields.serviceName). Without -U, an \
-                item with the same attributes is an error (errSecDuplicateItem, exit status 45); with -U \
+                -a and -s are required. The label defaults to the \(Fields.serviceName). Without -U, adding \
+                an item that exists already is an error (errSecDuplicateItem, exit status 45); with -U \
                 the first item the attributes find is updated, its password too when one is given.
 
                 The password: -w <password>; or -w as the last argument, to be asked twice without \

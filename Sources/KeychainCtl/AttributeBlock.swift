@@ -85,8 +85,8 @@ enum AttributeBlock {
         guard let value else { return "<NULL>" }
         switch format {
         case .timedate:
-            guard let date = value as? Date else { return "<NULL>" }
-            return SecurityText.buffer(SecurityText.timedate(date))
+            guard let date = value as? Date, let bytes = SecurityText.timedate(date) else { return "<NULL>" }
+            return SecurityText.buffer(bytes)
         case .uint32, .sint32:
             if let number = value as? NSNumber { return SecurityText.uint32(UInt32(truncatingIfNeeded: number.int64Value)) }
             // A protocol given as Apple's string constant ("htps") is those four bytes.

@@ -4,8 +4,8 @@ import Foundation
 /// attribute the item sets by its four-character code (access group, protection class and
 /// synchronizable flag included) and, only when asked for, the secret under `data`.
 ///
-/// Text is a JSON string; numbers are numbers; dates are ISO 8601 strings in UTC; bytes that
-/// are not UTF-8 are an object `{"hex": "<lowercase hex>"}`.
+/// Text is a JSON string; numbers are numbers; dates are ISO 8601 strings in UTC (null for
+/// one no calendar shows); bytes that are not UTF-8 are an object `{"hex": "<lowercase hex>"}`.
 enum ItemJSON {
     static func object(for item: KeychainItem, keychainPath: String, withData: Bool) -> [String: Any] {
         var object: [String: Any] = [
@@ -27,7 +27,7 @@ enum ItemJSON {
     private static func value(_ value: Any) -> Any {
         switch value {
         case let date as Date:
-            return UTCTime(date).iso8601
+            return UTCTime(date)?.iso8601 ?? NSNull()
         case let data as Data:
             guard let text = String(data: data, encoding: .utf8) else {
                 return ["hex": SecurityText.lowercaseHex(data)]

@@ -24,7 +24,7 @@ enum ItemStore {
             query.merging(returning(withData: withData)) { _, new in new } as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
         try check(status, "SecItemCopyMatching")
-        guard let found = result as? [String: Any], let item = item(found, itemClass: query[kSecClass as String])
+        guard let found = result as? [String: Any], let item = item(found, itemClass: query[kSecClass as String] as? String)
         else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
         return item
     }
@@ -56,7 +56,7 @@ enum ItemStore {
         try check(status, "SecItemCopyMatching")
         let found = result as? [[String: Any]] ?? []
         return try found.map { entry in
-            guard let item = item(entry, itemClass: query[kSecClass as String]) else {
+            guard let item = item(entry, itemClass: query[kSecClass as String] as? String) else {
                 throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching")
             }
             return item
@@ -85,9 +85,8 @@ enum ItemStore {
     }
 
     /// Splits a result dictionary into the item's attributes, data and reference.
-    private static func item(_ found: [String: Any], itemClass: Any?) -> KeychainItem? {
-        guard let itemClass = itemClass.flatMap({ $0 as? String ?? ($0 as? NSString).map(String.init) }),
-              let reference = found[kSecValuePersistentRef as String] as? Data
+    private static func item(_ found: [String: Any], itemClass: String?) -> KeychainItem? {
+        guard let itemClass, let reference = found[kSecValuePersistentRef as String] as? Data
         else { return nil }
         var attributes = found
         attributes[kSecValuePersistentRef as String] = nil

@@ -46,9 +46,10 @@ enum SecurityText {
         buffer([24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) })
     }
 
-    /// A date as a `<timedate>` attribute holds it: `YYYYMMDDhhmmssZ` and a NUL, in UTC.
-    static func timedate(_ date: Date) -> [UInt8] {
-        Array((UTCTime(date).compact + "Z").utf8) + [0]
+    /// A date as a `<timedate>` attribute holds it: `YYYYMMDDhhmmssZ` and a NUL, in UTC;
+    /// nil for a date no calendar shows.
+    static func timedate(_ date: Date) -> [UInt8]? {
+        UTCTime(date).map { Array(($0.compact + "Z").utf8) + [0] }
     }
 
     private static func isQuotable(_ byte: UInt8) -> Bool {

@@ -5,10 +5,12 @@ import Foundation
 struct UTCTime {
     private let fields: tm
 
-    init(_ date: Date) {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    /// Nil for a date no calendar shows: not finite, or beyond what gmtime_r takes. A
+    /// stored date is whatever a program gave, and must not end keychainctl.
+    init?(_ date: Date) {
+        guard var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) else { return nil }
         var fields = tm()
-        gmtime_r(&seconds, &fields)
+        guard gmtime_r(&seconds, &fields) != nil, (-1900...8099).contains(fields.tm_year) else { return nil }
         self.fields = fields
     }
 

@@ -49,6 +49,22 @@ import Testing
         #expect(dump.output.contains("data:\n0x3082  \"0\\202\"\n"))
     }
 
+    @Test func aDateNoCalendarShowsIsNullNotACrash() throws {
+        let added: OSStatus = keychainctl.asProgram("com.example.app") {
+            SecItemAdd([
+                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: "far",
+                kSecAttrStartDate as String: Date(timeIntervalSinceReferenceDate: 1e300),
+            ] as CFDictionary, nil)
+        }
+        try #require(added == errSecSuccess)
+        let dump = try keychainctl("dump-keychain")
+        #expect(dump.status == 0)
+        #expect(dump.output.contains("    \"sdat\"<timedate>=<NULL>\n"))
+        let json = try keychainctl("dump-keychain", "--json")
+        let items = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
+        #expect((items?.first?["attributes"] as? [String: Any])?["sdat"] is NSNull)
+    }
+
     @Test func anEmptyKeychainDumpsNothing() throws {
         let dump = try keychainctl("dump-keychain")
         #expect(dump.status == 0)
