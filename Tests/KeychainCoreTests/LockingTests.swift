@@ -123,6 +123,20 @@ import TestSupport
         #expect(!store.isUnlocked)
     }
 
+    @Test("threads that use a keychain without a password at once all find it unlocked")
+    func concurrentFirstUse() async throws {
+        for round in 0..<20 {
+            let store = try KeychainStore.open(files("first-use-\(round)"))
+            let failures = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { (try? store.classKey(for: .whenUnlocked)) == nil ? 1 : 0 }
+                }
+                return await group.reduce(0, +)
+            }
+            #expect(failures == 0, "round \(round)")
+        }
+    }
+
     @Test("§5: akpu needs a password; removing the password deletes akpu items")
     func passcodeSetItems() throws {
         let plain = try KeychainStore.open(files("akpu-plain"))

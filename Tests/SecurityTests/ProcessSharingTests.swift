@@ -84,7 +84,7 @@ import Testing
             return await group.reduce(into: []) { $0 += $1 }
         }
         #expect(statuses.count == 8 * 50 * 4)
-        #expect(statuses.allSatisfy { $0 == errSecSuccess })
+        #expect(statuses.allSatisfy { $0 == errSecSuccess }, "\(Set(statuses))")
         // Racing adds of one item on threads: exactly one wins.
         let racing = await withTaskGroup(of: OSStatus.self) { group in
             for index in 0..<8 {

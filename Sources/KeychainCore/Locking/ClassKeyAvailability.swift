@@ -59,7 +59,9 @@ final class ClassKeyAvailability: Sendable {
         do {
             return try openKey(for: accessibility)
         } catch .interactionNotAllowed {
-            guard unlockForFirstUse() else { throw .interactionNotAllowed }
+            // Whether this thread made the first-use unlock or another one made it meanwhile,
+            // the key may be there now: look once more.
+            unlockForFirstUse()
             return try openKey(for: accessibility)
         }
     }
