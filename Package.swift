@@ -112,6 +112,10 @@ let package = Package(
         // What several test targets share: scratch folders removed at exit, and renderings.
         .target(
             name: "TestSupport",
+            dependencies: [
+                // To forget the test keychains' unlocks at exit.
+                .target(name: "KeychainCore", condition: .when(platforms: [.linux])),
+            ],
             path: "Tests/TestSupport"
         ),
         // The API fuzzer: a library for the fixed-seed sample in the tests, and the long run.

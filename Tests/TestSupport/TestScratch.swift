@@ -2,9 +2,12 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+#if os(Linux)
+@_spi(Testing) import KeychainCore
+#endif
 
 /// Folders for a test process's keychains and files, all inside one folder that is removed
-/// when the process exits. The suites make hundreds of keychains, and the example tests
+/// when the process exits, with the keychains' unlocks in the kernel keyring. The suites make hundreds of keychains, and the example tests
 /// copies of programs (87 MB each), which used to stay in the temporary directory after
 /// every run.
 public enum TestScratch {
@@ -20,6 +23,10 @@ public enum TestScratch {
         try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         scratchRoot = strdup(root.path)
         atexit {
+            #if os(Linux)
+            // The unlocks of the keychains made here would stay in the kernel keyring.
+            KeychainStore.forgetUnlocksOfKeychainsUsedByThisProcess()
+            #endif
             guard let scratchRoot else { return }
             try? FileManager.default.removeItem(atPath: String(cString: scratchRoot))
         }

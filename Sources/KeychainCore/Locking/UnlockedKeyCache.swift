@@ -14,7 +14,8 @@ import Synchronization
 /// Where the keyring cannot be used (no such system call, or a container's seccomp policy
 /// refuses it), entries live in this process only: unlocks last for its life.
 final class UnlockedKeyCache: Sendable {
-    /// A handle on a stored entry: its kernel serial number, or an id in process memory.
+    /// A handle on a stored entry: its kernel serial number (positive), or the negated id of
+    /// an entry in process memory.
     typealias Handle = Int32
 
     /// The process's cache: the kernel keyring, unless `KEYCHAIN_NO_KERNEL_KEYRING` is set
@@ -31,7 +32,9 @@ final class UnlockedKeyCache: Sendable {
     private struct State {
         var usesKernel: Bool
         var memory: [Handle: MemoryEntry] = [:]
-        var nextHandle: Handle = 1
+        var nextHandle: Handle = -1
+        /// Every description this process stored or looked up.
+        var used: Set<String> = []
     }
 
     private let state: Mutex<State>
@@ -43,31 +46,46 @@ final class UnlockedKeyCache: Sendable {
         state = Mutex(State(usesKernel: useKernelKeyring))
     }
 
-    /// Whether entries live in the kernel keyring (false once it has refused us).
+    /// Whether new entries go to the kernel keyring (false once it has refused us).
     var usesKernelKeyring: Bool { state.withLock { $0.usesKernel } }
 
     /// Stores `payload` under `description`, replacing an entry of the same description,
     /// with a timeout in seconds (nil: none). Returns the entry's handle.
+    ///
+    /// An entry the kernel will not take goes to process memory. When the keyring refuses
+    /// every entry (no such system call, or a seccomp policy) later ones go there at once;
+    /// when only this one is refused (the user's key quota is full, EDQUOT), the entries
+    /// already in the keyring stay there and go on working.
     @discardableResult
     func store(_ payload: [UInt8], as description: String, timeout: UInt32?) -> Handle {
         state.withLock { state in
+            state.used.insert(description)
             if state.usesKernel {
                 let key = payload.withUnsafeBytes { ckk_add_user_key(description, $0.baseAddress, $0.count) }
-                if key >= 0 {
+                if key > 0 {
                     if ckk_set_permissions(key, Self.userOnlyPermissions) == 0,
                        ckk_set_timeout(key, timeout ?? 0) == 0 {
+                        state.memory = state.memory.filter { $0.value.description != description }
                         return key
                     }
                     _ = ckk_revoke(key)
+                    _ = ckk_unlink_from_user_keyring(key)
                 }
-                keychainLogger.notice(
-                    "the kernel keyring is unavailable; unlocked keychains stay unlocked for this process only",
-                    metadata: ["reason": "\(errnoText())"])
-                state.usesKernel = false
+                let reason = errnoText()
+                if errno == EDQUOT {
+                    keychainLogger.notice(
+                        "the kernel keyring's quota is full; this unlock stays in this process only",
+                        metadata: ["reason": "\(reason)"])
+                } else {
+                    keychainLogger.notice(
+                        "the kernel keyring is unavailable; unlocked keychains stay unlocked for this process only",
+                        metadata: ["reason": "\(reason)"])
+                    state.usesKernel = false
+                }
             }
             state.memory = state.memory.filter { $0.value.description != description }
             let handle = state.nextHandle
-            state.nextHandle += 1
+            state.nextHandle -= 1
             state.memory[handle] = MemoryEntry(
                 description: description, payload: payload,
                 expiry: timeout.map { Date().addingTimeInterval(TimeInterval($0)) })
@@ -78,14 +96,17 @@ final class UnlockedKeyCache: Sendable {
     /// The entry stored under `description`, if there is one that has not expired.
     func find(_ description: String) -> (handle: Handle, payload: [UInt8])? {
         state.withLock { state in
+            state.used.insert(description)
+            if let (handle, entry) = state.memory.first(where: { $0.value.description == description }),
+               Self.isLive(entry) {
+                return (handle, entry.payload)
+            }
             if state.usesKernel {
                 let key = ckk_search_user_key(description)
-                guard key >= 0, let payload = Self.readKernel(key) else { return nil }
+                guard key > 0, let payload = Self.readKernel(key) else { return nil }
                 return (key, payload)
             }
-            guard let (handle, entry) = state.memory.first(where: { $0.value.description == description }),
-                  Self.isLive(entry) else { return nil }
-            return (handle, entry.payload)
+            return nil
         }
     }
 
@@ -108,7 +129,7 @@ final class UnlockedKeyCache: Sendable {
     /// when it equals `known`.
     func read(_ handle: Handle, unlessEqualTo known: [UInt8]) -> Reading {
         state.withLock { state in
-            if state.usesKernel {
+            if handle > 0 {
                 return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumPayload) { buffer in
                     let length = ckk_read(handle, buffer.baseAddress, buffer.count)
                     guard length >= 0, length <= buffer.count else { return .gone }
@@ -126,7 +147,7 @@ final class UnlockedKeyCache: Sendable {
     /// Restarts an entry's timeout (nil: none), as a use of the keychain does.
     func touch(_ handle: Handle, timeout: UInt32?) {
         state.withLock { state in
-            if state.usesKernel {
+            if handle > 0 {
                 _ = ckk_set_timeout(handle, timeout ?? 0)
             } else {
                 state.memory[handle]?.expiry = timeout.map { Date().addingTimeInterval(TimeInterval($0)) }
@@ -137,19 +158,24 @@ final class UnlockedKeyCache: Sendable {
     /// Removes the entry stored under `description`, for every process at once.
     func remove(_ description: String) {
         state.withLock { state in
-            if state.usesKernel {
-                // Revoked first: a process that holds the serial fails on its next read.
-                // Bounded: another process may be storing the entry again as we remove it.
-                for _ in 0..<8 {
-                    let key = ckk_search_user_key(description)
-                    guard key >= 0 else { break }
-                    _ = ckk_revoke(key)
-                    _ = ckk_unlink_from_user_keyring(key)
-                }
-            } else {
-                state.memory = state.memory.filter { $0.value.description != description }
+            state.memory = state.memory.filter { $0.value.description != description }
+            guard state.usesKernel else { return }
+            // Revoked first: a process that holds the serial fails on its next read.
+            // Bounded: another process may be storing the entry again as we remove it.
+            for _ in 0..<8 {
+                let key = ckk_search_user_key(description)
+                guard key > 0 else { break }
+                _ = ckk_revoke(key)
+                _ = ckk_unlink_from_user_keyring(key)
             }
         }
+    }
+
+    /// Removes every entry this process stored or looked up: what a test process does at
+    /// exit, so that the keychains it made do not fill the user's key quota (200 keys and
+    /// 20,000 bytes for a user other than root) run after run.
+    func removeEverythingUsed() {
+        for description in state.withLock({ $0.used }) { remove(description) }
     }
 
     private static func isLive(_ entry: MemoryEntry) -> Bool {

@@ -120,6 +120,14 @@ extension KeychainStore {
         classKeys.forgetSinceBoot()
     }
 
+    /// Forgets the unlocks of every keychain this process used, for all processes. Only for
+    /// test processes, at exit: they make hundreds of keychains, whose unlocks would stay in
+    /// the user's kernel keyring until reboot.
+    @_spi(Testing)
+    public static func forgetUnlocksOfKeychainsUsedByThisProcess() {
+        UnlockedKeyCache.shared.removeEverythingUsed()
+    }
+
     /// errSecAuthFailed for an `akpu` item in a keychain without a password (§5), as iOS
     /// fails such an item on a device without a passcode.
     func requirePassword(for accessibility: Accessibility) throws(KeychainError) {
