@@ -109,6 +109,16 @@ public func SecKeychainSetDefault(_ keychain: SecKeychain?) -> OSStatus {
     }
 }
 
+/// The keychains `SecItem` calls can be pointed at, as `security list-keychains` shows them:
+/// the default keychain first (even before its first use creates it), then every other
+/// keychain in the keychains folder, by name. An array of `SecKeychain`.
+public func SecKeychainCopySearchList(_ searchList: UnsafeMutablePointer<CFArray?>) -> OSStatus {
+    let environment = KeychainEnvironment.current
+    let others = keychainsInFolder(environment.directory).filter { $0 != environment.files }
+    searchList.pointee = ([environment.files] + others).map(SecKeychain.init(files:)) as CFArray
+    return errSecSuccess
+}
+
 /// Deletes a keychain's files. errSecNoSuchKeychain when it does not exist.
 public func SecKeychainDelete(_ keychainOrArray: SecKeychain?) -> OSStatus {
     keychainCall {
@@ -143,11 +153,7 @@ public func SecKeychainLock(_ keychain: SecKeychain?) -> OSStatus {
 /// Locks every keychain in the keychains folder.
 public func SecKeychainLockAll() -> OSStatus {
     keychainCall {
-        let directory = KeychainEnvironment.current.directory
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasSuffix(".keychain-db") {
-            let files = KeychainFiles(directory: directory, name: String(name.dropLast(".keychain-db".count)))
-            guard KeychainStore.exists(files) else { continue }
+        for files in keychainsInFolder(KeychainEnvironment.current.directory) {
             try KeychainStore.shared(files, create: false).lock()
         }
     }
@@ -220,6 +226,14 @@ public func SecKeychainSetSettings(_ keychain: SecKeychain?, _ newSettings: Unsa
 
 private func resolve(_ keychain: SecKeychain?) throws(KeychainError) -> KeychainStore {
     try (keychain ?? SecKeychain(files: KeychainEnvironment.current.files)).store()
+}
+
+/// The keychains that exist in `directory`, by name.
+private func keychainsInFolder(_ directory: URL) -> [KeychainFiles] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasSuffix(".keychain-db") }.sorted()
+        .map { KeychainFiles(directory: directory, name: String($0.dropLast(".keychain-db".count))) }
+        .filter(KeychainStore.exists)
 }
 
 /// The password bytes, or nil for none.

@@ -105,6 +105,25 @@ import TestSupport
         #expect(KeychainEnvironment.defaultKeychainName(in: keychain.directory) == "login")
     }
 
+    @Test("the search list: the default keychain first, before its first use too, then the others by name")
+    func searchList() throws {
+        func names() -> [String] {
+            var list: CFArray?
+            #expect(keychain.run { SecKeychainCopySearchList(&list) } == errSecSuccess)
+            return (list as? [SecKeychain] ?? []).map { ($0.path as NSString).lastPathComponent }
+        }
+        #expect(names() == ["login.keychain-db"])
+        let work = try create("work", password: nil)
+        _ = try create("archive", password: nil)
+        #expect(names() == ["login.keychain-db", "archive.keychain-db", "work.keychain-db"])
+        // With work as the default, login, never used, is not in the list.
+        var list: CFArray?
+        let workFirst = KeychainEnvironment(directory: keychain.directory, keychainName: "work", accessGroups: [])
+        #expect(KeychainEnvironment.withValue(workFirst) { SecKeychainCopySearchList(&list) } == errSecSuccess)
+        #expect((list as? [SecKeychain])?.map(\.path)
+            == [work.path, keychain.directory.appendingPathComponent("archive.keychain-db").path])
+    }
+
     @Test("changing the password: a wrong old one changes nothing; the new one unlocks")
     func changePassword() throws {
         let work = try create("work", password: password)
