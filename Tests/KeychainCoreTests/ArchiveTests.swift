@@ -364,6 +364,19 @@ import TestSupport
         #expect(try contents(of: target) == before)
     }
 
+    /// A dry run reports what each policy would do, or fails as it would, and changes nothing.
+    @Test func aDryRunReportsTheImportAndChangesNothing() throws {
+        let (target, archive, _) = try collision()
+        let before = try contents(of: target)
+        func dryRun(_ policy: ImportPolicy) throws -> ImportReport {
+            try target.importArchive(archive, password: Self.password, policy: policy, dryRun: true)
+        }
+        #expect(try dryRun(.keepExisting) == ImportReport(imported: 1, skipped: 1))
+        #expect(try dryRun(.replaceExisting) == ImportReport(imported: 1, replaced: 1))
+        #expect(throws: KeychainError.duplicateItem) { try dryRun(.failOnDuplicate) }
+        #expect(try contents(of: target) == before)
+    }
+
     /// The identity includes the access group and the synchronizable flag (§3).
     @Test func theSameAccountInAnotherGroupOrSyncStateIsAnotherItem() throws {
         let source = try Self.makeStore("archive-source")

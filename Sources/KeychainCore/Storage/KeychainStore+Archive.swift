@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 extension KeychainStore {
     /// Exports every migratable item (accessibility `ak`, `ck` or `dk`) of every class and
@@ -46,12 +47,17 @@ extension KeychainStore {
     ///   - archive: The archive's bytes.
     ///   - password: The password it was exported with.
     ///   - policy: What to do with an item whose identity the keychain already holds.
+    ///   - dryRun: Runs the import and rolls it back: the report (or the error) says what
+    ///     the import would do, and the keychain does not change. A command-line tool whose
+    ///     ``ImportPolicy/failOnDuplicate`` import failed can so tell how many items collide,
+    ///     with ``ImportPolicy/keepExisting``'s `skipped`.
     /// - Returns: How many items were imported, replaced and skipped.
     /// - Throws: errSecAuthFailed for a wrong password; errSecDecode for an archive that is
     ///   truncated, altered or of another format version; errSecDuplicateItem under
     ///   ``ImportPolicy/failOnDuplicate``; errSecInteractionNotAllowed when an item's class
     ///   key is locked.
-    public func importArchive(_ archive: Data, password: Data, policy: ImportPolicy) throws(KeychainError) -> ImportReport {
+    public func importArchive(_ archive: Data, password: Data, policy: ImportPolicy,
+                              dryRun: Bool = false) throws(KeychainError) -> ImportReport {
         let items = try KeychainArchive.open(archive, password: password)
         var rows: [NewRow] = []
         var identities = Set<Data>()
@@ -62,7 +68,7 @@ extension KeychainStore {
             guard identities.insert(row.columns.identity).inserted else { throw .decode }
             rows.append(row)
         }
-        return try Self.write(database, during: "import") { db in
+        let insert = { (db: Database) throws -> ImportReport in
             var report = ImportReport()
             for row in rows {
                 switch policy {
@@ -75,6 +81,15 @@ extension KeychainStore {
                     if try row.deleteItemWithSameIdentity(in: db) { report.replaced += 1 } else { report.imported += 1 }
                     _ = try row.insert(into: db)
                 }
+            }
+            return report
+        }
+        guard dryRun else { return try Self.write(database, during: "import", insert) }
+        return try Self.oneStatement(database, during: "import") { db in
+            var report = ImportReport()
+            try db.inTransaction(.immediate) {
+                report = try insert(db)
+                return .rollback
             }
             return report
         }
