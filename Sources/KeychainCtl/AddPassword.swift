@@ -46,18 +46,18 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
     /// As `security`'s do_add_*_password: with -U, update the first item the attributes
     /// find, else add.
     func run() throws {
-        try keychain.runAdding {
+        try keychain.runAdding { store in
             let secret = try password.read()
-            if update, let existing = try ItemStore.first(fields.search(fields.newItem), withData: false) {
+            if update, let existing = try store.first(fields.search(fields.newItem), withData: false) {
                 var changes = fields.changes
                 changes[kSecValueData as String] = secret
-                try ItemStore.update(existing, with: changes)
+                try store.update(existing, with: changes)
                 return
             }
             var attributes = fields.newItem
             attributes[kSecClass as String] = Fields.itemClass
             attributes[kSecValueData as String] = secret ?? Data()
-            try ItemStore.add(attributes)
+            try store.add(attributes)
         }
     }
 }

@@ -26,10 +26,10 @@ struct DeletePassword<Fields: PasswordFields>: ParsableCommand {
 
     func run() throws {
         let query = fields.search(fields.named).merging(keychain.groupQuery) { _, new in new }
-        try keychain.run {
-            let item = try ItemStore.existing(query, withData: false)
-            ConsoleOutput.write(AttributeBlock.text(for: item, keychainPath: keychain.location.path, withData: false))
-            try ItemStore.delete(item)
+        try keychain.run { store in
+            let item = try store.existing(query, withData: false)
+            ConsoleOutput.write(AttributeBlock.text(for: item, keychainPath: store.keychainPath, withData: false))
+            try store.delete(item)
         }
         ConsoleOutput.error("password has been deleted.")
     }

@@ -26,15 +26,15 @@ struct DumpKeychain: ParsableCommand {
         .map { $0 as String }
 
     func run() throws {
-        let items = try keychain.run {
-            try Self.classes.flatMap { itemClass in
-                try ItemStore.all([
+        let (items, path) = try keychain.run { store in
+            let items = try Self.classes.flatMap { itemClass in
+                try store.all([
                     kSecClass as String: itemClass,
                     kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
                 ].merging(keychain.groupQuery) { _, new in new }, withData: withData)
             }
+            return (items, store.keychainPath)
         }
-        let path = keychain.location.path
         if json {
             try ItemJSON.write(items.map { ItemJSON.object(for: $0, keychainPath: path, withData: withData) })
         } else {

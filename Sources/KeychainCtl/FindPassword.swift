@@ -35,13 +35,12 @@ struct FindPassword<Fields: PasswordFields>: ParsableCommand {
     func run() throws {
         let query = fields.search(fields.named).merging(keychain.groupQuery) { _, new in new }
         if passwordOnly, !json {
-            let secret = try keychain.run { try ItemStore.existingSecret(query) }
+            let secret = try keychain.run { store in try store.existingSecret(query) }
             ConsoleOutput.write(SecurityText.password(secret) + "\n")
             return
         }
         let withData = showPassword || passwordOnly
-        let item = try keychain.run { try ItemStore.existing(query, withData: withData) }
-        let path = keychain.location.path
+        let (item, path) = try keychain.run { store in (try store.existing(query, withData: withData), store.keychainPath) }
         if json {
             try ItemJSON.write(ItemJSON.object(for: item, keychainPath: path, withData: withData))
             return

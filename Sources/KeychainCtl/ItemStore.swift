@@ -13,24 +13,30 @@ struct KeychainItem {
     let reference: Data
 }
 
-/// The SecItem calls keychainctl makes. A failing status becomes a ``ToolFailure`` that
-/// names the call, as `security` names the function that failed.
-enum ItemStore {
+/// The SecItem calls keychainctl makes, in one keychain: every query names it with
+/// `kSecUseKeychain`. A failing status becomes a ``ToolFailure`` that names the call, as
+/// `security` names the function that failed.
+struct ItemStore {
+    let keychain: SecKeychain
+
+    /// The keychain's database, as the attribute blocks name it.
+    var keychainPath: String { keychain.path }
+
     /// The first item a query matches, as `security` takes the first match; nil when none
     /// does.
-    static func first(_ query: [String: Any], withData: Bool) throws -> KeychainItem? {
+    func first(_ query: [String: Any], withData: Bool) throws -> KeychainItem? {
         var result: CFTypeRef?
         let status = SecItemCopyMatching(
-            query.merging(returning(withData: withData)) { _, new in new } as CFDictionary, &result)
+            scoped(query).merging(Self.returning(withData: withData)) { _, new in new } as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
         try check(status, "SecItemCopyMatching")
-        guard let found = result as? [String: Any], let item = item(found, itemClass: query[kSecClass as String] as? String)
+        guard let found = result as? [String: Any], let item = Self.item(found, itemClass: query[kSecClass as String] as? String)
         else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
         return item
     }
 
     /// The first item a query matches; none is errSecItemNotFound.
-    static func existing(_ query: [String: Any], withData: Bool) throws -> KeychainItem {
+    func existing(_ query: [String: Any], withData: Bool) throws -> KeychainItem {
         guard let item = try first(query, withData: withData) else {
             throw ToolFailure.status(errSecItemNotFound, during: "SecItemCopyMatching")
         }
@@ -39,43 +45,48 @@ enum ItemStore {
 
     /// Only the secret of the first match: what `find-*-password -w` needs, and no more.
     /// None is errSecItemNotFound.
-    static func existingSecret(_ query: [String: Any]) throws -> Data {
+    func existingSecret(_ query: [String: Any]) throws -> Data {
         var result: CFTypeRef?
-        try check(SecItemCopyMatching(query.merging([kSecReturnData as String: true]) { _, new in new } as CFDictionary,
+        try check(SecItemCopyMatching(scoped(query).merging([kSecReturnData as String: true]) { _, new in new } as CFDictionary,
                                       &result), "SecItemCopyMatching")
         guard let data = result as? Data else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
         return data
     }
 
     /// Every item of a class the query matches, in insertion order; none is an empty list.
-    static func all(_ query: [String: Any], withData: Bool) throws -> [KeychainItem] {
+    func all(_ query: [String: Any], withData: Bool) throws -> [KeychainItem] {
         var result: CFTypeRef?
-        let status = SecItemCopyMatching(query.merging(returning(withData: withData)) { _, new in new }
+        let status = SecItemCopyMatching(scoped(query).merging(Self.returning(withData: withData)) { _, new in new }
             .merging([kSecMatchLimit as String: kSecMatchLimitAll]) { _, new in new } as CFDictionary, &result)
         if status == errSecItemNotFound { return [] }
         try check(status, "SecItemCopyMatching")
         let found = result as? [[String: Any]] ?? []
         return try found.map { entry in
-            guard let item = item(entry, itemClass: query[kSecClass as String] as? String) else {
+            guard let item = Self.item(entry, itemClass: query[kSecClass as String] as? String) else {
                 throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching")
             }
             return item
         }
     }
 
-    static func add(_ attributes: [String: Any]) throws {
-        try check(SecItemAdd(attributes as CFDictionary, nil), "SecItemAdd")
+    func add(_ attributes: [String: Any]) throws {
+        try check(SecItemAdd(scoped(attributes) as CFDictionary, nil), "SecItemAdd")
     }
 
     /// Changes this one item, whatever else the query that found it matched.
-    static func update(_ item: KeychainItem, with changes: [String: Any]) throws {
-        try check(SecItemUpdate([kSecValuePersistentRef as String: item.reference] as CFDictionary,
+    func update(_ item: KeychainItem, with changes: [String: Any]) throws {
+        try check(SecItemUpdate(scoped([kSecValuePersistentRef as String: item.reference]) as CFDictionary,
                                 changes as CFDictionary), "SecItemUpdate")
     }
 
     /// Deletes this one item, whatever else the query that found it matched.
-    static func delete(_ item: KeychainItem) throws {
-        try check(SecItemDelete([kSecValuePersistentRef as String: item.reference] as CFDictionary), "SecItemDelete")
+    func delete(_ item: KeychainItem) throws {
+        try check(SecItemDelete(scoped([kSecValuePersistentRef as String: item.reference]) as CFDictionary), "SecItemDelete")
+    }
+
+    /// The query in this keychain.
+    private func scoped(_ query: [String: Any]) -> [String: Any] {
+        query.merging([kSecUseKeychain as String: keychain]) { _, new in new }
     }
 
     private static func returning(withData: Bool) -> [String: Any] {

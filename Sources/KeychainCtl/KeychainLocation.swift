@@ -1,55 +1,61 @@
 import Foundation
-import KeychainCore
 import Security
 
-/// The keychain a subcommand works on, from its `[keychain]` argument, and the one place
-/// that points the SecItem calls at it.
+/// The keychain a subcommand works on, from its `[keychain]` argument, as `security`'s
+/// keychain_open finds it: `SecKeychainOpen` for a name or a path, `SecKeychainCopyDefault`
+/// without one.
 ///
-/// - no argument: `login` in the default folder (`$XDG_DATA_HOME/keychains`, else
-///   `~/.local/share/keychains`), created on first use;
+/// - no argument: the default keychain (`login` in `$XDG_DATA_HOME/keychains`, else
+///   `~/.local/share/keychains`, or the one `default-keychain -s` chose), created on first
+///   use;
 /// - a name, `foo`, `foo.keychain` or `foo.keychain-db`: `<folder>/foo.keychain-db`;
 /// - a path (anything with a `/`): that file, with `.keychain-db` added when it ends
 ///   otherwise, as `security` opens `login.keychain` as `login.keychain-db`.
 ///
 /// A keychain named explicitly must exist (errSecNoSuchKeychain otherwise), so that a
-/// mistyped name is an error rather than a new, empty keychain; `login` in the default
-/// folder is the exception, as it is created on first use.
-///
-/// Today this goes through `KeychainEnvironment.withValue`; when `SecKeychainOpen` and
-/// `kSecUseKeychain` arrive, only this type changes.
+/// mistyped name is an error rather than a new, empty keychain; the default keychain is the
+/// exception, as it is created on first use.
 struct KeychainLocation {
-    let directory: URL
-    let name: String
+    let keychain: SecKeychain
     /// The argument as given, for messages.
     let argument: String?
-    /// Whether this is `login` in the default folder, which is created on first use.
-    private let createdOnFirstUse: Bool
 
-    init(argument: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.argument = argument
-        let defaultDirectory = KeychainFiles.defaultDirectory(environment: environment)
-        guard let argument, !argument.isEmpty else {
-            (directory, name, createdOnFirstUse) = (defaultDirectory, "login", true)
-            return
-        }
-        var file = argument.contains("/") ? URL(fileURLWithPath: argument) : defaultDirectory.appendingPathComponent(argument)
-        if file.pathExtension == "keychain" { file.deletePathExtension() }
-        let base = file.lastPathComponent
-        directory = file.deletingLastPathComponent()
-        name = base.hasSuffix(".keychain-db") ? String(base.dropLast(".keychain-db".count)) : base
-        createdOnFirstUse = name == "login" && directory.standardizedFileURL == defaultDirectory.standardizedFileURL
+    init(argument: String?) {
+        self.argument = argument.flatMap { $0.isEmpty ? nil : $0 }
+        var opened: SecKeychain?
+        // Neither call can fail: they only name a keychain, which ``open()`` then checks.
+        _ = self.argument.map { SecKeychainOpen($0, &opened) } ?? SecKeychainCopyDefault(&opened)
+        keychain = opened ?? SecKeychain(path: self.argument ?? "login")
     }
 
-    /// The database file, as the attribute blocks name it.
-    var path: String { KeychainFiles(directory: directory, name: name).database.path }
+    /// The database file, as the attribute blocks and `list-keychains` name it.
+    var path: String { keychain.path }
 
-    /// Runs `body` with the SecItem calls going to this keychain, as a caller holding
-    /// `accessGroups`.
-    func run<Result>(accessGroups: [String], _ body: () throws -> Result) throws -> Result {
-        if !createdOnFirstUse, !FileManager.default.fileExists(atPath: path) {
-            throw ToolFailure.status(errSecNoSuchKeychain, during: "SecKeychainOpen \(argument ?? name)")
-        }
-        let environment = KeychainEnvironment(directory: directory, keychainName: name, accessGroups: accessGroups)
-        return try KeychainEnvironment.withValue(environment, operation: body)
+    /// The keychain in prompts and messages: as the user named it, else the default
+    /// keychain's path.
+    var displayName: String { argument ?? path }
+
+    /// The keychain in an operation's error message: `SecKeychainUnlock work`, or only the
+    /// function when no keychain was named.
+    func operation(_ function: String) -> String {
+        argument.map { "\(function) \($0)" } ?? function
+    }
+
+    /// The keychain, once it is known to exist (the default one is created here on first
+    /// use): `security`'s keychain_open asks for its status, which a missing keychain has
+    /// not.
+    func open() throws -> SecKeychain {
+        var status: SecKeychainStatus = 0
+        try check(SecKeychainGetStatus(keychain, &status), "SecKeychainOpen \(displayName)")
+        return keychain
+    }
+
+    /// Runs `body` with the SecItem calls of its ``ItemStore`` going to this keychain, as a
+    /// caller holding `accessGroups`.
+    func run<Result>(accessGroups: [String], _ body: (ItemStore) throws -> Result) throws -> Result {
+        let store = ItemStore(keychain: try open())
+        var environment = KeychainEnvironment.current
+        environment.accessGroups = accessGroups
+        return try KeychainEnvironment.withValue(environment) { try body(store) }
     }
 }

@@ -32,13 +32,13 @@ struct KeychainOptions: ParsableArguments {
     }
 
     /// Runs searches, updates and deletes in the keychain, seeing every access group.
-    func run<Result>(_ body: () throws -> Result) throws -> Result {
+    func run<Result>(_ body: (ItemStore) throws -> Result) throws -> Result {
         try location.run(accessGroups: [CallerIdentity.everyGroup], body)
     }
 
     /// Runs an add (and its `-U` update) in the keychain; the new item goes to the chosen
     /// group or keychainctl's own.
-    func runAdding<Result>(_ body: () throws -> Result) throws -> Result {
+    func runAdding<Result>(_ body: (ItemStore) throws -> Result) throws -> Result {
         let group = accessGroup ?? CallerIdentity.ofCurrentProcess().defaultGroup ?? "keychainctl"
         return try location.run(accessGroups: [group, CallerIdentity.everyGroup], body)
     }
