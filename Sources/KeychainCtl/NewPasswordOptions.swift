@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where the add subcommands take the new item's password from. At most one source; with
 /// none the item has an empty password (and `-U` keeps the password it had).
@@ -21,25 +18,19 @@ struct NewPasswordOptions: ParsableArguments {
             help: ArgumentHelp("The password as hexadecimal digits, for binary passwords.", valueName: "hexpassword"))
     var hexPassword: String?
 
-    @Flag(name: .customLong("password-stdin"),
-          help: "Read the password from standard input, a pipe or a file, to its end; one final newline is dropped.")
-    var passwordFromStandardInput = false
+    @OptionGroup var standardInput: StandardInputPassword
 
     /// Set for a trailing `-w` with no value (see ``SecurityArguments``).
     @Flag(name: .customLong("prompt-for-password"), help: .hidden)
     var prompt = false
 
     func validate() throws {
-        let sources = [password != nil, hexPassword != nil, passwordFromStandardInput, prompt].filter { $0 }
+        let sources = [password != nil, hexPassword != nil, standardInput.isSet, prompt].filter { $0 }
         if sources.count > 1 {
             throw ValidationError("Give the password one way only: -w, -X or --password-stdin.")
         }
         if let hexPassword, Self.bytes(ofHex: hexPassword) == nil {
             throw ValidationError("Unable to convert password data (-X must specify valid hex digits)")
-        }
-        if passwordFromStandardInput, isatty(STDIN_FILENO) == 1 {
-            throw ValidationError(
-                "--password-stdin reads a pipe or a file, and standard input is a terminal: use -w last to be asked.")
         }
     }
 
@@ -47,16 +38,8 @@ struct NewPasswordOptions: ParsableArguments {
     func read() throws -> Data? {
         if let password { return Data(password.utf8) }
         if let hexPassword { return Self.bytes(ofHex: hexPassword) }
-        if prompt { return try PasswordPrompt.newPassword() }
-        if passwordFromStandardInput {
-            var data = FileHandle.standardInput.readDataToEndOfFile()
-            if data.last == UInt8(ascii: "\n") {
-                data.removeLast()
-                if data.last == UInt8(ascii: "\r") { data.removeLast() }
-            }
-            return data
-        }
-        return nil
+        if prompt { return try PasswordPrompt.newPassword("password data for new item: ", retype: "retype password for new item: ") }
+        return standardInput.read()
     }
 
     /// Pairs of hex digits as bytes; nil for an odd count or any other character.

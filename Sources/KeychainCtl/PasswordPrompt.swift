@@ -10,16 +10,21 @@ import Darwin
 /// has no terminal (a pipe in CI). The terminal's settings come back afterwards, also when
 /// the user presses Ctrl-C at the prompt: otherwise their shell would stay silent.
 enum PasswordPrompt {
-    /// A new item's password, typed twice as `security` asks for it; three tries.
-    static func newPassword() throws -> Data {
+    /// A new password, typed twice as `security` asks for a new item's or keychain's
+    /// (`password data for new item: `, `retype password for new item: `); three tries.
+    static func newPassword(_ prompt: String, retype: String) throws -> Data {
         for _ in 1...3 {
-            guard let first = ask("password data for new item: "),
-                  let second = ask("retype password for new item: ")
-            else { throw ToolFailure.other("no password was entered") }
+            let first = try password(prompt), second = try password(retype)
             if first == second { return first }
             ConsoleOutput.error("passwords don't match")
         }
         throw ToolFailure.other("the passwords did not match in three tries")
+    }
+
+    /// An existing password, typed once; the input ending first is a failure.
+    static func password(_ prompt: String) throws -> Data {
+        guard let answer = ask(prompt) else { throw ToolFailure.other("no password was entered") }
+        return answer
     }
 
     /// One answer without its newline; nil when the input ends first.
