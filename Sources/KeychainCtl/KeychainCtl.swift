@@ -1,13 +1,11 @@
 import ArgumentParser
 
-/// The root command: the subcommands of macOS `security` that work on items.
-///
-/// The keychain subcommands (create-keychain, unlock-keychain, ...) join this list as they
-/// come; each is a command of its own that takes a ``KeychainLocation``.
+/// The root command: the subcommands of macOS `security` that work on keychains and their
+/// items.
 struct KeychainCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychainctl",
-        abstract: "Keychain items from the command line, as with macOS security.",
+        abstract: "Keychains and their items from the command line, as with macOS security.",
         discussion: """
             Keychains live in $XDG_DATA_HOME/keychains (default ~/.local/share/keychains); the \
             default, login, is created on first use. keychainctl sees the items of every program \
@@ -26,6 +24,16 @@ struct KeychainCtl: ParsableCommand {
             DeletePassword<GenericPasswordFields>.self,
             DeletePassword<InternetPasswordFields>.self,
             DumpKeychain.self,
+            CreateKeychain.self,
+            DeleteKeychain.self,
+            ListKeychains.self,
+            DefaultKeychain.self,
+            LoginKeychain.self,
+            UnlockKeychain.self,
+            LockKeychain.self,
+            SetKeychainPassword.self,
+            SetKeychainSettings.self,
+            ShowKeychainInfo.self,
             ErrorCommand.self,
         ])
 }

@@ -15,6 +15,17 @@ import Testing
             ["add-generic-password", "-a", "alice", "-s", "example.com", "-w", "pw", "--password-stdin"],
             ["find-generic-password", "--no-such-flag"],
             ["no-such-subcommand"],
+            ["create-keychain"],
+            ["create-keychain", "-P", "-p", "pw", "work"],
+            ["delete-keychain"],
+            ["delete-keychain", ""],
+            ["list-keychains", "-d", "elsewhere"],
+            ["default-keychain", "work"],
+            ["unlock-keychain", "-u", "-p", "pw"],
+            ["unlock-keychain", "-p", "pw", "--password-stdin"],
+            ["lock-keychain", "-a", "work"],
+            ["set-keychain-settings", "-t", "soon"],
+            ["show-keychain-info", "work", "home"],
         ] {
             let outcome = try keychainctl.program.run(arguments, dataHome: keychainctl.dataHome)
             #expect(outcome.status == 2, "\(arguments)")
@@ -44,7 +55,9 @@ import Testing
     @Test func everySubcommandHasHelp() throws {
         for subcommand in ["add-generic-password", "add-internet-password", "find-generic-password",
                            "find-internet-password", "delete-generic-password", "delete-internet-password",
-                           "dump-keychain", "error"] {
+                           "dump-keychain", "error", "create-keychain", "delete-keychain", "list-keychains",
+                           "default-keychain", "login-keychain", "unlock-keychain", "lock-keychain",
+                           "set-keychain-password", "set-keychain-settings", "show-keychain-info"] {
             let help = try keychainctl(subcommand, "--help")
             #expect(help.status == 0, "\(subcommand)")
             #expect(help.output.contains("USAGE: keychainctl \(subcommand)"), "\(subcommand)")
@@ -63,6 +76,7 @@ import Testing
             let script = try keychainctl("--generate-completion-script", shell)
             #expect(script.status == 0, "\(shell)")
             #expect(script.output.contains("find-generic-password"), "\(shell)")
+            #expect(script.output.contains("unlock-keychain"), "\(shell)")
         }
     }
 }

@@ -18,7 +18,13 @@ struct Keychainctl {
     var keychains: URL { dataHome.appendingPathComponent("keychains") }
 
     /// The login keychain's database, as the attribute blocks name it.
-    var loginPath: String { keychains.appendingPathComponent("login.keychain-db").path }
+    var loginPath: String { path(of: "login") }
+
+    /// The database of the keychain `name` in the user's folder.
+    func path(of name: String) -> String { keychains.appendingPathComponent("\(name).keychain-db").path }
+
+    /// The line `list-keychains` and `default-keychain` print for the keychain `name`.
+    func line(_ name: String) -> String { "    \"\(path(of: name))\"\n" }
 
     /// Runs `body`'s SecItem calls in this user's keychain `name`, as another program whose
     /// access group is `group`.

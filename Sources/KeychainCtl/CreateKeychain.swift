@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Security
+
+/// `create-keychain`: new keychains, all with the one password given or asked for.
+struct CreateKeychain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-keychain",
+        abstract: "Create keychains.",
+        discussion: """
+            A name is a keychain in $XDG_DATA_HOME/keychains (work, work.keychain or \
+            work.keychain-db); a path (anything with a /) names the file. Without -p or \
+            --password-stdin, the password is asked for twice without echo (password for new \
+            keychain: , retype password for new keychain: ; three tries). An empty password \
+            makes a keychain without one, which unlocks itself at its first use. A keychain that \
+            exists already is an error (errSecDuplicateKeychain, exit status 48). A new keychain \
+            is unlocked.
+            """)
+
+    @Flag(name: .customShort("P"),
+          help: "Ask for the password: macOS shows a dialog, keychainctl the terminal prompt, as without -p.")
+    var prompt = false
+
+    @OptionGroup var password: KeychainPasswordOptions
+
+    @Argument(help: ArgumentHelp("A keychain to create: a name in $XDG_DATA_HOME/keychains or a path.",
+                                 valueName: "keychain"))
+    var names: [String]
+
+    func validate() throws {
+        if prompt, password.password != nil || password.standardInput.isSet {
+            throw ValidationError("-P asks for the password: leave out -p and --password-stdin.")
+        }
+        if names.contains(where: \.isEmpty) {
+            throw ValidationError("A keychain's name cannot be empty.")
+        }
+    }
+
+    func run() throws {
+        let secret = try password.given()
+            ?? PasswordPrompt.newPassword("password for new keychain: ", retype: "retype password for new keychain: ")
+        for name in names {
+            var created: SecKeychain?
+            let status = secret.withUnsafeBytes { bytes in
+                SecKeychainCreate(name, UInt32(bytes.count), bytes.baseAddress, false, nil, &created)
+            }
+            try check(status, "SecKeychainCreate \(name)")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Security
+
+/// `unlock-keychain`: opens a keychain's protected items for every process of this user.
+struct UnlockKeychain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock-keychain",
+        abstract: "Unlock a keychain.",
+        discussion: """
+            Without -p or --password-stdin, the password is asked for without echo (password to \
+            unlock <keychain>: ). The keychain then stays unlocked for every process of this user \
+            until lock-keychain, its auto-lock settings or a reboot lock it. A wrong password is \
+            errSecAuthFailed (exit status 51).
+            """)
+
+    @OptionGroup var password: KeychainPasswordOptions
+
+    @Flag(name: .customShort("u"),
+          help: "Do not use a password: unlocks a keychain that has none (macOS would show a dialog for one that has).")
+    var withoutPassword = false
+
+    @Argument(help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",
+                                 valueName: "keychain"))
+    var keychain: String?
+
+    func validate() throws {
+        if withoutPassword, password.password != nil || password.standardInput.isSet {
+            throw ValidationError("-u unlocks without a password: leave out -p and --password-stdin.")
+        }
+    }
+
+    func run() throws {
+        let location = KeychainLocation(argument: keychain)
+        let keychainRef = try location.open()
+        let secret = withoutPassword ? Data()
+            : try password.given() ?? PasswordPrompt.password("password to unlock \(location.displayName): ")
+        let status = secret.withUnsafeBytes { bytes in
+            SecKeychainUnlock(keychainRef, UInt32(bytes.count), bytes.baseAddress, !withoutPassword)
+        }
+        try check(status, location.operation("SecKeychainUnlock"))
+    }
+}

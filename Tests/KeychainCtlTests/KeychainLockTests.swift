@@ -1,0 +1,176 @@
+import Foundation
+import Security
+import Testing
+
+/// Passwords, locking and settings: create-, unlock-, lock-keychain, set-keychain-password,
+/// set-keychain-settings and show-keychain-info. Each password operation runs scrypt (a few
+/// tenths of a second), so each test makes few of them.
+@Suite struct KeychainLockTests {
+    let keychainctl = Keychainctl()
+
+    /// The message of a class A item read while its keychain is locked.
+    static let locked = "keychainctl: SecItemCopyMatching: User interaction is not allowed.\n"
+
+    @Test func createAsksTwiceWithoutEchoThenLockAndUnlockWithThePassword() throws {
+        let session = try keychainctl.onTerminal("create-keychain", "work")
+        try session.waitFor("password for new keychain: ")
+        session.type("typed s3cr3t")
+        try session.waitFor("retype password for new keychain: ")
+        session.type("typed s3cr3t")
+        let created = try session.finish()
+        #expect(created.status == 0)
+        #expect(created.terminal == "password for new keychain: \r\nretype password for new keychain: \r\n")
+        #expect(created.output.isEmpty && created.errors.isEmpty)
+
+        try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "kept", "work")
+        let lock = try keychainctl("lock-keychain", "work")
+        #expect(lock.status == 0 && lock.output.isEmpty && lock.errors.isEmpty)
+        // The item has the default accessibility, kSecAttrAccessibleWhenUnlocked: locked, it
+        // cannot be read, in this process or any other.
+        let refused = try keychainctl("find-generic-password", "-a", "alice", "-w", "work")
+        // The status's low byte: errSecInteractionNotAllowed is -25308, 0xFFFF9D24.
+        #expect(refused.status == errSecInteractionNotAllowed & 0xFF)
+        #expect(refused.status == 36)
+        #expect(refused.output.isEmpty)
+        #expect(refused.errors == Self.locked)
+
+        let unlock = try keychainctl.onTerminal("unlock-keychain", "work")
+        try unlock.waitFor("password to unlock work: ")
+        unlock.type("typed s3cr3t")
+        let unlocked = try unlock.finish()
+        #expect(unlocked.status == 0)
+        #expect(unlocked.terminal == "password to unlock work: \r\n")
+        #expect(unlocked.output.isEmpty && unlocked.errors.isEmpty)
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", "work").output == "kept\n")
+    }
+
+    @Test func differentAnswersCreateNoKeychain() throws {
+        let session = try keychainctl.onTerminal("create-keychain", "work")
+        for _ in 1...3 {
+            try session.waitFor("password for new keychain: ")
+            session.type("one")
+            try session.waitFor("retype password for new keychain: ")
+            session.type("two")
+        }
+        let outcome = try session.finish()
+        #expect(outcome.status == 1)
+        #expect(outcome.errors == """
+            passwords don't match
+            passwords don't match
+            passwords don't match
+            keychainctl: the passwords did not match in three tries
+
+            """)
+        #expect(!outcome.terminal.contains("one") && !outcome.terminal.contains("two"))
+        #expect(try keychainctl("list-keychains").output == keychainctl.line("login"))
+    }
+
+    @Test func aWrongPasswordExits51AndLeavesTheKeychainLocked() throws {
+        try keychainctl("create-keychain", "-p", "right", "work")
+        try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "kept", "work")
+        try keychainctl("lock-keychain", "work")
+        let wrong = try keychainctl("unlock-keychain", "--password-stdin", "work", input: "wrong\n")
+        #expect(wrong.status == 51)   // errSecAuthFailed, -25293
+        #expect(wrong.output.isEmpty)
+        #expect(wrong.errors == "keychainctl: SecKeychainUnlock work: The user name or passphrase you entered is not correct.\n")
+        #expect(!wrong.errors.contains("wrong"))
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", "work").status == 36)
+
+        // The default keychain is named in the prompt by its path, and not in the message.
+        try keychainctl("default-keychain", "-s", "work")
+        let session = try keychainctl.onTerminal("unlock-keychain")
+        try session.waitFor("password to unlock \(keychainctl.path(of: "work")): ")
+        session.type("also wrong")
+        let outcome = try session.finish()
+        #expect(outcome.status == 51)
+        #expect(outcome.errors == "keychainctl: SecKeychainUnlock: The user name or passphrase you entered is not correct.\n")
+    }
+
+    @Test func lockAllLocksEveryKeychainAndAnEmptyPasswordUnlocksOneWithout() throws {
+        try keychainctl("create-keychain", "-p", "", "work", "home")
+        for name in ["work", "home"] {
+            try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "in \(name)", name)
+        }
+        #expect(try keychainctl("lock-keychain", "-a").status == 0)
+        for name in ["work", "home"] {
+            #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", name).errors == Self.locked, "\(name)")
+        }
+        #expect(try keychainctl("unlock-keychain", "-p", "", "home").status == 0)
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", "home").output == "in home\n")
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", "work").status == 36)
+        #expect(try keychainctl("unlock-keychain", "-u", "work").status == 0)
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", "work").output == "in work\n")
+        // Without a name, the default keychain.
+        try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "in login")
+        #expect(try keychainctl("lock-keychain").status == 0)
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").status == 36)
+
+        let missing = try keychainctl("lock-keychain", "nowhere")
+        #expect(missing.status == 50)
+        #expect(missing.errors == "keychainctl: SecKeychainOpen nowhere: The specified keychain could not be found.\n")
+    }
+
+    @Test func setKeychainPasswordAsksAsMacOSDoes() throws {
+        try keychainctl("create-keychain", "-p", "", "work")
+        let session = try keychainctl.onTerminal("set-keychain-password", "work")
+        try session.waitFor("Old Password: ")
+        session.type("")
+        try session.waitFor("New Password: ")
+        session.type("new s3cr3t")
+        try session.waitFor("Retype New Password: ")
+        session.type("new s3cr3t")
+        let changed = try session.finish()
+        #expect(changed.status == 0)
+        #expect(changed.terminal == "Old Password: \r\nNew Password: \r\nRetype New Password: \r\n")
+        #expect(changed.output.isEmpty && changed.errors.isEmpty)
+
+        let wrong = try keychainctl("set-keychain-password", "-o", "not it", "-p", "other", "work")
+        #expect(wrong.status == 51)
+        #expect(wrong.errors
+            == "keychainctl: SecKeychainChangePassword work: The user name or passphrase you entered is not correct.\n")
+        try keychainctl("lock-keychain", "work")
+        #expect(try keychainctl("unlock-keychain", "--password-stdin", "work", input: "new s3cr3t").status == 0)
+    }
+
+    @Test func anEmptyNewPasswordRemovesThePasswordAndTheItemsThatNeedOne() throws {
+        try keychainctl("create-keychain", "-p", "pw", "work")
+        let added = keychainctl.asProgram("com.example.app", keychain: "work") {
+            SecItemAdd([
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "passcode",
+                kSecAttrService as String: "example.com", kSecValueData as String: Data("akpu".utf8),
+                kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+            ] as CFDictionary, nil)
+        }
+        #expect(added == errSecSuccess)
+        try keychainctl("add-generic-password", "-a", "plain", "-s", "example.com", "-w", "stays", "work")
+        let removed = try keychainctl("set-keychain-password", "-o", "pw", "-p", "", "work")
+        #expect(removed.status == 0 && removed.errors.isEmpty)
+        #expect(try keychainctl("find-generic-password", "-a", "passcode", "work").status == 44)
+        #expect(try keychainctl("find-generic-password", "-a", "plain", "-w", "work").output == "stays\n")
+        let help = try keychainctl("set-keychain-password", "--help").output
+        #expect(help.contains("(akpu)") && help.contains("An empty new password removes the password"))
+    }
+
+    @Test func settingsRoundTripThroughShowKeychainInfo() throws {
+        try keychainctl("create-keychain", "-p", "", "work")
+        func info(_ arguments: String...) throws -> String {
+            let shown = try keychainctl.program.run(["show-keychain-info"] + arguments, dataHome: keychainctl.dataHome)
+            #expect(shown.status == 0 && shown.output.isEmpty)
+            return shown.errors
+        }
+        #expect(try info("work") == "Keychain \"work\" no-timeout\n")
+        #expect(try keychainctl("set-keychain-settings", "-l", "-t", "300", "work").status == 0)
+        #expect(try info("work") == "Keychain \"work\" lock-on-sleep timeout=300s\n")
+        #expect(try info(keychainctl.path(of: "work")) == "Keychain \"\(keychainctl.path(of: "work"))\" lock-on-sleep timeout=300s\n")
+        // As in security, the settings given replace all of them: -u without -t is no timeout.
+        #expect(try keychainctl("set-keychain-settings", "-u", "work").status == 0)
+        #expect(try info("work") == "Keychain \"work\" no-timeout\n")
+        #expect(try keychainctl("set-keychain-settings", "-t", "60", "work").status == 0)
+        #expect(try info("work") == "Keychain \"work\" timeout=60s\n")
+        #expect(try info() == "Keychain \"\(keychainctl.loginPath)\" no-timeout\n")
+
+        let missing = try keychainctl("show-keychain-info", "nowhere")
+        #expect(missing.status == 50)
+        #expect(missing.errors == "keychainctl: SecKeychainOpen nowhere: The specified keychain could not be found.\n")
+    }
+}
