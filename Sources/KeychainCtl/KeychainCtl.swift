@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The root command: the subcommands of macOS `security` that work on keychains and their
-/// items.
+/// items, and the archive subcommands Linux adds.
 struct KeychainCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychainctl",
@@ -34,6 +34,8 @@ struct KeychainCtl: ParsableCommand {
             SetKeychainPassword.self,
             SetKeychainSettings.self,
             ShowKeychainInfo.self,
+            ExportArchive.self,
+            ImportArchive.self,
             ErrorCommand.self,
         ])
 }

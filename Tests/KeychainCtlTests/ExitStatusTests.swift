@@ -26,6 +26,8 @@ import Testing
             ["lock-keychain", "-a", "work"],
             ["set-keychain-settings", "-t", "soon"],
             ["show-keychain-info", "work", "home"],
+            ["export-archive"],
+            ["import-archive", "--on-duplicate", "sometimes", "file"],
         ] {
             let outcome = try keychainctl.program.run(arguments, dataHome: keychainctl.dataHome)
             #expect(outcome.status == 2, "\(arguments)")
@@ -57,7 +59,8 @@ import Testing
                            "find-internet-password", "delete-generic-password", "delete-internet-password",
                            "dump-keychain", "error", "create-keychain", "delete-keychain", "list-keychains",
                            "default-keychain", "login-keychain", "unlock-keychain", "lock-keychain",
-                           "set-keychain-password", "set-keychain-settings", "show-keychain-info"] {
+                           "set-keychain-password", "set-keychain-settings", "show-keychain-info",
+                           "export-archive", "import-archive"] {
             let help = try keychainctl(subcommand, "--help")
             #expect(help.status == 0, "\(subcommand)")
             #expect(help.output.contains("USAGE: keychainctl \(subcommand)"), "\(subcommand)")
@@ -77,6 +80,7 @@ import Testing
             #expect(script.status == 0, "\(shell)")
             #expect(script.output.contains("find-generic-password"), "\(shell)")
             #expect(script.output.contains("unlock-keychain"), "\(shell)")
+            #expect(script.output.contains("on-duplicate"), "\(shell)")
         }
     }
 }

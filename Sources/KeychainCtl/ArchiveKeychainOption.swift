@@ -1,0 +1,24 @@
+import ArgumentParser
+import KeychainCore
+
+/// The `-k <keychain>` of `export-archive` and `import-archive`, whose argument is the
+/// archive file, and the typed store the archive calls need.
+struct ArchiveKeychainOption: ParsableArguments {
+    @Option(name: .customShort("k"),
+            help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",
+                               valueName: "keychain"))
+    var keychain: String?
+
+    var location: KeychainLocation { KeychainLocation(argument: keychain) }
+
+    /// The keychain's store, once it is known to exist (the default one is created on first
+    /// use).
+    func store() throws -> KeychainStore {
+        let opened = try location.open()
+        do {
+            return try KeychainStore.shared(opened.files, create: false)
+        } catch {
+            throw ToolFailure.status(error.status, during: "SecKeychainOpen \(location.displayName)")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+import Security
+
+/// `export-archive`: a keychain's items, in one file sealed under a password of its own, to
+/// move them to another keychain or machine, or to keep a backup. macOS's `security export`
+/// writes keys and certificates in their formats; this is another operation, hence the name.
+struct ExportArchive: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export-archive",
+        abstract: "Export a keychain's items into an encrypted archive.",
+        discussion: """
+            Every item that may leave this machine (not the ThisDeviceOnly ones) of every program \
+            is written, with its attributes and data, into one file sealed with AES-256-GCM under \
+            a key derived from the archive's own password (scrypt). The password is asked for \
+            twice without echo (password for new archive: , retype password for new archive: ), \
+            or read with --password-stdin; it cannot be empty. The file is created readable by \
+            you alone, and replaced if it exists. A locked keychain does not export \
+            (errSecInteractionNotAllowed, exit status 36). import-archive reads the file.
+            """)
+
+    @OptionGroup var keychain: ArchiveKeychainOption
+
+    @Option(name: .customShort("o"), help: ArgumentHelp("The archive file to write.", valueName: "file"))
+    var output: String
+
+    @OptionGroup var password: StandardInputPassword
+
+    func run() throws {
+        let store = try keychain.store()
+        let secret = try password.read()
+            ?? PasswordPrompt.newPassword("password for new archive: ", retype: "retype password for new archive: ")
+        guard !secret.isEmpty else {
+            throw ToolFailure(message: "keychainctl: export-archive: an archive needs a password",
+                              exitStatus: ToolFailure.exitStatus(for: errSecParam))
+        }
+        let archive: Data
+        do {
+            archive = try store.exportArchive(password: secret)
+        } catch {
+            throw ToolFailure.status(error.status, during: "export-archive")
+        }
+        // Only the owner may read the archive, as only they may read the keychain; umask
+        // also covers the temporary file of the atomic write.
+        let mask = umask(0o077)
+        defer { umask(mask) }
+        do {
+            try archive.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw ToolFailure.other("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// export-archive and import-archive: a keychain's items carried to another keychain in an
+/// encrypted file. Keychains without passwords; each archive password runs scrypt once.
+@Suite struct ArchiveCommandTests {
+    let keychainctl = Keychainctl()
+    let archive = TestScratch.folder("archive").appendingPathComponent("work.archive")
+
+    /// `work` with two items, exported to `archive` under "archive pw".
+    func exportWork() throws {
+        try FileManager.default.createDirectory(at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try keychainctl("create-keychain", "-p", "", "work", "home")
+        try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "archived", "work")
+        try keychainctl("add-internet-password", "-a", "bob", "-s", "example.com", "-r", "htps", "-w", "web", "work")
+        let exported = try keychainctl("export-archive", "-k", "work", "-o", archive.path, "--password-stdin",
+                                       input: "archive pw\n")
+        #expect(exported.status == 0 && exported.output.isEmpty && exported.errors.isEmpty)
+    }
+
+    func importInto(_ keychain: String, _ options: String..., password: String = "archive pw") throws
+        -> (status: Int32, errors: String)
+    {
+        let outcome = try keychainctl.program.run(
+            ["import-archive", "-k", keychain, "--password-stdin"] + options + [archive.path],
+            input: password, dataHome: keychainctl.dataHome)
+        #expect(outcome.output.isEmpty)
+        return (outcome.status, outcome.errors)
+    }
+
+    @Test func anExportedItemIsImportedIntoAnotherKeychainThroughThePrompts() throws {
+        try FileManager.default.createDirectory(at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try keychainctl("create-keychain", "-p", "", "work", "home")
+        try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "archived", "-j", "a note", "work")
+        let export = try keychainctl.onTerminal("export-archive", "-k", "work", "-o", archive.path)
+        try export.waitFor("password for new archive: ")
+        export.type("archive pw")
+        try export.waitFor("retype password for new archive: ")
+        export.type("archive pw")
+        let exported = try export.finish()
+        #expect(exported.status == 0)
+        #expect(exported.terminal == "password for new archive: \r\nretype password for new archive: \r\n")
+        #expect(exported.output.isEmpty && exported.errors.isEmpty)
+        let mode = try FileManager.default.attributesOfItem(atPath: archive.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try !Data(contentsOf: archive).contains(Data("archived".utf8)))
+
+        let `import` = try keychainctl.onTerminal("import-archive", "-k", "home", archive.path)
+        try `import`.waitFor("password to open \(archive.path): ")
+        `import`.type("archive pw")
+        let imported = try `import`.finish()
+        #expect(imported.status == 0)
+        #expect(imported.output.isEmpty)
+        #expect(imported.errors == "imported: 1, replaced: 0, skipped: 0\n")
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", "home").output == "archived\n")
+        let block = try keychainctl("find-generic-password", "-a", "alice", "home").output
+        #expect(block.contains("    \"icmt\"<blob>=\"a note\"\n"))
+    }
+
+    @Test func byDefaultADuplicateImportsNothingAndSaysHowManyCollide() throws {
+        try exportWork()
+        try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "local", "home")
+        let failed = try importInto("home")
+        #expect(failed.status == 45)   // errSecDuplicateItem, -25299
+        #expect(failed.errors == """
+            keychainctl: import-archive: The specified item already exists in the keychain. The keychain holds 1 \
+            of the archive's 2 items already; nothing was imported (--on-duplicate keep or replace imports the others).
+
+            """)
+        #expect(try keychainctl("find-internet-password", "-a", "bob", "home").status == 44)
+
+        #expect(try importInto("home", "--on-duplicate", "keep") == (0, "imported: 1, replaced: 0, skipped: 1\n"))
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", "home").output == "local\n")
+        #expect(try keychainctl("find-internet-password", "-a", "bob", "-w", "home").output == "web\n")
+    }
+
+    @Test func replaceTakesTheArchivedItemAndAWrongPasswordExits51() throws {
+        try exportWork()
+        try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "local", "home")
+        let wrong = try importInto("home", "--on-duplicate", "replace", password: "not it")
+        #expect(wrong.status == 51)
+        #expect(wrong.errors == "keychainctl: import-archive: The user name or passphrase you entered is not correct.\n")
+        #expect(try importInto("home", "--on-duplicate", "replace") == (0, "imported: 1, replaced: 1, skipped: 0\n"))
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", "home").output == "archived\n")
+    }
+
+    @Test func aLockedKeychainDoesNotExportAndAnArchiveNeedsAPassword() throws {
+        try FileManager.default.createDirectory(at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "pw")
+        let empty = try keychainctl("export-archive", "-o", archive.path, "--password-stdin", input: "")
+        #expect(empty.status == 206)   // errSecParam, -50
+        #expect(empty.errors == "keychainctl: export-archive: an archive needs a password\n")
+        try keychainctl("lock-keychain")
+        let locked = try keychainctl("export-archive", "-o", archive.path, "--password-stdin", input: "archive pw")
+        #expect(locked.status == 36)
+        #expect(locked.errors == "keychainctl: export-archive: User interaction is not allowed.\n")
+        #expect(!FileManager.default.fileExists(atPath: archive.path))
+
+        let missing = try keychainctl("import-archive", "-k", "nowhere", "--password-stdin", archive.path, input: "pw")
+        #expect(missing.status == 50)
+        #expect(missing.errors == "keychainctl: SecKeychainOpen nowhere: The specified keychain could not be found.\n")
+        let noFile = try keychainctl("import-archive", "--password-stdin", archive.path, input: "pw")
+        #expect(noFile.status == 1)
+        #expect(noFile.errors.hasPrefix("keychainctl: cannot read \(archive.path): "))
+    }
+}
