@@ -19,12 +19,9 @@ struct KeychainOptions: ParsableArguments {
                 valueName: "group"))
     var accessGroup: String?
 
-    @Argument(help: ArgumentHelp(
-        "The keychain: a name in $XDG_DATA_HOME/keychains (default: login) or a path.",
-        valueName: "keychain"))
-    var keychain: String?
+    @OptionGroup var keychain: KeychainArgument
 
-    var location: KeychainLocation { KeychainLocation(argument: keychain) }
+    var location: KeychainLocation { keychain.location }
 
     /// The query entry that narrows to the chosen group, if any.
     var groupQuery: [String: Any] {

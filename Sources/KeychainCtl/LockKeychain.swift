@@ -17,12 +17,10 @@ struct LockKeychain: ParsableCommand {
     @Flag(name: .customShort("a"), help: "Lock every keychain in $XDG_DATA_HOME/keychains.")
     var all = false
 
-    @Argument(help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",
-                                 valueName: "keychain"))
-    var keychain: String?
+    @OptionGroup var keychain: KeychainArgument
 
     func validate() throws {
-        if all, keychain != nil {
+        if all, keychain.keychain != nil {
             throw ValidationError("-a locks every keychain: name none.")
         }
     }
@@ -32,7 +30,7 @@ struct LockKeychain: ParsableCommand {
             try check(SecKeychainLockAll(), "SecKeychainLockAll")
             return
         }
-        let location = KeychainLocation(argument: keychain)
+        let location = keychain.location
         try check(SecKeychainLock(try location.open()), location.operation("SecKeychainLock"))
     }
 }

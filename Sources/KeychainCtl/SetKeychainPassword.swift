@@ -28,12 +28,10 @@ struct SetKeychainPassword: ParsableCommand {
                                valueName: "newPassword"))
     var newPassword: String?
 
-    @Argument(help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",
-                                 valueName: "keychain"))
-    var keychain: String?
+    @OptionGroup var keychain: KeychainArgument
 
     func run() throws {
-        let location = KeychainLocation(argument: keychain)
+        let location = keychain.location
         let keychainRef = try location.open()
         let old = try oldPassword.map { Data($0.utf8) } ?? PasswordPrompt.password("Old Password: ")
         let new = try newPassword.map { Data($0.utf8) }

@@ -23,12 +23,10 @@ struct SetKeychainSettings: ParsableCommand {
             help: ArgumentHelp("Lock after this many seconds without use.", valueName: "timeout"))
     var timeout: UInt32?
 
-    @Argument(help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",
-                                 valueName: "keychain"))
-    var keychain: String?
+    @OptionGroup var keychain: KeychainArgument
 
     func run() throws {
-        let location = KeychainLocation(argument: keychain)
+        let location = keychain.location
         // As security does: -t implies -u, and without -t there is no timeout.
         var settings = SecKeychainSettings(version: UInt32(SEC_KEYCHAIN_SETTINGS_VERS1), lockOnSleep: DarwinBoolean(lockOnSleep),
                                            useLockInterval: DarwinBoolean(timeout != nil), lockInterval: timeout ?? 0)

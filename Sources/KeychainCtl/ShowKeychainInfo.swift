@@ -13,12 +13,10 @@ struct ShowKeychainInfo: ParsableCommand {
             path.
             """)
 
-    @Argument(help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",
-                                 valueName: "keychain"))
-    var keychain: String?
+    @OptionGroup var keychain: KeychainArgument
 
     func run() throws {
-        let location = KeychainLocation(argument: keychain)
+        let location = keychain.location
         var settings = SecKeychainSettings()
         try check(SecKeychainCopySettings(try location.open(), &settings), location.operation("SecKeychainCopySettings"))
         // macOS's SecKeychainCopySettings leaves useLockInterval false, so security never

@@ -20,9 +20,7 @@ struct UnlockKeychain: ParsableCommand {
           help: "Do not use a password: unlocks a keychain that has none (macOS would show a dialog for one that has).")
     var withoutPassword = false
 
-    @Argument(help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",
-                                 valueName: "keychain"))
-    var keychain: String?
+    @OptionGroup var keychain: KeychainArgument
 
     func validate() throws {
         if withoutPassword, password.password != nil || password.standardInput.isSet {
@@ -31,7 +29,7 @@ struct UnlockKeychain: ParsableCommand {
     }
 
     func run() throws {
-        let location = KeychainLocation(argument: keychain)
+        let location = keychain.location
         let keychainRef = try location.open()
         let secret = withoutPassword ? Data()
             : try password.given() ?? PasswordPrompt.password("password to unlock \(location.displayName): ")

@@ -33,12 +33,9 @@ import TestSupport
         try FileManager.default.createDirectory(at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
         try keychainctl("create-keychain", "-p", "", "work", "home")
         try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "archived", "-j", "a note", "work")
-        let export = try keychainctl.onTerminal("export-archive", "-k", "work", "-o", archive.path)
-        try export.waitFor("password for new archive: ")
-        export.type("archive pw")
-        try export.waitFor("retype password for new archive: ")
-        export.type("archive pw")
-        let exported = try export.finish()
+        let exported = try keychainctl.onTerminal("export-archive", "-k", "work", "-o", archive.path, answering: [
+            ("password for new archive: ", "archive pw"), ("retype password for new archive: ", "archive pw"),
+        ])
         #expect(exported.status == 0)
         #expect(exported.terminal == "password for new archive: \r\nretype password for new archive: \r\n")
         #expect(exported.output.isEmpty && exported.errors.isEmpty)
@@ -46,10 +43,8 @@ import TestSupport
         #expect(mode == 0o600)
         #expect(try !Data(contentsOf: archive).contains(Data("archived".utf8)))
 
-        let `import` = try keychainctl.onTerminal("import-archive", "-k", "home", archive.path)
-        try `import`.waitFor("password to open \(archive.path): ")
-        `import`.type("archive pw")
-        let imported = try `import`.finish()
+        let imported = try keychainctl.onTerminal("import-archive", "-k", "home", archive.path,
+                                                  answering: [("password to open \(archive.path): ", "archive pw")])
         #expect(imported.status == 0)
         #expect(imported.output.isEmpty)
         #expect(imported.errors == "imported: 1, replaced: 0, skipped: 0\n")

@@ -12,12 +12,9 @@ import Testing
     static let locked = "keychainctl: SecItemCopyMatching: User interaction is not allowed.\n"
 
     @Test func createAsksTwiceWithoutEchoThenLockAndUnlockWithThePassword() throws {
-        let session = try keychainctl.onTerminal("create-keychain", "work")
-        try session.waitFor("password for new keychain: ")
-        session.type("typed s3cr3t")
-        try session.waitFor("retype password for new keychain: ")
-        session.type("typed s3cr3t")
-        let created = try session.finish()
+        let created = try keychainctl.onTerminal("create-keychain", "work", answering: [
+            ("password for new keychain: ", "typed s3cr3t"), ("retype password for new keychain: ", "typed s3cr3t"),
+        ])
         #expect(created.status == 0)
         #expect(created.terminal == "password for new keychain: \r\nretype password for new keychain: \r\n")
         #expect(created.output.isEmpty && created.errors.isEmpty)
@@ -34,10 +31,8 @@ import Testing
         #expect(refused.output.isEmpty)
         #expect(refused.errors == Self.locked)
 
-        let unlock = try keychainctl.onTerminal("unlock-keychain", "work")
-        try unlock.waitFor("password to unlock work: ")
-        unlock.type("typed s3cr3t")
-        let unlocked = try unlock.finish()
+        let unlocked = try keychainctl.onTerminal("unlock-keychain", "work",
+                                                  answering: [("password to unlock work: ", "typed s3cr3t")])
         #expect(unlocked.status == 0)
         #expect(unlocked.terminal == "password to unlock work: \r\n")
         #expect(unlocked.output.isEmpty && unlocked.errors.isEmpty)
@@ -45,22 +40,10 @@ import Testing
     }
 
     @Test func differentAnswersCreateNoKeychain() throws {
-        let session = try keychainctl.onTerminal("create-keychain", "work")
-        for _ in 1...3 {
-            try session.waitFor("password for new keychain: ")
-            session.type("one")
-            try session.waitFor("retype password for new keychain: ")
-            session.type("two")
-        }
-        let outcome = try session.finish()
+        let mismatch = [("password for new keychain: ", "one"), ("retype password for new keychain: ", "two")]
+        let outcome = try keychainctl.onTerminal("create-keychain", "work", answering: mismatch + mismatch + mismatch)
         #expect(outcome.status == 1)
-        #expect(outcome.errors == """
-            passwords don't match
-            passwords don't match
-            passwords don't match
-            keychainctl: the passwords did not match in three tries
-
-            """)
+        #expect(outcome.errors == Keychainctl.threeMismatches)
         #expect(!outcome.terminal.contains("one") && !outcome.terminal.contains("two"))
         #expect(try keychainctl("list-keychains").output == keychainctl.line("login"))
     }
@@ -78,10 +61,8 @@ import Testing
 
         // The default keychain is named in the prompt by its path, and not in the message.
         try keychainctl("default-keychain", "-s", "work")
-        let session = try keychainctl.onTerminal("unlock-keychain")
-        try session.waitFor("password to unlock \(keychainctl.path(of: "work")): ")
-        session.type("also wrong")
-        let outcome = try session.finish()
+        let outcome = try keychainctl.onTerminal(
+            "unlock-keychain", answering: [("password to unlock \(keychainctl.path(of: "work")): ", "also wrong")])
         #expect(outcome.status == 51)
         #expect(outcome.errors == "keychainctl: SecKeychainUnlock: The user name or passphrase you entered is not correct.\n")
     }
@@ -112,14 +93,9 @@ import Testing
 
     @Test func setKeychainPasswordAsksAsMacOSDoes() throws {
         try keychainctl("create-keychain", "-p", "", "work")
-        let session = try keychainctl.onTerminal("set-keychain-password", "work")
-        try session.waitFor("Old Password: ")
-        session.type("")
-        try session.waitFor("New Password: ")
-        session.type("new s3cr3t")
-        try session.waitFor("Retype New Password: ")
-        session.type("new s3cr3t")
-        let changed = try session.finish()
+        let changed = try keychainctl.onTerminal("set-keychain-password", "work", answering: [
+            ("Old Password: ", ""), ("New Password: ", "new s3cr3t"), ("Retype New Password: ", "new s3cr3t"),
+        ])
         #expect(changed.status == 0)
         #expect(changed.terminal == "Old Password: \r\nNew Password: \r\nRetype New Password: \r\n")
         #expect(changed.output.isEmpty && changed.errors.isEmpty)

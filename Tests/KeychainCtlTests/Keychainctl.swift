@@ -33,9 +33,31 @@ struct Keychainctl {
             KeychainEnvironment(directory: keychains, keychainName: name, accessGroups: [group]), operation: body)
     }
 
+    /// Standard error after a new password was typed differently three times.
+    static let threeMismatches = """
+        passwords don't match
+        passwords don't match
+        passwords don't match
+        keychainctl: the passwords did not match in three tries
+
+        """
+
     /// Starts `keychainctl arguments...` on a terminal, for its prompts.
     func onTerminal(_ arguments: String...) throws -> TerminalSession {
         try TerminalSession(program, arguments, environment: ProgramProcess.environment(dataHome: dataHome))
+    }
+
+    /// Runs `keychainctl arguments...` on a terminal to its end, typing each answer once its
+    /// prompt shows, as a user would.
+    func onTerminal(_ arguments: String..., answering dialog: [(prompt: String, answer: String)]) throws
+        -> TerminalSession.Outcome
+    {
+        let session = try TerminalSession(program, arguments, environment: ProgramProcess.environment(dataHome: dataHome))
+        for (prompt, answer) in dialog {
+            try session.waitFor(prompt)
+            session.type(answer)
+        }
+        return try session.finish()
     }
 }
 

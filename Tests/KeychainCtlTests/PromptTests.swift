@@ -29,13 +29,7 @@ import TestSupport
         for _ in 1...3 { try answer(session, "one", "two") }
         let outcome = try session.finish()
         #expect(outcome.status == 1)
-        #expect(outcome.errors == """
-            passwords don't match
-            passwords don't match
-            passwords don't match
-            keychainctl: the passwords did not match in three tries
-
-            """)
+        #expect(outcome.errors == Keychainctl.threeMismatches)
         #expect(!outcome.terminal.contains("one") && !outcome.terminal.contains("two"))
         #expect(try keychainctl("find-internet-password", "-a", "bob").status == 44)
     }
