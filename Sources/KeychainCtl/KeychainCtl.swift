@@ -8,13 +8,14 @@ struct KeychainCtl: ParsableCommand {
         abstract: "Keychains and their items from the command line, as with macOS security.",
         discussion: """
             Keychains live in $XDG_DATA_HOME/keychains (default ~/.local/share/keychains); the \
-            default, login, is created on first use. keychainctl sees the items of every program \
-            (every access group).
+            default keychain, login unless default-keychain -s chose another, is created on first \
+            use. keychainctl sees the items of every program (every access group).
 
             Exit status: 0 on success; 2 for a usage error; otherwise the Keychain Services status \
-            truncated to 8 bits, e.g. 44 when the item is not found (-25300) and 45 when it already \
-            exists (-25299). Errors are printed as keychainctl: <operation>: <message>; \
-            keychainctl error <code> explains a status.
+            truncated to 8 bits, e.g. 44 when the item is not found (-25300), 45 when it already \
+            exists (-25299), 36 when its keychain is locked (-25308), 50 when the keychain does not \
+            exist (-25294) and 51 for a wrong password (-25293). Errors are printed as \
+            keychainctl: <operation>: <message>; keychainctl error <code> explains a status.
             """,
         subcommands: [
             AddPassword<GenericPasswordFields>.self,
