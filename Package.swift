@@ -136,6 +136,8 @@ let package = Package(
             name: "KeychainProof",
             dependencies: [
                 "Security",
+                // Child processes through posix_spawn (see SpawnedProcess).
+                "TestSupport",
                 "SecItemFuzzing",
                 // SQLite's integrity check, and damage done the way someone with the files would.
                 .product(name: "GRDB", package: "GRDB.swift"),

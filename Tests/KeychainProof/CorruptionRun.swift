@@ -63,7 +63,7 @@ public struct CorruptionRun {
                                           accessGroups: Self.accessGroup)
             let lines = probe.finish()
             outcome.cases += 1
-            check(corruption, lines, exit: probe.wasSignalled ? -1 : Int(probe.process.terminationStatus), into: &outcome)
+            check(corruption, lines, exit: probe.wasSignalled ? -1 : Int(probe.terminationStatus), into: &outcome)
             try? FileManager.default.removeItem(at: home)
         }
         return outcome

@@ -75,14 +75,14 @@ public struct CrashRun {
             writer.kill()
             outcome.kills += 1
             if !writer.wasSignalled {
-                outcome.problems.append("iteration \(iteration): the writer stopped by itself (status \(writer.process.terminationStatus))")
+                outcome.problems.append("iteration \(iteration): the writer stopped by itself (status \(writer.terminationStatus))")
             }
             var verifier = try WorkerProcess(executable, ["crash-verify", journal.path], dataHome: dataHome,
                                              accessGroups: Self.accessGroup)
             let line = verifier.finish().last ?? "fail the verifier printed nothing"
             progress("iteration \(iteration) (\(first.rawValue)): \(line)")
             let fields = line.split(separator: " ").map(String.init)
-            guard fields.first == "ok", fields.count == 4, verifier.process.terminationStatus == 0 else {
+            guard fields.first == "ok", fields.count == 4, verifier.terminationStatus == 0 else {
                 outcome.problems.append("iteration \(iteration): \(line)")
                 break
             }

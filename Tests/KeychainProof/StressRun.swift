@@ -60,8 +60,8 @@ public struct StressRun {
         var outcome = Outcome()
         for index in processes.indices {
             _ = processes[index].finish()
-            if processes[index].process.terminationStatus != 0 || processes[index].wasSignalled {
-                outcome.problem("worker \(index) did not finish cleanly (status \(processes[index].process.terminationStatus))")
+            if processes[index].terminationStatus != 0 || processes[index].wasSignalled {
+                outcome.problem("worker \(index) did not finish cleanly (status \(processes[index].terminationStatus))")
             }
         }
         let environment = KeychainEnvironment(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,30 +7,23 @@ import Glibc
 /// A worker process of a proof suite: the tests' KeychainTestHelper or the long runs' own
 /// executable, started with a keychain chosen through the environment, as any program's.
 public struct WorkerProcess {
-    public let process: Process
-    private let output: Pipe
+    public let process: SpawnedProcess
     private var buffered: [UInt8] = []
 
     /// Starts `executable arguments` with `XDG_DATA_HOME` and `KEYCHAIN_ACCESS_GROUPS` set.
     public init(_ executable: URL, _ arguments: [String], dataHome: URL, accessGroups: String) throws {
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = dataHome.path
         environment["KEYCHAIN_ACCESS_GROUPS"] = accessGroups
-        process.environment = environment
-        output = Pipe()
-        process.standardOutput = output
         // What the library logs about damage it meets is expected here, and would drown the
         // report; the checks read the worker's statuses instead.
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(executable.path, arguments, environment: environment,
+                                     stdout: .pipe, stderr: .open("/dev/null", O_WRONLY))
     }
 
     /// The next line the worker printed, or nil at the end of its output.
     public mutating func readLine() -> String? {
-        let descriptor = output.fileHandleForReading.fileDescriptor
+        guard let descriptor = process.output else { return nil }
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffered[..<newline], as: UTF8.self)
@@ -38,6 +32,7 @@ public struct WorkerProcess {
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { return nil }
             buffered += chunk[..<count]
         }
@@ -47,18 +42,21 @@ public struct WorkerProcess {
     public mutating func finish() -> [String] {
         var lines: [String] = []
         while let line = readLine() { lines.append(line) }
-        process.waitUntilExit()
+        process.wait()
         return lines
     }
 
     /// SIGKILL, as a crash or the out-of-memory killer would end it; waits for it to go.
     public mutating func kill() {
-        _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        process.kill()
         _ = finish()
     }
 
+    /// The exit status, once finished (128 plus the signal for one that was killed).
+    public var terminationStatus: Int32 { process.wait().status }
+
     /// Whether the process ended by a signal (a crash or our SIGKILL) rather than exiting.
-    public var wasSignalled: Bool { process.terminationReason == .uncaughtSignal }
+    public var wasSignalled: Bool { process.wait().signalled }
 }
 
 /// Prints a line to standard output at once (no buffering), so that a parent reading it

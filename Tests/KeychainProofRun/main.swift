@@ -94,7 +94,7 @@ do {
                                      dataHome: work.appendingPathComponent("logs"), accessGroups: "proof.logs")
         let lines = logs.finish()
         for line in lines { print("  log probe: \(line)") }
-        let logsPassed = lines.last == "PASS" && logs.process.terminationStatus == 0
+        let logsPassed = lines.last == "PASS" && logs.terminationStatus == 0
         finish(outcome.passed && logsPassed, outcome.problems,
                "\(outcome.markers) markers, none in \(outcome.files.count) files; logs at trace: "
                + "\(lines.first ?? "-"), \(logsPassed ? "no marker" : "a marker leaked")")

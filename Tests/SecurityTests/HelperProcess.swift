@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the KeychainTestHelper executable, built beside the test bundle, as another process.
 struct HelperProcess {
@@ -8,33 +9,26 @@ struct HelperProcess {
         return tests.deletingLastPathComponent().appendingPathComponent("KeychainTestHelper")
     }
 
-    /// Starts the helper with `arguments`; `environment` replaces the keychain variables.
+    /// Starts the helper with `arguments`; `dataHome` and `accessGroups` set the keychain
+    /// variables, `more` adds others. Its standard output is a pipe.
     static func start(_ arguments: [String], dataHome: URL?, accessGroups: String?,
-                      executable: URL = executable, more: [String: String] = [:]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+                      executable: URL = executable, more: [String: String] = [:]) throws -> SpawnedProcess {
         var environment = ProcessInfo.processInfo.environment.merging(more) { $1 }
         environment["XDG_DATA_HOME"] = dataHome?.path
         environment["KEYCHAIN_ACCESS_GROUPS"] = accessGroups
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        return (process, output)
+        return try SpawnedProcess(executable.path, arguments, environment: environment, stdout: .pipe)
     }
 
     /// Runs the helper to its end and returns its trimmed standard output.
     static func run(_ arguments: [String], dataHome: URL?, accessGroups: String?,
                     executable: URL = executable, more: [String: String] = [:]) throws -> String {
-        let (process, output) = try start(arguments, dataHome: dataHome, accessGroups: accessGroups,
-                                          executable: executable, more: more)
-        return finish(process, output)
+        finish(try start(arguments, dataHome: dataHome, accessGroups: accessGroups, executable: executable, more: more))
     }
 
-    static func finish(_ process: Process, _ output: Pipe) -> String {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// Reads the helper's output to its end, waits for it, and returns the output trimmed.
+    static func finish(_ process: SpawnedProcess) -> String {
+        let output = process.readOutputToEnd()
+        process.wait()
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -218,14 +218,13 @@ import TestSupport
         var generator = SystemRandomNumberGenerator()
         var acknowledged = 0
         for _ in 0..<5 {
-            let (process, output) = try HelperProcess.start(
+            let process = try HelperProcess.start(
                 ["cycle-passwords", "cycle"], dataHome: keychain.directory.deletingLastPathComponent(),
                 accessGroups: "com.example.app")
             Thread.sleep(forTimeInterval: Double.random(in: 0.3...1.5, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: "\n")
+            process.kill()
+            let lines = process.readOutputToEnd().split(separator: "\n")
+            process.wait()
             #expect(!lines.contains { $0.hasPrefix("failed") })
             // The helper starts from "pw-0" or "pw-1" as the keychain is: count its changes
             // on top of those already made.

@@ -36,7 +36,7 @@ import Testing
         let racers = try (0..<6).map { index in
             try HelperProcess.start(["add", "contested", "racer-\(index)", start], dataHome: dataHome, accessGroups: "com.example.app")
         }
-        let statuses = racers.map { HelperProcess.finish($0.0, $0.1) }
+        let statuses = racers.map(HelperProcess.finish)
         #expect(statuses.filter { $0 == "\(errSecSuccess)" }.count == 1)
         #expect(statuses.filter { $0 == "\(errSecDuplicateItem)" }.count == 5)
         let winner = statuses.firstIndex(of: "\(errSecSuccess)")!
@@ -48,7 +48,7 @@ import Testing
         let writers = try (0..<4).map { index in
             try HelperProcess.start(["add-many", "writer\(index)", "150"], dataHome: dataHome, accessGroups: "com.example.app")
         }
-        let counts = writers.map { HelperProcess.finish($0.0, $0.1) }
+        let counts = writers.map(HelperProcess.finish)
         #expect(counts == ["150", "150", "150", "150"])
         let all = keychain.copyMatching([
             kSecClass as String: kSecClassGenericPassword,

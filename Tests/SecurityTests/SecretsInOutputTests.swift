@@ -21,7 +21,7 @@ import Testing
                                       accessGroups: "proof.logs")
         let lines = probe.finish()
         #expect(lines.last == "PASS", "\(lines.joined(separator: "\n"))")
-        #expect(probe.process.terminationStatus == 0)
+        #expect(probe.terminationStatus == 0)
         // The probe reached the failures it is there for.
         let statuses = lines.first { $0.hasPrefix("statuses ") } ?? ""
         for status in [errSecDuplicateItem, errSecItemNotFound, errSecParam, errSecDecode, errSecNotAvailable, errSecMissingEntitlement,

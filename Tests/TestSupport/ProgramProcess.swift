@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a program of this package as a user would: its own process, answers on standard
 /// input, and a private keychain folder (XDG_DATA_HOME) so that tests never touch the user's.
@@ -59,20 +62,14 @@ public struct ProgramProcess: Sendable {
         try Data(input.utf8).write(to: files[0])
         for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = Self.environment(dataHome: dataHome, overrides: overrides)
-        let handles = try [FileHandle(forReadingFrom: files[0]),
-                           FileHandle(forWritingTo: files[1]), FileHandle(forWritingTo: files[2])]
-        process.standardInput = handles[0]
-        process.standardOutput = handles[1]
-        process.standardError = handles[2]
-        try process.run()
-        process.waitUntilExit()
-        for handle in handles { try handle.close() }
+        let process = try SpawnedProcess(
+            executable.path, arguments, environment: Self.environment(dataHome: dataHome, overrides: overrides),
+            stdin: .open(files[0].path, O_RDONLY),
+            stdout: .open(files[1].path, O_WRONLY | O_TRUNC),
+            stderr: .open(files[2].path, O_WRONLY | O_TRUNC))
+        let termination = process.wait()
 
-        return Outcome(status: process.terminationStatus,
+        return Outcome(status: termination.status,
                        output: try String(contentsOf: files[1], encoding: .utf8),
                        errors: try String(contentsOf: files[2], encoding: .utf8))
     }

@@ -20,7 +20,7 @@ public final class TerminalSession {
     }
 
     private let master: Int32
-    private let pid: pid_t
+    private let process: SpawnedProcess
     private let files: [URL]
     private var shown: [UInt8] = []
     /// Where the last wait's match ended.
@@ -39,27 +39,13 @@ public final class TerminalSession {
         else { throw TerminalError.noTerminal(errno) }
         let terminalPath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
         // A new session first; opening the terminal then makes it the controlling one.
-        posix_spawnattr_setflags(&attributes, PseudoTerminal.spawnNewSession)
-        posix_spawn_file_actions_addopen(&actions, 0, terminalPath, O_RDWR, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, files[0].path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, files[1].path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        let argv = ([program.executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, program.executable.path, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw TerminalError.notStarted(spawned) }
-        pid = child
+        process = try SpawnedProcess(
+            program.executable.path, arguments, environment: environment,
+            stdin: .open(terminalPath, O_RDWR),
+            stdout: .open(files[0].path, O_WRONLY | O_CREAT | O_TRUNC),
+            stderr: .open(files[1].path, O_WRONLY | O_CREAT | O_TRUNC),
+            newSession: true)
     }
 
     deinit {
@@ -90,17 +76,17 @@ public final class TerminalSession {
     /// Waits for the program to end and reads what it left.
     public func finish(timeout: TimeInterval = 30) throws -> Outcome {
         let deadline = Date().addingTimeInterval(timeout)
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        var termination = process.poll()
+        while termination == nil {
             guard Date() < deadline else {
-                kill(pid, SIGKILL)
+                process.kill()
                 throw TerminalError.timedOut(waitingFor: "the program's end", shown: terminal)
             }
             _ = readTerminal(until: Date().addingTimeInterval(0.05))
+            termination = process.poll()
         }
         while readTerminal(until: Date()) {}
-        // The exit status in the `status` word, when the program exited rather than died.
-        let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let exitStatus = termination?.status ?? -1
         return Outcome(status: exitStatus, terminal: terminal,
                        output: try String(contentsOf: files[0], encoding: .utf8),
                        errors: try String(contentsOf: files[1], encoding: .utf8))
@@ -133,9 +119,6 @@ private enum PseudoTerminal {
     static let unlock = function("unlockpt", as: Open.self)
     static let name = function("ptsname_r", as: Name.self)
 
-    /// glibc's POSIX_SPAWN_SETSID (`__USE_GNU` only): the child starts a new session.
-    static let spawnNewSession: Int16 = 0x80
-
     private static func function<F>(_ symbol: String, as type: F.Type) -> F {
         guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) else {
             fatalError("glibc has no \(symbol)")
@@ -146,13 +129,11 @@ private enum PseudoTerminal {
 
 public enum TerminalError: Error, CustomStringConvertible {
     case noTerminal(Int32)
-    case notStarted(Int32)
     case timedOut(waitingFor: String, shown: String)
 
     public var description: String {
         switch self {
         case .noTerminal(let error): "no pseudo-terminal: errno \(error)"
-        case .notStarted(let error): "posix_spawn failed: \(error)"
         case .timedOut(let text, let shown): "timed out waiting for \(text.debugDescription); the terminal showed \(shown.debugDescription)"
         }
     }
