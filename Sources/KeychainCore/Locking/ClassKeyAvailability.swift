@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Class D keys open with the device key when the keychain opens. Class A and C keys come
 /// from an unlock, through two entries of the ``UnlockedKeyCache``: the session entry
-/// (class A, C and D keys; removed by a lock, timed out by the auto-lock) and the boot entry
-/// (class C keys; kept until reboot). A process that did not unlock reads them there, so
+/// (class A and C keys and the auto-lock settings; revoked by a lock, timed out by the
+/// auto-lock) and the boot entry (class C keys; kept until reboot). A process that did not unlock reads them there, so
 /// every process of the user sees the same lock state, and none reruns the KDF.
 ///
 /// Each use of a class A key reads the session entry again (one system call), so a lock in
