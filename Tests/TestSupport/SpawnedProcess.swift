@@ -67,6 +67,10 @@ public final class SpawnedProcess: @unchecked Sendable {
                 if descriptor == 1 { readEnd = ownEnd }
             }
         }
+        // Nothing else of this process goes to the child, as Foundation's Process ensures by
+        // closing every other descriptor: a child holding the write end of a program file
+        // that another test is copying would make that program fail to start (ETXTBSY).
+        _ = Self.closeFrom(&actions, 3)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -122,11 +126,13 @@ public final class SpawnedProcess: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// glibc's pipe2, which Swift does not import (`_GNU_SOURCE` only), looked up by name.
-    private static let pipeClosingOnExec: @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32 = {
-        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { fatalError("glibc has no pipe2") }
-        return unsafeBitCast(address, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
-    }()
+    /// glibc's pipe2 and posix_spawn_file_actions_addclosefrom_np (2.34), which Swift does not
+    /// import (`_GNU_SOURCE` only), looked up by name.
+    private static let pipeClosingOnExec = glibcFunction(
+        "pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    private static let closeFrom = glibcFunction(
+        "posix_spawn_file_actions_addclosefrom_np",
+        as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
 
     /// glibc's POSIX_SPAWN_SETSID, which Swift does not import (`__USE_GNU` only).
     private static let newSessionFlag: Int16 = 0x80
@@ -147,4 +153,11 @@ public enum SpawnError: Error, CustomStringConvertible {
         case .notStarted(let error): "posix_spawn failed: \(String(cString: strerror(error)))"
         }
     }
+}
+
+/// A glibc function that Swift's Glibc module does not import (it needs a feature macro such
+/// as `_GNU_SOURCE` or `_XOPEN_SOURCE`), looked up by name.
+func glibcFunction<F>(_ symbol: String, as type: F.Type) -> F {
+    guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) else { fatalError("glibc has no \(symbol)") }
+    return unsafeBitCast(address, to: type)
 }

@@ -109,22 +109,15 @@ public final class TerminalSession {
 }
 
 /// The pseudo-terminal calls of glibc that its Swift module does not import (they need
-/// `_XOPEN_SOURCE`), looked up by name.
+/// `_XOPEN_SOURCE`).
 private enum PseudoTerminal {
     typealias Open = @convention(c) (Int32) -> Int32
     typealias Name = @convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32
 
-    static let openMaster = function("posix_openpt", as: Open.self)
-    static let grant = function("grantpt", as: Open.self)
-    static let unlock = function("unlockpt", as: Open.self)
-    static let name = function("ptsname_r", as: Name.self)
-
-    private static func function<F>(_ symbol: String, as type: F.Type) -> F {
-        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) else {
-            fatalError("glibc has no \(symbol)")
-        }
-        return unsafeBitCast(address, to: type)
-    }
+    static let openMaster = glibcFunction("posix_openpt", as: Open.self)
+    static let grant = glibcFunction("grantpt", as: Open.self)
+    static let unlock = glibcFunction("unlockpt", as: Open.self)
+    static let name = glibcFunction("ptsname_r", as: Name.self)
 }
 
 public enum TerminalError: Error, CustomStringConvertible {
