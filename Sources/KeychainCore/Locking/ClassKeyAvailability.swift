@@ -24,21 +24,21 @@ final class ClassKeyAvailability: Sendable {
         var bootKeys: [Accessibility: SymmetricKey]?
         /// For a keychain without a password: its class keys and settings, which open it at
         /// its first use since boot, as a login keychain opens at login.
-        var firstUnlock: (keys: [Accessibility: SymmetricKey], settings: KeychainSettings)?
+        var firstUnlock: (keys: DeferredKeys, settings: KeychainSettings)?
     }
 
     private let cache: UnlockedKeyCache
     private let sessionName: String
     private let bootName: String
-    private let alwaysKeys: [Accessibility: SymmetricKey]
+    private let alwaysKeys: DeferredKeys
     private let state = Mutex(State())
 
     /// - Parameters:
     ///   - keychainID: names this keychain's entries in the cache.
     ///   - alwaysKeys: the class D keys that opened (a ThisDeviceOnly key of a keychain
     ///     copied from another machine does not).
-    init(keychainID: String, alwaysKeys: [Accessibility: SymmetricKey],
-         firstUnlock: (keys: [Accessibility: SymmetricKey], settings: KeychainSettings)?,
+    init(keychainID: String, alwaysKeys: DeferredKeys,
+         firstUnlock: (keys: DeferredKeys, settings: KeychainSettings)?,
          cache: UnlockedKeyCache = .shared) {
         self.cache = cache
         self.sessionName = "swift-keychain:\(keychainID):session"
@@ -49,7 +49,7 @@ final class ClassKeyAvailability: Sendable {
 
     /// Sets what opens a keychain without a password at its first use since boot: nil once
     /// it has a password.
-    func setFirstUnlock(_ firstUnlock: (keys: [Accessibility: SymmetricKey], settings: KeychainSettings)?) {
+    func setFirstUnlock(_ firstUnlock: (keys: DeferredKeys, settings: KeychainSettings)?) {
         state.withLock { $0.firstUnlock = firstUnlock }
     }
 
@@ -71,7 +71,7 @@ final class ClassKeyAvailability: Sendable {
     @discardableResult
     func unlockForFirstUse() -> Bool {
         guard let firstUnlock = state.withLock({ $0.firstUnlock }), !wasUnlockedSinceBoot else { return false }
-        publish(firstUnlock.keys, settings: firstUnlock.settings)
+        publish(firstUnlock.keys.keys, settings: firstUnlock.settings)
         return true
     }
 
@@ -79,7 +79,7 @@ final class ClassKeyAvailability: Sendable {
         let keys: [Accessibility: SymmetricKey]
         switch accessibility.protectionClass {
         case .always:
-            keys = alwaysKeys
+            keys = alwaysKeys.keys
         case .afterFirstUnlock:
             guard let boot = bootKeys() else { throw .interactionNotAllowed }
             keys = boot

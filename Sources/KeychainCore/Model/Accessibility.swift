@@ -26,6 +26,9 @@ public enum Accessibility: String, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// The values whose keys an unlock opens: classes A and C.
+    static let lockedClasses = allCases.filter { $0.protectionClass != .always }
+
     /// Items bound to this machine: they never leave it in an export.
     public var isThisDeviceOnly: Bool {
         switch self {

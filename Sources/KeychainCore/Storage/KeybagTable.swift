@@ -5,7 +5,7 @@ import GRDB
 /// The `keybag` and `meta` rows that hold a keychain's keys and password parameters, read
 /// and written in the caller's transaction.
 struct KeybagTable {
-    struct Entry {
+    struct Entry: Sendable {
         var wrapping: KeyWrapping
         var wrapped: Data
     }
@@ -44,7 +44,34 @@ struct KeybagTable {
 
     /// The key of an entry; errSecDecode when it does not open under `base`.
     func open(_ entry: Entry, named name: String, base: SymmetricKey) throws(KeychainError) -> SymmetricKey {
-        try Keybag.unwrap(entry.wrapped, named: name, with: entry.wrapping.key(base: base, machineSecret: machineSecret))
+        try Self.open(entry, named: name, base: base, files: files)
+    }
+
+    static func open(_ entry: Entry, named name: String, base: SymmetricKey,
+                     files: KeychainFiles) throws(KeychainError) -> SymmetricKey {
+        try Keybag.unwrap(entry.wrapped, named: name, with: entry.wrapping.key(base: base) { () throws(KeychainError) in
+            try MachineSecret.load(at: files.machineSecret)
+        })
+    }
+
+    /// Opens the keys of `classes` under `base`. A ThisDeviceOnly key that does not open is
+    /// left out, with a notice: it was bound to another machine. Any other key that does not
+    /// open, or is missing, throws `failure`.
+    static func open(_ classes: [Accessibility], from entries: [String: Entry], base: SymmetricKey,
+                     files: KeychainFiles, failure: KeychainError) throws(KeychainError) -> [Accessibility: SymmetricKey] {
+        var keys: [Accessibility: SymmetricKey] = [:]
+        for accessibility in classes {
+            guard let entry = entries[accessibility.rawValue] else { throw failure }
+            do {
+                keys[accessibility] = try open(entry, named: accessibility.rawValue, base: base, files: files)
+            } catch {
+                guard entry.wrapping.needsMachineSecret else { throw failure }
+                keychainLogger.notice(
+                    "ThisDeviceOnly items were made on another machine and do not open here",
+                    metadata: ["class": "\(accessibility.rawValue)", "path": "\(files.database.path)"])
+            }
+        }
+        return keys
     }
 
     func machineSecret() throws(KeychainError) -> SymmetricKey { try MachineSecret.load(at: files.machineSecret) }
@@ -99,30 +126,20 @@ struct KeybagTable {
             guard password?.isEmpty ?? true else { throw KeychainError.authFailed }
             base = try deviceKey()
         }
-        var keys: [Accessibility: SymmetricKey] = [:]
-        for accessibility in Accessibility.allCases where accessibility.protectionClass != .always {
-            guard let entry = entries[accessibility.rawValue], entry.wrapping.needsPassword == (kdf != nil) else {
-                throw KeychainError.notAvailable("the keybag has no usable \(accessibility.rawValue) key")
-            }
-            do {
-                keys[accessibility] = try open(entry, named: accessibility.rawValue, base: base)
-            } catch {
-                guard entry.wrapping.needsMachineSecret else { throw KeychainError.authFailed }
-                keychainLogger.notice(
-                    "ThisDeviceOnly items were made on another machine and do not open here",
-                    metadata: ["class": "\(accessibility.rawValue)", "path": "\(files.database.path)"])
-            }
+        let locked = Accessibility.lockedClasses
+        guard locked.allSatisfy({ entries[$0.rawValue]?.wrapping.needsPassword == (kdf != nil) }) else {
+            throw KeychainError.notAvailable("the keybag's keys do not match its password")
         }
-        return keys
+        return try Self.open(locked, from: entries, base: base, files: files, failure: .authFailed)
     }
 }
 
 /// What opening a keychain yields: the keys that need no unlock, and the keychain's id.
 struct OpenedKeybag {
     let indexKey: SymmetricKey
-    let alwaysKeys: [Accessibility: SymmetricKey]
+    let alwaysKeys: DeferredKeys
     /// For a keychain without a password, the keys and settings of its first unlock.
-    let firstUnlock: (keys: [Accessibility: SymmetricKey], settings: KeychainSettings)?
+    let firstUnlock: (keys: DeferredKeys, settings: KeychainSettings)?
     /// Names this keychain in the unlock cache: a random id stored in the database, hashed
     /// with the database's path, so that a copy of the folder is another keychain.
     let keychainID: String
@@ -158,27 +175,27 @@ struct OpenedKeybag {
         } catch {
             throw KeychainError.notAvailable("the index key does not open with the device key")
         }
-        var alwaysKeys: [Accessibility: SymmetricKey] = [:]
-        for accessibility in Accessibility.allCases where accessibility.protectionClass == .always {
-            guard let entry = entries[accessibility.rawValue] else {
-                throw KeychainError.notAvailable("the keybag has no \(accessibility.rawValue) key")
-            }
-            do {
-                alwaysKeys[accessibility] = try table.open(entry, named: accessibility.rawValue, base: deviceKey)
-            } catch {
-                guard entry.wrapping.needsMachineSecret else {
-                    throw KeychainError.notAvailable("the \(accessibility.rawValue) key does not open with the device key")
-                }
-                keychainLogger.notice(
-                    "ThisDeviceOnly items were made on another machine and do not open here",
-                    metadata: ["class": "\(accessibility.rawValue)", "path": "\(files.database.path)"])
-            }
+        // `dk` now, as a check of the device key; `dku` and the first unlock's keys when needed.
+        guard let always = entries[Accessibility.always.rawValue],
+              let alwaysKey = try? table.open(always, named: Accessibility.always.rawValue, base: deviceKey) else {
+            throw KeychainError.notAvailable("the dk key does not open with the device key")
+        }
+        let entriesNow = entries
+        let alwaysKeys = DeferredKeys {
+            var keys = (try? KeybagTable.open([.alwaysThisDeviceOnly], from: entriesNow, base: deviceKey, files: files,
+                                              failure: .notAvailable("the dku key is missing"))) ?? [:]
+            keys[.always] = alwaysKey
+            return keys
         }
         let id = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? Data()
         let path = Data(files.database.resolvingSymlinksInPath().path.utf8)
         let digest = SHA256.hash(data: id + path)
         let firstUnlock = try table.passwordKDF() == nil
-            ? (try table.openLockedClasses(password: nil), try table.settings()) : nil
+            ? (DeferredKeys {
+                // Keys that do not open leave their classes locked; the notice says why.
+                (try? KeybagTable.open(Accessibility.lockedClasses, from: entriesNow, base: deviceKey, files: files,
+                                       failure: .notAvailable("the keybag is damaged"))) ?? [:]
+            }, try table.settings()) : nil
         return OpenedKeybag(
             indexKey: indexKey, alwaysKeys: alwaysKeys, firstUnlock: firstUnlock,
             keychainID: digest.prefix(16).map { String(format: "%02x", $0) }.joined())

@@ -94,7 +94,7 @@ extension KeychainStore {
             }
             return (keys, newKDF == nil ? try table.settings() : nil)
         }
-        classKeys.setFirstUnlock(firstUnlock.map { (keys, $0) })
+        classKeys.setFirstUnlock(firstUnlock.map { (DeferredKeys(keys), $0) })
         classKeys.publish(keys, settings: try settings())
     }
 
