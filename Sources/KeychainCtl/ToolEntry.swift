@@ -10,8 +10,7 @@ import Foundation
 enum ToolEntry {
     static func run(_ arguments: [String]) -> Never {
         do {
-            let arguments = SecurityArguments.rewritten(arguments)
-            var command = try parsedBySubcommand(arguments) ?? KeychainCtl.parseAsRoot(arguments)
+            var command = try KeychainCtl.parseAsRoot(SecurityArguments.rewritten(arguments))
             try command.run()
             exit(0)
         } catch let failure as ToolFailure {
@@ -28,19 +27,5 @@ enum ToolEntry {
             ConsoleOutput.error(message)
             exit(code == .validationFailure ? 2 : code.rawValue)
         }
-    }
-
-    /// The command, parsed by the subcommand that `arguments` names, or nil to parse them
-    /// against the whole tree.
-    ///
-    /// The whole tree makes the Swift runtime build the metadata of every subcommand's
-    /// options, and look for a completion-script request among them: two thirds of the CPU
-    /// time of a `find-generic-password -w` process (perf). Help, completion requests and
-    /// every parse error still go through the root, so their output is the same.
-    private static func parsedBySubcommand(_ arguments: [String]) -> ParsableCommand? {
-        guard let name = arguments.first,
-              let subcommand = KeychainCtl.configuration.subcommands.first(where: { $0._commandName == name })
-        else { return nil }
-        return try? subcommand.parse(Array(arguments.dropFirst()))
     }
 }
