@@ -259,10 +259,11 @@ import TestSupport
             let name = "swift-keychain-test:\(UUID().uuidString)"
             #expect(cache.find(name) == nil)
             let handle = cache.store([1, 2, 3], as: name, timeout: nil)
-            #expect(cache.read(handle) == [1, 2, 3])
+            #expect(cache.read(handle, unlessEqualTo: []) == .changed([1, 2, 3]))
+            #expect(cache.read(handle, unlessEqualTo: [1, 2, 3]) == .unchanged)
             #expect(cache.find(name)?.payload == [1, 2, 3])
             cache.remove(name)
-            #expect(cache.read(handle) == nil)
+            #expect(cache.read(handle, unlessEqualTo: [1, 2, 3]) == .gone)
             #expect(cache.find(name) == nil)
         }
         #expect(UnlockedKeyCache(useKernelKeyring: true).usesKernelKeyring)

@@ -103,19 +103,10 @@ final class UnlockedKeyCache: Sendable {
             }
             if state.usesKernel {
                 let key = ckk_search_user_key(description)
-                guard key > 0, let payload = Self.readKernel(key) else { return nil }
+                guard key > 0, case .changed(let payload) = Self.readKernel(key, unlessEqualTo: nil) else { return nil }
                 return (key, payload)
             }
             return nil
-        }
-    }
-
-    /// The payload of a handle that is still valid: nil once revoked, expired or replaced.
-    func read(_ handle: Handle) -> [UInt8]? {
-        switch read(handle, unlessEqualTo: []) {
-        case .gone: nil
-        case .unchanged: []
-        case .changed(let payload): payload
         }
     }
 
@@ -129,16 +120,7 @@ final class UnlockedKeyCache: Sendable {
     /// when it equals `known`.
     func read(_ handle: Handle, unlessEqualTo known: [UInt8]) -> Reading {
         state.withLock { state in
-            if handle > 0 {
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumPayload) { buffer in
-                    let length = ckk_read(handle, buffer.baseAddress, buffer.count)
-                    guard length >= 0, length <= buffer.count else { return .gone }
-                    // memcmp: the generic elementsEqual was 3% of a find (perf).
-                    let same = length == known.count && (length == 0
-                        || known.withUnsafeBytes { memcmp($0.baseAddress!, buffer.baseAddress!, length) == 0 })
-                    return same ? .unchanged : .changed(Array(buffer[0..<length]))
-                }
-            }
+            if handle > 0 { return Self.readKernel(handle, unlessEqualTo: known) }
             guard let entry = state.memory[handle], Self.isLive(entry) else { return .gone }
             return entry.payload == known ? .unchanged : .changed(entry.payload)
         }
@@ -185,10 +167,18 @@ final class UnlockedKeyCache: Sendable {
     /// Larger than any payload (see ``UnlockPayload``).
     private static let maximumPayload = 512
 
-    private static func readKernel(_ key: Int32) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: maximumPayload)
-        let length = buffer.withUnsafeMutableBytes { ckk_read(key, $0.baseAddress, $0.count) }
-        guard length >= 0, length <= buffer.count else { return nil }
-        return Array(buffer[0..<length])
+    /// One KEYCTL_READ into a buffer on the stack; the payload is copied out only when it
+    /// differs from `known` (nil: always).
+    private static func readKernel(_ key: Int32, unlessEqualTo known: [UInt8]?) -> Reading {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumPayload) { buffer in
+            let length = ckk_read(key, buffer.baseAddress, buffer.count)
+            guard length >= 0, length <= buffer.count else { return .gone }
+            // memcmp: the generic elementsEqual was 3% of a find (perf).
+            if let known, length == known.count, length == 0
+                || known.withUnsafeBytes({ memcmp($0.baseAddress!, buffer.baseAddress!, length) == 0 }) {
+                return .unchanged
+            }
+            return .changed(Array(buffer[0..<length]))
+        }
     }
 }

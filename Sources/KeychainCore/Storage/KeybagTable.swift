@@ -36,7 +36,7 @@ struct KeybagTable {
 
     /// Wraps `key` as `wrapping` says, under `base` (the device or the password key).
     func store(_ key: SymmetricKey, named name: String, wrapping: KeyWrapping, base: SymmetricKey) throws {
-        let wrapped = try Keybag.wrap(key, named: name, with: wrapping.key(base: base, machineSecret: machineSecret))
+        let wrapped = try Keybag.wrap(key, named: name, with: Self.wrappingKey(wrapping, base: base, files: files))
         try db.execute(
             sql: "INSERT OR REPLACE INTO keybag (name, wrapping, wrapped) VALUES (?, ?, ?)",
             arguments: [name, wrapping.rawValue, wrapped])
@@ -49,9 +49,14 @@ struct KeybagTable {
 
     static func open(_ entry: Entry, named name: String, base: SymmetricKey,
                      files: KeychainFiles) throws(KeychainError) -> SymmetricKey {
-        try Keybag.unwrap(entry.wrapped, named: name, with: entry.wrapping.key(base: base) { () throws(KeychainError) in
-            try MachineSecret.load(at: files.machineSecret)
-        })
+        try Keybag.unwrap(entry.wrapped, named: name, with: wrappingKey(entry.wrapping, base: base, files: files))
+    }
+
+    /// The key that `wrapping` wraps with: `base`, bound to this machine's secret (read only
+    /// then) where the wrapping says so.
+    private static func wrappingKey(_ wrapping: KeyWrapping, base: SymmetricKey,
+                                    files: KeychainFiles) throws(KeychainError) -> SymmetricKey {
+        try wrapping.key(base: base) { () throws(KeychainError) in try MachineSecret.load(at: files.machineSecret) }
     }
 
     /// Opens the keys of `classes` under `base`. A ThisDeviceOnly key that does not open is
@@ -73,8 +78,6 @@ struct KeybagTable {
         }
         return keys
     }
-
-    func machineSecret() throws(KeychainError) -> SymmetricKey { try MachineSecret.load(at: files.machineSecret) }
 
     func deviceKey(create: Bool = false) throws(KeychainError) -> SymmetricKey {
         try SecretKeyFile.load(at: files.deviceKey, create: create)
@@ -151,15 +154,14 @@ struct OpenedKeybag {
         try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?)",
                        arguments: [Data(RandomBytes.draw(16))])
         var entries = try table.entries()
+        let deviceKey = try table.deviceKey(create: entries.isEmpty)
         if entries.isEmpty {
-            let deviceKey = try table.deviceKey(create: true)
             for name in Keybag.keyNames {
                 try table.store(SymmetricKey(size: .bits256), named: name,
                                 wrapping: Keybag.wrapping(of: name, withPassword: false), base: deviceKey)
             }
             entries = try table.entries()
         }
-        let deviceKey = try table.deviceKey()
         for (name, entry) in entries where entry.wrapping == .device
             && Keybag.wrapping(of: name, withPassword: false) == .deviceAndMachine {
             let key = try table.open(entry, named: name, base: deviceKey)

@@ -76,7 +76,7 @@ extension KeychainStore {
     /// 100,000. errSecAuthFailed when `old` is wrong, and nothing changes. Removing the
     /// password deletes the `akpu` items, which need one. The keychain is unlocked after.
     public func changePassword(from old: Data?, to new: Data?, kdf: PasswordKDF = .standard()) throws(KeychainError) {
-        let (keys, firstUnlock) = try Self.write(database, during: "change the password") { db in
+        let (keys, settings, isPasswordless) = try Self.write(database, during: "change the password") { db in
             let table = KeybagTable(db: db, files: files)
             let keys = try table.openLockedClasses(password: old)
             let newKDF = (new?.isEmpty ?? true) ? nil : kdf
@@ -92,10 +92,10 @@ extension KeychainStore {
                 try db.execute(sql: "DELETE FROM item WHERE protection = ?",
                                arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
             }
-            return (keys, newKDF == nil ? try table.settings() : nil)
+            return (keys, try table.settings(), newKDF == nil)
         }
-        classKeys.setFirstUnlock(firstUnlock.map { (DeferredKeys(keys), $0) })
-        classKeys.publish(keys, settings: try settings())
+        classKeys.setFirstUnlock(isPasswordless ? (DeferredKeys(keys), settings) : nil)
+        classKeys.publish(keys, settings: settings)
     }
 
     /// When the keychain locks by itself.
