@@ -20,7 +20,7 @@ import TestSupport
         let plan = try MatchPlan(query: query, caller: caller, hasher: store.hasher)
         return try store.database.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + plan.sql(withSecret: true),
-                             arguments: StatementArguments(plan.arguments))
+                             arguments: StatementArguments(plan.arguments.map(\.databaseValue)))
                 .map { $0["detail"] as String }
                 .joined(separator: "\n")
         }

@@ -236,17 +236,19 @@ public final class KeychainStore: Sendable {
                 if columns == row.columns {
                     // Only sealed parts change (the data, or attributes without a column):
                     // leaving the indexed columns out of the SET spares every index write.
-                    try db.cachedStatement(sql: "UPDATE item SET attributes = ?, secret = ? WHERE id = ?")
-                        .execute(arguments: [sealed.attributes, sealed.secret, row.id])
+                    try DirectStatement(db, sql: "UPDATE item SET attributes = ?, secret = ? WHERE id = ?", values: [
+                        .blob(sealed.attributes), .blob(sealed.secret), .integer(row.id),
+                    ]).execute()
                     continue
                 }
-                try db.cachedStatement(sql: """
+                try DirectStatement(db, sql: """
                     UPDATE item SET sync = ?, protection = ?, identity = ?, agrp = ?, acct = ?, svce = ?,
                     srvr = ?, attributes = ?, secret = ? WHERE id = ?
-                    """).execute(arguments: [
-                        columns.sync, columns.protection, columns.identity, columns.accessGroup,
-                        columns.account, columns.service, columns.server, sealed.attributes, sealed.secret, row.id,
-                    ])
+                    """, values: [
+                        .integer(Int64(columns.sync)), .text(columns.protection), .blob(columns.identity),
+                        .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
+                        .blob(columns.server), .blob(sealed.attributes), .blob(sealed.secret), .integer(row.id),
+                    ]).execute()
             }
         }
     }
@@ -281,8 +283,7 @@ public final class KeychainStore: Sendable {
                 return true
             }
             guard !ids.isEmpty else { throw KeychainError.itemNotFound }
-            let statement = try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?")
-            for id in ids { try statement.execute(arguments: [id]) }
+            for id in ids { try DirectStatement(db, sql: "DELETE FROM item WHERE id = ?", values: [.integer(id)]).execute() }
         }
     }
 

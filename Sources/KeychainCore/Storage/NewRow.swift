@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A record sealed for a row of its own, ready to insert: what an add and an import write.
 ///
@@ -18,19 +19,19 @@ struct NewRow {
     /// database's UNIQUE index refuse it (errSecDuplicateItem).
     func insert(into db: Database) throws -> Int64 {
         try execute(in: db, ifAbsent: false)
-        return db.lastInsertedRowID
+        return sqlite3_last_insert_rowid(db.sqliteConnection)
     }
 
     /// Inserts the row unless an item with the same identity exists; its id, or nil.
     func insertIfAbsent(into db: Database) throws -> Int64? {
-        try execute(in: db, ifAbsent: true) ? db.lastInsertedRowID : nil
+        try execute(in: db, ifAbsent: true) ? sqlite3_last_insert_rowid(db.sqliteConnection) : nil
     }
 
     /// Deletes the live item with this row's identity; whether there was one.
     func deleteItemWithSameIdentity(in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: deleteSameIdentitySQL)
-            .execute(arguments: [columns.service, columns.server, columns.account, columns.identity])
-        return db.changesCount > 0
+        try DirectStatement(db, sql: deleteSameIdentitySQL, values: [
+            .blob(columns.service), .blob(columns.server), .blob(columns.account), .blob(columns.identity),
+        ]).execute() > 0
     }
 
     /// The class is a literal and the hashed columns are named so that SQLite finds the item
@@ -48,16 +49,18 @@ struct NewRow {
     @discardableResult
     private func execute(in db: Database, ifAbsent: Bool) throws -> Bool {
         // `ON CONFLICT DO NOTHING` covers the UNIQUE indexes only: a broken CHECK still fails.
-        try db.cachedStatement(sql: """
-            INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\(ifAbsent ? " ON CONFLICT DO NOTHING" : "")
-            """).execute(arguments: [
-                nonce, columns.classCode, columns.sync, columns.protection, columns.identity,
-                columns.accessGroup, columns.account, columns.service, columns.server,
-                sealedAttributes, sealedSecret,
-            ])
-        return db.changesCount > 0
+        try DirectStatement(db, sql: ifAbsent ? Self.insertIfAbsentSQL : Self.insertSQL, values: [
+            .blob(nonce), .integer(Int64(columns.classCode)), .integer(Int64(columns.sync)), .text(columns.protection),
+            .blob(columns.identity), .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
+            .blob(columns.server), .blob(sealedAttributes), .blob(sealedSecret),
+        ]).execute() > 0
     }
+
+    private static let insertSQL = """
+        INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    private static let insertIfAbsentSQL = insertSQL + " ON CONFLICT DO NOTHING"
 }
 
 extension KeychainStore {

@@ -13,8 +13,9 @@ struct StoredColumns: Hashable {
     let service: Data?
     let server: Data?
 
-    /// The attributes with a hashed column of their own, besides the access group.
-    static let indexedCodes: Set<String> = [ItemSchema.account.code, ItemSchema.service.code, ItemSchema.server.code]
+    /// The attributes with a hashed column of their own, besides the access group, in the
+    /// order of their columns.
+    static let hashedAttributeCodes = [ItemSchema.account.code, ItemSchema.service.code, ItemSchema.server.code]
 
     init(record: ItemRecord, hasher: IndexHasher) throws(KeychainError) {
         let schema = record.itemClass.schema
