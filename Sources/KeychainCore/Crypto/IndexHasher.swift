@@ -46,31 +46,28 @@ final class IndexHasher: Sendable {
 
     /// HMAC of the code, a zero byte and the canonical bytes.
     private func computeHash(_ code: String, _ canonical: Data) -> Data {
-        var code = code
-        return code.withUTF8 { code in
-            withUnsafeTemporaryAllocation(byteCount: code.count + 1 + canonical.count, alignment: 1) { message in
-                message.copyMemory(from: UnsafeRawBufferPointer(code))
-                message[code.count] = 0
-                canonical.copyBytes(to: message.baseAddress!.advanced(by: code.count + 1)
-                    .assumingMemoryBound(to: UInt8.self), count: canonical.count)
-                return authenticate(UnsafeRawBufferPointer(message))
-            }
-        }
+        ByteWriter.withBytes(count: code.utf8.count + 1 + canonical.count, { writer in
+            writer.write(code)
+            writer.write(byte: 0)
+            writer.write(canonical)
+        }, authenticate)
     }
 
-    /// The hash of an item's identity: its class and every primary-key field, the access
-    /// group and the synchronizable flag included. A UNIQUE index on it makes the database
-    /// itself reject a second item with the same key.
-    func identity(of record: ItemRecord) throws(KeychainError) -> Data {
-        var message = Array("identity \(record.itemClass.rawValue)".utf8)
-        let fields = record.itemClass.schema.primaryKey + [ItemSchema.accessGroup, ItemSchema.synchronizable]
-        for attribute in fields {
-            let bytes = try record.canonicalBytes(of: attribute) ?? attribute.defaultCanonicalBytes
-            message.append(contentsOf: attribute.code.utf8)
-            withUnsafeBytes(of: Int64(bytes.count).bigEndian) { message.append(contentsOf: $0) }
-            message.append(contentsOf: bytes)
-        }
-        return message.withUnsafeBytes(authenticate)
+    /// The hash of an item's identity from the canonical bytes of its class's
+    /// ``ItemSchema/identityFields``, in order: every primary-key field, the access group and
+    /// the synchronizable flag. A UNIQUE index on it makes the database itself reject a
+    /// second item with the same key.
+    func identity(of itemClass: ItemClass, fields: [(attribute: Attribute, bytes: Data)]) -> Data {
+        let prefix = "identity \(itemClass.rawValue)"
+        let count = prefix.utf8.count + fields.reduce(0) { $0 + $1.attribute.code.utf8.count + 8 + $1.bytes.count }
+        return ByteWriter.withBytes(count: count, { writer in
+            writer.write(prefix)
+            for (attribute, bytes) in fields {
+                writer.write(attribute.code)
+                writer.write(bigEndian: Int64(bytes.count))
+                writer.write(bytes)
+            }
+        }, authenticate)
     }
 
     /// One HMAC over a message in one piece: each `update` is a generic call into

@@ -6,6 +6,9 @@ public struct ItemSchema: Sendable {
     /// The class attributes of the primary key, in a fixed order. The access group and the
     /// synchronizable flag belong to every key as well.
     public let primaryKey: [Attribute]
+    /// What an item's identity hash covers: the primary key, the access group and the
+    /// synchronizable flag.
+    let identityFields: [Attribute]
 
     /// Looks up an attribute of this class.
     public func attribute(_ code: String) throws(KeychainError) -> Attribute {
@@ -58,7 +61,9 @@ public struct ItemSchema: Sendable {
 
     private static func make(_ itemClass: ItemClass, _ attributes: [Attribute], key: [String]) -> ItemSchema {
         let byCode = Dictionary(attributes.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
-        return ItemSchema(itemClass: itemClass, attributes: byCode, primaryKey: key.map { byCode[$0]! })
+        let primaryKey = key.map { byCode[$0]! }
+        return ItemSchema(itemClass: itemClass, attributes: byCode, primaryKey: primaryKey,
+                          identityFields: primaryKey + [accessGroup, synchronizable])
     }
 
     private static let genericPassword = make(

@@ -124,6 +124,8 @@ public final class KeychainStore: Sendable {
         }
         let schema = item.itemClass.schema
         var attributes: [String: AttributeValue] = [:]
+        // Room for the five attributes the keychain sets below.
+        attributes.reserveCapacity(item.attributes.count + 5)
         for (code, value) in item.attributes {
             let attribute = try schema.attribute(code)
             if attribute.kind == .ignored || attribute.kind == .synchronizable { continue }

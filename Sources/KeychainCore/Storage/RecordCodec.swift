@@ -6,31 +6,45 @@ import Foundation
 enum RecordCodec {
     static let version: UInt8 = 1
 
-    private enum Tag: UInt8 {
+    fileprivate enum Tag: UInt8 {
         case string = 0x73, data = 0x64, number = 0x6E, bool = 0x62, date = 0x74
     }
 
     static func encode(_ attributes: [String: AttributeValue]) -> Data {
-        // One buffer, appended to in place: this runs on every add and update.
-        var out: [UInt8] = [version]
-        out.reserveCapacity(256)
-        func append(_ tag: Tag, _ payload: some Collection<UInt8>) {
-            out.append(tag.rawValue)
-            withUnsafeBytes(of: UInt32(payload.count).bigEndian) { out.append(contentsOf: $0) }
-            out.append(contentsOf: payload)
+        let sorted = attributes.sorted { $0.key < $1.key }
+        let count = sorted.reduce(1) { count, entry in
+            let payload = switch entry.value {
+            case .string(let string): string.utf8.count
+            case .data(let data): data.count
+            case .number, .date: 8
+            case .bool: 1
+            }
+            return count + 1 + entry.key.utf8.count + 1 + 4 + payload
         }
-        for (code, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            out.append(UInt8(truncatingIfNeeded: code.utf8.count))
-            out.append(contentsOf: code.utf8)
-            switch value {
-            case .string(let string): append(.string, string.utf8)
-            case .data(let data): append(.data, data)
-            case .number(let number): append(.number, Attribute.bytes(of: number))
-            case .bool(let flag): append(.bool, CollectionOfOne(flag ? 1 : 0))
-            case .date(let date): append(.date, Attribute.bytes(of: date))
+        return ByteWriter.data(count: count) { writer in
+            writer.write(byte: version)
+            for (code, value) in sorted {
+                writer.write(byte: UInt8(truncatingIfNeeded: code.utf8.count))
+                writer.write(code)
+                switch value {
+                case .string(let string):
+                    writer.write(tag: .string, length: string.utf8.count)
+                    writer.write(string)
+                case .data(let data):
+                    writer.write(tag: .data, length: data.count)
+                    writer.write(data)
+                case .number(let number):
+                    writer.write(tag: .number, length: 8)
+                    writer.write(bigEndian: number)
+                case .bool(let flag):
+                    writer.write(tag: .bool, length: 1)
+                    writer.write(byte: flag ? 1 : 0)
+                case .date(let date):
+                    writer.write(tag: .date, length: 8)
+                    writer.write(bigEndian: Int64(bitPattern: date.timeIntervalSinceReferenceDate.bitPattern))
+                }
             }
         }
-        return Data(out)
     }
 
     static func decode(_ bytes: Data) throws(KeychainError) -> [String: AttributeValue] {
@@ -55,5 +69,13 @@ enum RecordCodec {
     private static func integer(_ payload: ArraySlice<UInt8>) throws(KeychainError) -> Int64 {
         guard payload.count == 8 else { throw .decode }
         return Int64(bitPattern: payload.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+    }
+}
+
+extension ByteWriter {
+    /// A payload's type tag and 4-byte big-endian length.
+    fileprivate mutating func write(tag: RecordCodec.Tag, length: Int) {
+        write(byte: tag.rawValue)
+        write(bigEndian: UInt32(length))
     }
 }

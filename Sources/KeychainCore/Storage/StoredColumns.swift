@@ -18,21 +18,23 @@ struct StoredColumns: Hashable {
     static let hashedAttributeCodes = [ItemSchema.account.code, ItemSchema.service.code, ItemSchema.server.code]
 
     init(record: ItemRecord, hasher: IndexHasher) throws(KeychainError) {
-        let schema = record.itemClass.schema
-        func column(_ attribute: Attribute) throws(KeychainError) -> Data? {
-            guard schema.attributes[attribute.code] != nil,
-                  let bytes = try record.canonicalBytes(of: attribute)
-            else { return nil }
-            return hasher.hash(attribute.code, bytes)
+        // The canonical bytes of the identity, computed once: the hashed columns are
+        // primary-key fields of the classes that have them.
+        var fields: [(attribute: Attribute, bytes: Data)] = []
+        for attribute in record.itemClass.schema.identityFields {
+            fields.append((attribute, try record.canonicalBytes(of: attribute) ?? attribute.defaultCanonicalBytes))
+        }
+        func column(_ attribute: Attribute) -> Data? {
+            fields.first { $0.attribute.code == attribute.code }.map { hasher.hash(attribute.code, $0.bytes) }
         }
         classCode = record.itemClass.storageCode
         sync = record.isSynchronizable ? 1 : 0
         protection = record.accessibility.rawValue
-        identity = try hasher.identity(of: record)
+        identity = hasher.identity(of: record.itemClass, fields: fields)
         accessGroup = hasher.accessGroupHash(record.accessGroup)
-        account = try column(ItemSchema.account)
-        service = try column(ItemSchema.service)
-        server = try column(ItemSchema.server)
+        account = column(ItemSchema.account)
+        service = column(ItemSchema.service)
+        server = column(ItemSchema.server)
     }
 
     init(classCode: Int, sync: Int, protection: String, identity: Data, accessGroup: Data,
@@ -54,43 +56,36 @@ struct StoredColumns: Hashable {
 
     /// The associated data that binds a sealed blob to this row and to its role in it.
     func associatedData(nonce: Data, part: Part) -> Data {
-        var aad = associatedDataBytes(nonce: nonce)
-        aad[Self.partOffset] = part.rawValue
-        return Data(aad)
+        associatedDataBytes(nonce: nonce, part: part)
     }
 
-    /// The associated data of both parts, built once: they differ only in the part byte.
+    /// The associated data of both parts: they differ only in the part byte.
     func associatedData(nonce: Data) -> (attributes: Data, secret: Data) {
-        var aad = associatedDataBytes(nonce: nonce)
-        aad[Self.partOffset] = Part.attributes.rawValue
-        let attributes = Data(aad)
+        var aad = associatedDataBytes(nonce: nonce, part: .attributes)
+        let attributes = aad
         aad[Self.partOffset] = Part.secret.rawValue
-        return (attributes, Data(aad))
+        return (attributes, aad)
     }
 
-    /// The associated data with the part byte left to set.
-    private func associatedDataBytes(nonce: Data) -> [UInt8] {
-        var aad = Self.associatedDataPrefix
-        aad.reserveCapacity(aad.count + 1 + 8 + 8 * 8 + 6 * 32 + protection.utf8.count)
-        aad.append(0)
-        aad.append(contentsOf: nonce)
-        func append(_ value: Int) {
-            withUnsafeBytes(of: Int64(value).bigEndian) { aad.append(contentsOf: $0) }
+    /// The prefix, the part byte, the nonce, then each column with its length.
+    private func associatedDataBytes(nonce: Data, part: Part) -> Data {
+        let fields = [identity, accessGroup, account, service, server]
+        let count = Self.associatedDataPrefix.count + 1 + nonce.count + 8 * (3 + fields.count)
+            + protection.utf8.count + fields.reduce(0) { $0 + ($1?.count ?? 0) }
+        return ByteWriter.data(count: count) { writer in
+            writer.write(Self.associatedDataPrefix)
+            writer.write(byte: part.rawValue)
+            writer.write(nonce)
+            writer.write(bigEndian: Int64(classCode))
+            writer.write(bigEndian: Int64(sync))
+            writer.write(bigEndian: Int64(protection.utf8.count))
+            writer.write(protection)
+            for field in fields {
+                // A length of -1 marks an absent column, so absent and empty differ.
+                writer.write(bigEndian: Int64(field?.count ?? -1))
+                if let field { writer.write(field) }
+            }
         }
-        func append(_ field: Data?) {
-            // A length of -1 marks an absent column, so absent and empty differ.
-            append(field?.count ?? -1)
-            if let field { aad.append(contentsOf: field) }
-        }
-        append(classCode)
-        append(sync)
-        append(Data(protection.utf8))
-        append(identity)
-        append(accessGroup)
-        append(account)
-        append(service)
-        append(server)
-        return aad
     }
 
     private static let partOffset = associatedDataPrefix.count
