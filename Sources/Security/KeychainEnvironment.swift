@@ -20,12 +20,18 @@ public struct KeychainEnvironment: Sendable, Hashable {
     /// For the process they come from `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else
     /// from `keychain-access-groups` in `<executable>.entitlements`, else from the bundle
     /// identifier or the executable's name.
-    public var accessGroups: [String]
+    public var accessGroups: [String] {
+        didSet { caller = CallerIdentity(accessGroups: accessGroups) }
+    }
+
+    /// The caller the groups make, kept rather than made on every call.
+    private(set) var caller: CallerIdentity
 
     public init(directory: URL, keychainName: String = "login", accessGroups: [String]) {
         self.directory = directory
         self.keychainName = keychainName
         self.accessGroups = accessGroups
+        caller = CallerIdentity(accessGroups: accessGroups)
     }
 
     /// The environment of this process: the default keychain is `login`, or the one
@@ -94,5 +100,4 @@ public struct KeychainEnvironment: Sendable, Hashable {
     }
 
     var files: KeychainFiles { KeychainFiles(directory: directory, name: keychainName) }
-    var caller: CallerIdentity { CallerIdentity(accessGroups: accessGroups) }
 }

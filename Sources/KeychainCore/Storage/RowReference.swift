@@ -23,12 +23,17 @@ enum RowReference {
     static func reference(itemClass: ItemClass, rowID: Int64, nonce: Data) -> PersistentReference {
         precondition(rowID > 0 && rowID < idLimit && nonce.count == 8, "the schema bounds row ids and nonces")
         let id = UInt64(rowID)
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: id >> (12 + 8 * (5 - index))) }
-        bytes[6] = 0x80 | UInt8(truncatingIfNeeded: id >> 8) & 0x0F
-        bytes[7] = UInt8(truncatingIfNeeded: id)
-        bytes.replaceSubrange(8..<16, with: nonce)
-        return PersistentReference(itemClass: itemClass, id: UUID(uuidBytes: Data(bytes)))
+        // Written into the UUID's own bytes: this runs for every item a search finds.
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { bytes in
+            for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: id >> (12 + 8 * (5 - index))) }
+            bytes[6] = 0x80 | UInt8(truncatingIfNeeded: id >> 8) & 0x0F
+            bytes[7] = UInt8(truncatingIfNeeded: id)
+            nonce.withUnsafeBytes { nonce in
+                UnsafeMutableRawBufferPointer(rebasing: bytes[8..<16]).copyMemory(from: nonce)
+            }
+        }
+        return PersistentReference(itemClass: itemClass, id: UUID(uuid: uuid))
     }
 
     /// The row id and nonce a reference names, or nil when its UUID is not of this layout
