@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     ],
     targets: [
         // The kernel keyring's system calls, which Swift cannot call directly (variadic).
@@ -45,6 +46,9 @@ let package = Package(
                 // scrypt, for keychain and archive passwords.
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                // Atomic operations on memory shared between processes (SessionGeneration),
+                // which the standard library's Atomic, a value of its own, cannot address.
+                .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
         .target(

@@ -105,6 +105,21 @@ import TestSupport
         #expect(try secret(store, "ak") == "s3cret")
     }
 
+    @Test("a process whose shared count of lock changes is unusable still sees locks, by reading the keyring each time")
+    func lockStateWithoutTheSharedCount() throws {
+        let store = try newStore("no-count", password: password)
+        // A count file that others may write could hide a lock: it is not used.
+        let path = store.classKeys.sharedCountPath
+        #expect(chmod(path, 0o644) == 0)
+        defer { chmod(path, 0o600) }
+        let other = try KeychainStore.open(store.files)
+        #expect(try secret(other, "ak") == "s3cret")
+        store.lock()
+        #expect(status { _ = try secret(other, "ak") } == KeychainError.interactionNotAllowed.status)
+        try store.unlock(password: password)
+        #expect(try secret(other, "ak") == "s3cret")
+    }
+
     @Test("a keychain without a password unlocks itself at first use, and locks when told")
     func passwordless() throws {
         let store = try KeychainStore.open(files("no-password"))

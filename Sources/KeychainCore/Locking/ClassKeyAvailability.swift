@@ -10,13 +10,17 @@ import Synchronization
 /// auto-lock) and the boot entry (class C keys; kept until reboot). A process that did not unlock reads them there, so
 /// every process of the user sees the same lock state, and none reruns the KDF.
 ///
-/// Each use of a class A key reads the session entry again (one system call), so a lock in
-/// another process, an expired timeout or a sleep takes effect at the next call.
+/// A use of a class A key reads the session entry again (one system call) when the
+/// ``SessionGeneration`` count moved since this process last read it, or when an auto-lock
+/// timeout must be restarted; so a lock in another process, an expired timeout or a sleep
+/// takes effect at the next call.
 final class ClassKeyAvailability: Sendable {
     private struct Session {
         var handle: UnlockedKeyCache.Handle
         var bytes: [UInt8]
         var payload: UnlockPayload
+        /// The shared count when the entry was read; nil: read it again at the next use.
+        var generation: UInt64?
     }
 
     private struct State {
@@ -31,6 +35,7 @@ final class ClassKeyAvailability: Sendable {
     private let sessionName: String
     private let bootName: String
     private let alwaysKeys: DeferredKeys
+    private let generation: SessionGeneration
     private let state = Mutex(State())
 
     /// - Parameters:
@@ -44,6 +49,7 @@ final class ClassKeyAvailability: Sendable {
         self.sessionName = "swift-keychain:\(keychainID):session"
         self.bootName = "swift-keychain:\(keychainID):boot"
         self.alwaysKeys = alwaysKeys
+        self.generation = SessionGeneration(keychainID: keychainID)
         state.withLock { $0.firstUnlock = firstUnlock }
     }
 
@@ -110,6 +116,7 @@ final class ClassKeyAvailability: Sendable {
             state.bootKeys = boot.keys
             let handle = cache.store(session.bytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
             state.session = Session(handle: handle, bytes: session.bytes, payload: session)
+            generation.advance()
         }
     }
 
@@ -120,6 +127,7 @@ final class ClassKeyAvailability: Sendable {
         state.withLock { state in
             let handle = cache.store(payload.bytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
             state.session = Session(handle: handle, bytes: payload.bytes, payload: payload)
+            generation.advance()
         }
     }
 
@@ -131,6 +139,7 @@ final class ClassKeyAvailability: Sendable {
         state.withLock { state in
             cache.remove(sessionName)
             state.session = nil
+            generation.advance()
         }
     }
 
@@ -141,7 +150,17 @@ final class ClassKeyAvailability: Sendable {
             cache.remove(bootName)
             state.session = nil
             state.bootKeys = nil
+            generation.advance()
         }
+    }
+
+    /// The file of the shared count of changes (see ``SessionGeneration``).
+    var sharedCountPath: String { generation.path }
+
+    /// Removes the shared count's file, for a keychain deleted for good: a keychain made
+    /// later in its place has another id, and so another count.
+    func removeSharedCount() {
+        unlink(generation.path)
     }
 
     // MARK: -
@@ -166,8 +185,14 @@ final class ClassKeyAvailability: Sendable {
     /// and locks when the machine slept since the unlock and the settings say so.
     private func currentSession() -> UnlockPayload? {
         state.withLock { state -> UnlockPayload? in
+            // Read before the entry, so that a change after this moves the count past it.
+            let seen = generation.current()
             var session: Session
-            if let current = state.session,
+            if let current = state.session, let seen, current.generation == seen,
+               current.payload.settings.lockInterval == nil {
+                // No change since the entry was read, and no timeout to restart.
+                session = current
+            } else if let current = state.session,
                case let reading = cache.read(current.handle, unlessEqualTo: current.bytes), reading != .gone {
                 session = current
                 if case .changed(let bytes) = reading {
@@ -181,10 +206,12 @@ final class ClassKeyAvailability: Sendable {
                 state.session = nil
                 return nil
             }
+            session.generation = seen
             if session.payload.settings.lockOnSleep,
                SuspendClock.suspendedNanoseconds() - session.payload.suspendedAtUnlock > 1_000_000_000 {
                 cache.remove(sessionName)
                 state.session = nil
+                generation.advance()
                 return nil
             }
             if let interval = session.payload.settings.lockInterval {

@@ -32,6 +32,7 @@ extension KeychainStore {
             var store = stores.removeValue(forKey: files)
             if store == nil { store = try open(files) }
             store?.classKeys.forgetSinceBoot()
+            store?.classKeys.removeSharedCount()
             store?.close()
             for suffix in ["", "-wal", "-shm"] {
                 unlink(files.database.path + suffix)
@@ -126,6 +127,7 @@ extension KeychainStore {
     @_spi(Testing)
     public static func forgetUnlocksOfKeychainsUsedByThisProcess() {
         UnlockedKeyCache.shared.removeEverythingUsed()
+        SessionGeneration.removeEveryFileUsed()
     }
 
     /// errSecAuthFailed for an `akpu` item in a keychain without a password (§5), as iOS
