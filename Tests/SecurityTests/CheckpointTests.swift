@@ -10,7 +10,7 @@ import Testing
         let database = keychain.directory.appendingPathComponent("login.keychain-db")
         let secret = Data(repeating: 0x42, count: 1_500)
         // About 6 log frames per add: well past the background threshold (1,000 frames) and
-        // short of the 8,000 at which a commit would checkpoint by itself.
+        // short of the 32,000 at which a commit would checkpoint by itself.
         for index in 0..<1_000 {
             let item = genericPassword(account: "user-\(index)").with([kSecValueData as String: secret])
             try #require(keychain.add(item) == errSecSuccess)

@@ -47,7 +47,7 @@ public final class KeychainStore: Sendable {
     /// Closes the shared stores when the process exits. The last connection to close
     /// checkpoints the write-ahead log and deletes it; left behind, every later process
     /// that opens the keychain alone would read the whole log to rebuild its index first:
-    /// 30 ms for the 32 MiB a burst of writes can leave, measured with strace.
+    /// 30 ms for 32 MiB of log left by a burst of writes, measured with strace.
     static let closesAtExit: Void = {
         atexit { KeychainStore.closeSharedStores() }
     }()
