@@ -14,9 +14,9 @@ struct ArchiveKeychainOption: ParsableArguments {
     /// The keychain's store, once it is known to exist (the default one is created on first
     /// use).
     func store() throws -> KeychainStore {
-        let opened = try location.open()
+        let keychain = try location.open()
         do {
-            return try KeychainStore.shared(opened.files, create: false)
+            return try keychain.store()
         } catch {
             throw ToolFailure.status(error.status, during: "SecKeychainOpen \(location.displayName)")
         }

@@ -28,7 +28,7 @@ struct CreateKeychain: ParsableCommand {
     var names: [String]
 
     func validate() throws {
-        if prompt, password.password != nil || password.standardInput.isSet {
+        if prompt, password.isGiven {
             throw ValidationError("-P asks for the password: leave out -p and --password-stdin.")
         }
         if names.contains(where: \.isEmpty) {

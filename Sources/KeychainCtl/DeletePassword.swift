@@ -25,7 +25,7 @@ struct DeletePassword<Fields: PasswordFields>: ParsableCommand {
     }
 
     func run() throws {
-        let query = fields.search(fields.named).merging(keychain.groupQuery) { _, new in new }
+        let query = keychain.narrowed(fields.search(fields.given))
         try keychain.run { store in
             let item = try store.existing(query, withData: false)
             ConsoleOutput.write(AttributeBlock.text(for: item, keychainPath: store.keychainPath, withData: false))

@@ -28,10 +28,10 @@ struct DumpKeychain: ParsableCommand {
     func run() throws {
         let (items, path) = try keychain.run { store in
             let items = try Self.classes.flatMap { itemClass in
-                try store.all([
+                try store.all(keychain.narrowed([
                     kSecClass as String: itemClass,
                     kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
-                ].merging(keychain.groupQuery) { _, new in new }, withData: withData)
+                ]), withData: withData)
             }
             return (items, store.keychainPath)
         }

@@ -33,7 +33,7 @@ struct FindPassword<Fields: PasswordFields>: ParsableCommand {
     @OptionGroup var keychain: KeychainOptions
 
     func run() throws {
-        let query = fields.search(fields.named).merging(keychain.groupQuery) { _, new in new }
+        let query = keychain.narrowed(fields.search(fields.given))
         if passwordOnly, !json {
             let secret = try keychain.run { store in try store.existingSecret(query) }
             ConsoleOutput.write(SecurityText.password(secret) + "\n")

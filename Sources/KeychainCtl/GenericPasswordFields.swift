@@ -8,7 +8,6 @@ struct GenericPasswordFields: PasswordFields {
     static let noun = "generic-password"
     static let itemName = "a generic password"
     static let serviceName = "service"
-    static let primaryKey: Set<String> = [kSecAttrAccount as String, kSecAttrService as String]
 
     @OptionGroup var shared: SharedPasswordFields
 

@@ -11,10 +11,6 @@ struct InternetPasswordFields: PasswordFields {
     static let noun = "internet-password"
     static let itemName = "an internet password"
     static let serviceName = "server"
-    static let primaryKey = Set([
-        kSecAttrAccount, kSecAttrSecurityDomain, kSecAttrServer, kSecAttrProtocol,
-        kSecAttrAuthenticationType, kSecAttrPort, kSecAttrPath,
-    ].map { $0 as String })
 
     @OptionGroup var shared: SharedPasswordFields
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// Items as JSON, for `--json`: an object per item with the keychain, the class, every
 /// attribute the item sets by its four-character code (access group, protection class and
@@ -30,7 +31,7 @@ enum ItemJSON {
             return UTCTime(date)?.iso8601 ?? NSNull()
         case let data as Data:
             guard let text = String(data: data, encoding: .utf8) else {
-                return ["hex": SecurityText.lowercaseHex(data)]
+                return ["hex": Hex.string(data)]
             }
             return text
         case let number as NSNumber:

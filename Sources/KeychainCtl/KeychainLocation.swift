@@ -22,10 +22,9 @@ struct KeychainLocation {
 
     init(argument: String?) {
         self.argument = argument.flatMap { $0.isEmpty ? nil : $0 }
-        var opened: SecKeychain?
-        // Neither call can fail: they only name a keychain, which ``open()`` then checks.
-        _ = self.argument.map { SecKeychainOpen($0, &opened) } ?? SecKeychainCopyDefault(&opened)
-        keychain = opened ?? SecKeychain(path: self.argument ?? "login")
+        // What SecKeychainOpen and SecKeychainCopyDefault give; they only name a keychain,
+        // which ``open()`` then checks.
+        keychain = self.argument.map { SecKeychain(path: $0) } ?? SecKeychain(files: KeychainEnvironment.current.files)
     }
 
     /// The database file, as the attribute blocks and `list-keychains` name it.

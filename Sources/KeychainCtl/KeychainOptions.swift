@@ -23,9 +23,11 @@ struct KeychainOptions: ParsableArguments {
 
     var location: KeychainLocation { keychain.location }
 
-    /// The query entry that narrows to the chosen group, if any.
-    var groupQuery: [String: Any] {
-        accessGroup.map { [kSecAttrAccessGroup as String: $0] } ?? [:]
+    /// `query`, narrowed to the chosen group, if any.
+    func narrowed(_ query: [String: Any]) -> [String: Any] {
+        var query = query
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        return query
     }
 
     /// Runs searches, updates and deletes in the keychain, seeing every access group.

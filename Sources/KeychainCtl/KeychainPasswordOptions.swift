@@ -13,6 +13,9 @@ struct KeychainPasswordOptions: ParsableArguments {
 
     @OptionGroup var standardInput: StandardInputPassword
 
+    /// Whether a password was given with -p or --password-stdin.
+    var isGiven: Bool { password != nil || standardInput.isSet }
+
     func validate() throws {
         if password != nil, standardInput.isSet {
             throw ValidationError("Give the password one way only: -p or --password-stdin.")

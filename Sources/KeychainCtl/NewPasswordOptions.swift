@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeychainCore
 
 /// Where the add subcommands take the new item's password from. At most one source; with
 /// none the item has an empty password (and `-U` keeps the password it had).
@@ -21,7 +22,7 @@ struct NewPasswordOptions: ParsableArguments {
     @OptionGroup var standardInput: StandardInputPassword
 
     /// Set for a trailing `-w` with no value (see ``SecurityArguments``).
-    @Flag(name: .customLong("prompt-for-password"), help: .hidden)
+    @Flag(name: .customLong(String(SecurityArguments.promptFlag.dropFirst(2))), help: .hidden)
     var prompt = false
 
     func validate() throws {
@@ -29,7 +30,7 @@ struct NewPasswordOptions: ParsableArguments {
         if sources.count > 1 {
             throw ValidationError("Give the password one way only: -w, -X or --password-stdin.")
         }
-        if let hexPassword, Self.bytes(ofHex: hexPassword) == nil {
+        if let hexPassword, Hex.bytes(hexPassword) == nil {
             throw ValidationError("Unable to convert password data (-X must specify valid hex digits)")
         }
     }
@@ -37,29 +38,8 @@ struct NewPasswordOptions: ParsableArguments {
     /// The password given, asked for or read; nil when none was given.
     func read() throws -> Data? {
         if let password { return Data(password.utf8) }
-        if let hexPassword { return Self.bytes(ofHex: hexPassword) }
+        if let hexPassword { return Hex.bytes(hexPassword) }
         if prompt { return try PasswordPrompt.newPassword("password data for new item: ", retype: "retype password for new item: ") }
         return standardInput.read()
-    }
-
-    /// Pairs of hex digits as bytes; nil for an odd count or any other character.
-    static func bytes(ofHex text: String) -> Data? {
-        let digits = Array(text.utf8)
-        guard digits.count.isMultiple(of: 2) else { return nil }
-        var bytes = Data(capacity: digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

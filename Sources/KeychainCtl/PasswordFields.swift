@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeychainCore
 import Security
 
 /// The attribute options of the password subcommands, common to both classes. In add
@@ -53,8 +54,6 @@ protocol PasswordFields: ParsableArguments {
     static var itemName: String { get }
     /// What `-s` names: `service` or `server`.
     static var serviceName: String { get }
-    /// `security`'s primary key for the class, by kSecAttr key.
-    static var primaryKey: Set<String> { get }
     /// The attributes given, by kSecAttr key.
     var given: [String: Any] { get }
     /// The attributes of a new item: those given, with the defaults `security` gives.
@@ -64,6 +63,11 @@ protocol PasswordFields: ParsableArguments {
 }
 
 extension PasswordFields {
+    /// The class's primary-key attributes (§3), as the keychain itself defines them.
+    static var primaryKey: Set<String> {
+        Set(ItemClass(rawValue: itemClass)?.schema.primaryKey.map(\.code) ?? [])
+    }
+
     /// The attributes given that name something: `security` treats a number 0 (`-P 0`) as
     /// not given.
     var named: [String: Any] { Self.nonzero(given) }

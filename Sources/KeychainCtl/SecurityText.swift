@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// Values written the way `security` writes them, byte for byte, so that scripts that parse
 /// its output parse ours.
@@ -13,7 +14,7 @@ enum SecurityText {
         let hasOther = bytes.contains { !isQuotable($0) }
         var text = ""
         if hasOther {
-            text += "0x" + hex(bytes, digits: uppercaseDigits) + (hasText ? "  " : " ")
+            text += "0x" + Hex.string(bytes, uppercase: true) + (hasText ? "  " : " ")
         }
         if hasText {
             text += "\""
@@ -33,11 +34,7 @@ enum SecurityText {
     /// ASCII, else all of it in lowercase hex, so that the line is always safe to print.
     static func password(_ data: Data) -> String {
         if data.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return String(decoding: data, as: UTF8.self) }
-        return lowercaseHex(data)
-    }
-
-    static func lowercaseHex(_ bytes: some Collection<UInt8>) -> String {
-        hex(bytes, digits: lowercaseDigits)
+        return Hex.string(data)
     }
 
     /// A number as `security` prints a 4-byte attribute: its bytes, most significant first,
@@ -54,18 +51,5 @@ enum SecurityText {
 
     private static func isQuotable(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\\")
-    }
-
-    private static let uppercaseDigits = Array("0123456789ABCDEF".utf8)
-    private static let lowercaseDigits = Array("0123456789abcdef".utf8)
-
-    private static func hex(_ bytes: some Collection<UInt8>, digits: [UInt8]) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -23,7 +23,7 @@ struct UnlockKeychain: ParsableCommand {
     @OptionGroup var keychain: KeychainArgument
 
     func validate() throws {
-        if withoutPassword, password.password != nil || password.standardInput.isSet {
+        if withoutPassword, password.isGiven {
             throw ValidationError("-u unlocks without a password: leave out -p and --password-stdin.")
         }
     }

@@ -99,5 +99,5 @@ public struct KeychainEnvironment: Sendable, Hashable {
         try await $override.withValue(environment, operation: operation)
     }
 
-    var files: KeychainFiles { KeychainFiles(directory: directory, name: keychainName) }
+    package var files: KeychainFiles { KeychainFiles(directory: directory, name: keychainName) }
 }

@@ -44,7 +44,7 @@ public final class SecKeychain: Sendable, Hashable, CustomStringConvertible {
 
     /// The store, which must exist (errSecNoSuchKeychain otherwise), except the default
     /// keychain of the environment, which is created on first use as the login keychain is.
-    func store() throws(KeychainError) -> KeychainStore {
+    package func store() throws(KeychainError) -> KeychainStore {
         try KeychainStore.shared(files, create: files == KeychainEnvironment.current.files)
     }
 }

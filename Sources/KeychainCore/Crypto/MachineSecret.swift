@@ -11,14 +11,7 @@ import Foundation
 enum MachineSecret {
     /// `$XDG_STATE_HOME/swift-keychain/machine-secret`, or under `~/.local/state` when unset.
     static func defaultLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let state: URL
-        if let path = environment["XDG_STATE_HOME"], path.hasPrefix("/") {
-            state = URL(fileURLWithPath: path)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            state = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
-        }
-        return state.appendingPathComponent("swift-keychain/machine-secret")
+        XDGFolder.state.url(environment: environment).appendingPathComponent("swift-keychain/machine-secret")
     }
 
     /// This process's ``defaultLocation(environment:)``, read once.

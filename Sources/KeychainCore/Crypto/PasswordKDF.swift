@@ -56,22 +56,14 @@ public struct PasswordKDF: Sendable, Hashable, Codable {
 
     /// A compact text form for the database: `scrypt N=16 r=8 p=1 <salt hex>`.
     var encoded: String {
-        "scrypt \(logRounds) \(blockSize) \(parallelism) \(salt.map { String(format: "%02x", $0) }.joined())"
+        "scrypt \(logRounds) \(blockSize) \(parallelism) \(Hex.string(salt))"
     }
 
     init?(encoded text: String) {
         let parts = text.split(separator: " ")
         guard parts.count == 5, parts[0] == "scrypt",
               let logRounds = Int(parts[1]), let blockSize = Int(parts[2]), let parallelism = Int(parts[3]),
-              parts[4].count % 2 == 0 else { return nil }
-        var salt = Data()
-        var index = parts[4].startIndex
-        while index < parts[4].endIndex {
-            let next = parts[4].index(index, offsetBy: 2)
-            guard let byte = UInt8(parts[4][index..<next], radix: 16) else { return nil }
-            salt.append(byte)
-            index = next
-        }
+              let salt = Hex.bytes(parts[4]) else { return nil }
         self.init(logRounds: logRounds, blockSize: blockSize, parallelism: parallelism, salt: salt)
         guard isReasonable else { return nil }
     }

@@ -19,8 +19,7 @@ import Glibc
 /// Where the file cannot be used (no `/dev/shm`, or a file there that another user owns or
 /// that others may write), there is no count, and every use reads the kernel entry.
 final class SessionGeneration: Sendable {
-    private let counter: UnsafeAtomic<UInt64>?
-    /// The mapping, unmapped with the object.
+    /// The count's shared memory, unmapped with the object; nil when there is none.
     nonisolated(unsafe) private let mapping: UnsafeMutableRawPointer?
     let path: String
 
@@ -31,11 +30,15 @@ final class SessionGeneration: Sendable {
         Self.used.withLock { _ = $0.insert(path) }
         self.path = path
         mapping = Self.map(path)
-        counter = mapping.map { UnsafeAtomic(at: $0.assumingMemoryBound(to: UInt64.AtomicRepresentation.self)) }
     }
 
     deinit {
         if let mapping { munmap(mapping, Self.mappedBytes) }
+    }
+
+    /// The count in the mapping: a view, made anew at no cost.
+    private var counter: UnsafeAtomic<UInt64>? {
+        mapping.map { UnsafeAtomic(at: $0.assumingMemoryBound(to: UInt64.AtomicRepresentation.self)) }
     }
 
     /// The count now, or nil when there is no shared count.

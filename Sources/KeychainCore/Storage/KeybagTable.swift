@@ -200,6 +200,6 @@ struct OpenedKeybag {
             }, try table.settings()) : nil
         return OpenedKeybag(
             indexKey: indexKey, alwaysKeys: alwaysKeys, firstUnlock: firstUnlock,
-            keychainID: digest.prefix(16).map { String(format: "%02x", $0) }.joined())
+            keychainID: Hex.string(digest.prefix(16)))
     }
 }

@@ -26,11 +26,7 @@ public struct KeychainFiles: Sendable, Hashable {
     public static func defaultDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return URL(fileURLWithPath: data).appendingPathComponent("keychains")
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/keychains")
+        XDGFolder.data.url(environment: environment).appendingPathComponent("keychains")
     }
 
     /// The database: `<name>.keychain-db`.

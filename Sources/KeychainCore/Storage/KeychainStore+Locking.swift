@@ -29,11 +29,11 @@ extension KeychainStore {
     public static func delete(_ files: KeychainFiles) throws(KeychainError) {
         try openStores.withLock { (stores) throws(KeychainError) in
             guard exists(files) else { throw .noSuchKeychain }
-            var store = stores.removeValue(forKey: files)
-            if store == nil { store = try open(files) }
-            store?.classKeys.forgetSinceBoot()
-            store?.classKeys.removeSharedCount()
-            store?.close()
+            let store: KeychainStore
+            if let existing = stores.removeValue(forKey: files) { store = existing } else { store = try open(files) }
+            store.classKeys.forgetSinceBoot()
+            store.classKeys.removeSharedCount()
+            store.close()
             for suffix in ["", "-wal", "-shm"] {
                 unlink(files.database.path + suffix)
             }
