@@ -125,7 +125,7 @@ let package = Package(
         // The API fuzzer: a library for the fixed-seed sample in the tests, and the long run.
         .target(
             name: "SecItemFuzzing",
-            dependencies: ["Security"],
+            dependencies: ["Security", "TestSupport"],
             path: "Tests/SecItemFuzzing"
         ),
         .executableTarget(

@@ -226,7 +226,7 @@ import TestSupport
             damaged.append(flipped)
         }
         damaged.append(archive + Data([0]))
-        var generator = SplitMix(seed: 6)
+        var generator = SeededGenerator(seed: 6)
         for length in [1, 8, 10, 64, 200, 2_000] {
             let noise = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
             damaged.append(noise)
@@ -389,19 +389,5 @@ import TestSupport
         let report = try target.importArchive(export(source), password: Self.password, policy: .failOnDuplicate)
         #expect(report == ImportReport(imported: 1))
         #expect(try contents(of: target).count == 3)
-    }
-}
-
-/// A seeded generator, so that the garbage the damage test feeds is the same every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -31,14 +31,6 @@ public enum CrashOperation: Equatable, Sendable {
         }
     }
 
-    /// Whether the operation changes many items in one call.
-    public var isMultiItem: Bool {
-        switch self {
-        case .updateAll, .deleteAll: true
-        default: false
-        }
-    }
-
     public var kind: String { fields[0] }
 
     func apply(to groups: inout [String: [String: String]]) {

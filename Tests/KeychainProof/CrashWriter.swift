@@ -1,6 +1,7 @@
 import Foundation
 import SecItemFuzzing
 import Security
+import TestSupport
 
 /// The process that the crash run kills (issue 3, scope 2).
 ///
@@ -16,7 +17,6 @@ public struct CrashWriter {
     /// An attribute every item gets that no index covers: a delete naming it has to open items.
     static let description = "crash-item"
 
-    let journalURL: URL
     let journal: Journal
     let groupSize: Int
     let first: FirstOperation
@@ -25,7 +25,6 @@ public struct CrashWriter {
     var counter = 0
 
     public init(journal: URL, groupSize: Int, first: FirstOperation, seed: UInt64) throws {
-        journalURL = journal
         let model = CrashModel(lines: Journal.lines(of: journal))
         guard model.pending == nil, model.problems.isEmpty else {
             throw ProofFailure("the journal has an unresolved operation: run the verifier first")

@@ -1,5 +1,6 @@
 import Foundation
 import SecItemFuzzing
+import TestSupport
 
 /// Random markers to store in items and then look for where they must not be: files at
 /// rest, logs, error messages, descriptions.

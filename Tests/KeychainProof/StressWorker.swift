@@ -1,6 +1,7 @@
 import Foundation
 import SecItemFuzzing
 import Security
+import TestSupport
 
 /// One process of the multi-process stress run (issue 3, scope 1).
 ///

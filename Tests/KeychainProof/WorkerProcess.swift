@@ -12,9 +12,7 @@ public struct WorkerProcess {
 
     /// Starts `executable arguments` with `XDG_DATA_HOME` and `KEYCHAIN_ACCESS_GROUPS` set.
     public init(_ executable: URL, _ arguments: [String], dataHome: URL, accessGroups: String) throws {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = dataHome.path
-        environment["KEYCHAIN_ACCESS_GROUPS"] = accessGroups
+        let environment = ProgramProcess.environment(dataHome: dataHome, overrides: ["KEYCHAIN_ACCESS_GROUPS": accessGroups])
         // What the library logs about damage it meets is expected here, and would drown the
         // report; the checks read the worker's statuses instead.
         process = try SpawnedProcess(executable.path, arguments, environment: environment,

@@ -9,9 +9,10 @@
 //
 // The last line printed is the verdict: PASS or FAIL with the key figures.
 import Foundation
-import Security
 import KeychainProof
 import SecItemFuzzing
+import Security
+import TestSupport
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if WorkerCommand.run(arguments) { exit(0) }

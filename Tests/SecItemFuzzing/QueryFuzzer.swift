@@ -1,22 +1,6 @@
 import Foundation
 import Security
-
-/// A small seeded generator (SplitMix64), so that a run is repeated exactly from its seed.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Makes dictionaries for the four SecItem calls: mostly plausible queries with a few
 /// things wrong, so that calls get past the first check often enough to reach the store,

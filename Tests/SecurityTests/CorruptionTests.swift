@@ -2,6 +2,7 @@ import Foundation
 import KeychainProof
 import Security
 import Testing
+import TestSupport
 
 /// Truncated files and a missing device key (issue 3, scope 4; the long run is
 /// Scripts/tamper): a fresh process reading the damaged copy gets errSecDecode,
@@ -9,7 +10,7 @@ import Testing
 /// and with the WAL damaged every item of the intact database file still reads correctly.
 @Suite struct CorruptionTests {
     @Test func truncatedFilesAndAMissingDeviceKeyGiveClearStatuses() throws {
-        let work = TestKeychain().directory.deletingLastPathComponent()
+        let work = TestScratch.folder("corruption")
         var run = CorruptionRun(executable: HelperProcess.executable, workFolder: work)
         run.items = 40
         let sizes = try run.setUp()

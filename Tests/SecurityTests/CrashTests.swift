@@ -2,6 +2,7 @@ import Foundation
 import KeychainProof
 import Security
 import Testing
+import TestSupport
 
 /// A short sample of the crash run (issue 3, scope 2; the long run is Scripts/crash): a
 /// writer killed with SIGKILL at random moments and during multi-item updates and deletes,
@@ -9,7 +10,7 @@ import Testing
 @Suite struct CrashTests {
     @Test("After SIGKILL: acknowledged changes are intact, a multi-item update or delete is all or nothing (rule 36)")
     func killedWritersLoseNothingAcknowledgedAndChangeAllOrNothing() throws {
-        let dataHome = TestKeychain().directory.deletingLastPathComponent()
+        let dataHome = TestScratch.folder("crash")
         var run = CrashRun(executable: HelperProcess.executable, dataHome: dataHome)
         run.iterations = 9
         run.groupSize = 60

@@ -4,10 +4,7 @@ import TestSupport
 /// Runs the KeychainTestHelper executable, built beside the test bundle, as another process.
 struct HelperProcess {
     /// The helper's path: the tests' own build folder.
-    static var executable: URL {
-        let tests = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        return tests.deletingLastPathComponent().appendingPathComponent("KeychainTestHelper")
-    }
+    static var executable: URL { ProgramProcess("KeychainTestHelper").executable }
 
     /// Starts the helper with `arguments`; `dataHome` and `accessGroups` set the keychain
     /// variables, `more` adds others. Its standard output is a pipe.

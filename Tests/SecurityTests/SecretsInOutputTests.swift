@@ -2,6 +2,7 @@ import Foundation
 import KeychainProof
 import Security
 import Testing
+import TestSupport
 
 /// Secrets at rest and in output (issue 3, scope 5; the long run is Scripts/at-rest).
 @Suite struct SecretsInOutputTests {
@@ -16,7 +17,7 @@ import Testing
 
     @Test("No marker is in the logs at trace level or in the status messages")
     func noMarkerIsLoggedAtAnyLevel() throws {
-        let dataHome = TestKeychain().directory.deletingLastPathComponent()
+        let dataHome = TestScratch.folder("secrets-in-output")
         var probe = try WorkerProcess(HelperProcess.executable, ["log-probe", "20", "7"], dataHome: dataHome,
                                       accessGroups: "proof.logs")
         let lines = probe.finish()

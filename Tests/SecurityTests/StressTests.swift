@@ -2,13 +2,14 @@ import Foundation
 import KeychainProof
 import Security
 import Testing
+import TestSupport
 
 /// A short sample of the multi-process stress run (issue 3, scope 1; the long run is
 /// Scripts/stress): four processes on one keychain for two seconds.
 @Suite struct StressTests {
     @Test("Concurrent processes: every acknowledged write is there, racing adds have one winner (rule 14)")
     func concurrentProcessesLoseNothingAndRacesHaveOneWinner() throws {
-        let dataHome = TestKeychain().directory.deletingLastPathComponent()
+        let dataHome = TestScratch.folder("stress")
         var run = StressRun(executable: HelperProcess.executable, dataHome: dataHome)
         run.seconds = 2
         let outcome = try run.run()
