@@ -140,9 +140,8 @@ let package = Package(
             name: "KeychainProof",
             dependencies: [
                 "Security",
-                // Child processes through posix_spawn (see SpawnedProcess).
+                // Child processes through posix_spawn (see SpawnedProcess), and SeededGenerator.
                 "TestSupport",
-                "SecItemFuzzing",
                 // SQLite's integrity check, and damage done the way someone with the files would.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // To capture the library's log output at trace level in a worker process.

@@ -1,5 +1,4 @@
 import Foundation
-import SecItemFuzzing
 import TestSupport
 
 /// The crash run (issue 3, scope 2): a writer process is killed with SIGKILL again and

@@ -1,5 +1,4 @@
 import Foundation
-import SecItemFuzzing
 import Security
 import TestSupport
 

@@ -1,5 +1,4 @@
 import Foundation
-import SecItemFuzzing
 import TestSupport
 
 /// Random markers to store in items and then look for where they must not be: files at

@@ -10,7 +10,6 @@
 // The last line printed is the verdict: PASS or FAIL with the key figures.
 import Foundation
 import KeychainProof
-import SecItemFuzzing
 import Security
 import TestSupport
 
