@@ -105,7 +105,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "SecItemBenchmark",
-            dependencies: ["Security"],
+            dependencies: [
+                "Security",
+                // SQLite's C API, for the bare-insert figures that durable adds are compared to.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             path: "Benchmarks/SecItemBenchmark"
         ),
         .executableTarget(

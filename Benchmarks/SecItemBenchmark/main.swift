@@ -1,6 +1,7 @@
 // Throughput of the SecItem functions at several keychain sizes, and peak memory.
 //
 //   swift run -c release keychain-benchmark [sizes...]      (default: 1000 10000 100000)
+//   keychain-benchmark --durable [count]                    durable adds against bare SQLite
 //   keychain-benchmark --sample K [--raw] [sizes...]        N adds, then K of each other call
 //   keychain-benchmark --latency [sizes...]                 (default: 100000 1000000)
 //
@@ -244,6 +245,11 @@ if let index = arguments.firstIndex(of: "--sample"), index + 1 < arguments.count
 let raw = takeFlag("--raw", from: &arguments)
 let latency = takeFlag("--latency", from: &arguments)
 let child = takeFlag("--child", from: &arguments)
+if takeFlag("--durable", from: &arguments) {
+    let count = arguments.first.flatMap { Int($0) } ?? 4_000
+    printDurableTable(measureDurableWrites(count: count), count: count)
+    exit(0)
+}
 let sizes = arguments.compactMap { Int($0) }
 guard sizes.count == arguments.count, sample.map({ $0 >= rounds }) ?? true, !(latency && (sample != nil || raw)) else {
     FileHandle.standardError.write(Data("""

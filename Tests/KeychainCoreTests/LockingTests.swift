@@ -165,14 +165,31 @@ import TestSupport
         #expect(status { _ = try store.add(item("p", .whenPasscodeSetThisDeviceOnly), by: caller) } == -25293)
     }
 
-    @Test("changing the password rewraps class keys only; a wrong old password changes nothing")
+    @Test("changing the password replaces the class A and C keys and reseals their items; a wrong old password changes nothing")
     func changePassword() throws {
         let store = try newStore("change", password: password)
         let rowsBefore = try sealedRows(store)
+        let keysBefore = try [Accessibility.whenUnlocked, .afterFirstUnlock, .always].map { try keyBytes(store, $0) }
         #expect(status { try store.changePassword(from: Data("nope".utf8), to: Data("new".utf8), kdf: .fastForTesting()) } == -25293)
-        try store.changePassword(from: password, to: Data("new".utf8), kdf: .fastForTesting())
-        // Not one item row was rewritten.
         #expect(try sealedRows(store) == rowsBefore)
+        try store.changePassword(from: password, to: Data("new".utf8), kdf: .fastForTesting())
+        let keysAfter = try [Accessibility.whenUnlocked, .afterFirstUnlock, .always].map { try keyBytes(store, $0) }
+        // New class A and C keys; class D, which no password protects, keeps its key.
+        #expect(keysAfter[0] != keysBefore[0] && keysAfter[1] != keysBefore[1] && keysAfter[2] == keysBefore[2])
+        // Items of A and C sealed anew (same row, same columns, new blobs); D untouched.
+        let rowsAfter = try sealedRows(store)
+        #expect(rowsAfter.count == rowsBefore.count)
+        for (before, after) in zip(rowsBefore, rowsAfter) {
+            let protection: String = after["protection"]
+            #expect(before["identity"] as Data == after["identity"] as Data)
+            if protection == Accessibility.always.rawValue {
+                #expect(before == after)
+            } else {
+                #expect(before["secret"] as Data != after["secret"] as Data)
+                #expect(before["attributes"] as Data != after["attributes"] as Data)
+            }
+        }
+        #expect(try secret(store, "ck") == "s3cret")
         store.lock()
         #expect(status { try store.unlock(password: password) } == -25293)
         try store.unlock(password: Data("new".utf8))
@@ -282,6 +299,10 @@ import TestSupport
             #expect(cache.find(name) == nil)
         }
         #expect(UnlockedKeyCache(useKernelKeyring: true).usesKernelKeyring)
+    }
+
+    func keyBytes(_ store: KeychainStore, _ accessibility: Accessibility) throws -> Data {
+        try store.classKeys.key(for: accessibility).withUnsafeBytes { Data($0) }
     }
 
     func sealedRows(_ store: KeychainStore) throws -> [Row] {

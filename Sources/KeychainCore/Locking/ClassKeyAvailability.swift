@@ -25,10 +25,17 @@ final class ClassKeyAvailability: Sendable {
 
     private struct State {
         var session: Session?
-        var bootKeys: [Accessibility: SymmetricKey]?
+        var boot: UnlockPayload?
         /// For a keychain without a password: its class keys and settings, which open it at
         /// its first use since boot, as a login keychain opens at login.
-        var firstUnlock: (keys: DeferredKeys, settings: KeychainSettings)?
+        var firstUnlock: FirstUnlock?
+    }
+
+    /// What opens a keychain without a password at its first use since boot.
+    struct FirstUnlock: Sendable {
+        var keys: DeferredKeys
+        var settings: KeychainSettings
+        var epoch: UInt64
     }
 
     private let cache: UnlockedKeyCache
@@ -42,8 +49,7 @@ final class ClassKeyAvailability: Sendable {
     ///   - keychainID: names this keychain's entries in the cache.
     ///   - alwaysKeys: the class D keys that opened (a ThisDeviceOnly key of a keychain
     ///     copied from another machine does not).
-    init(keychainID: String, alwaysKeys: DeferredKeys,
-         firstUnlock: (keys: DeferredKeys, settings: KeychainSettings)?,
+    init(keychainID: String, alwaysKeys: DeferredKeys, firstUnlock: FirstUnlock?,
          cache: UnlockedKeyCache = .shared) {
         self.cache = cache
         self.sessionName = "swift-keychain:\(keychainID):session"
@@ -55,13 +61,19 @@ final class ClassKeyAvailability: Sendable {
 
     /// Sets what opens a keychain without a password at its first use since boot: nil once
     /// it has a password.
-    func setFirstUnlock(_ firstUnlock: (keys: DeferredKeys, settings: KeychainSettings)?) {
+    func setFirstUnlock(_ firstUnlock: FirstUnlock?) {
         state.withLock { $0.firstUnlock = firstUnlock }
     }
 
     /// The key of `accessibility`: errSecInteractionNotAllowed while its class is locked,
     /// errSecDecode when it is bound to another machine.
     func key(for accessibility: Accessibility) throws(KeychainError) -> SymmetricKey {
+        try keyAndEpoch(for: accessibility).key
+    }
+
+    /// The key of `accessibility` and the epoch of the unlock it came from (nil for class D,
+    /// whose keys never change), which a write checks against the keychain's.
+    func keyAndEpoch(for accessibility: Accessibility) throws(KeychainError) -> (key: SymmetricKey, epoch: UInt64?) {
         do {
             return try openKey(for: accessibility)
         } catch .interactionNotAllowed {
@@ -77,43 +89,62 @@ final class ClassKeyAvailability: Sendable {
     @discardableResult
     func unlockForFirstUse() -> Bool {
         guard let firstUnlock = state.withLock({ $0.firstUnlock }), !wasUnlockedSinceBoot else { return false }
-        publish(firstUnlock.keys.keys, settings: firstUnlock.settings)
+        publish(firstUnlock.keys.keys, settings: firstUnlock.settings, epoch: firstUnlock.epoch)
         return true
     }
 
-    private func openKey(for accessibility: Accessibility) throws(KeychainError) -> SymmetricKey {
+    private func openKey(for accessibility: Accessibility) throws(KeychainError) -> (key: SymmetricKey, epoch: UInt64?) {
         let keys: [Accessibility: SymmetricKey]
+        let epoch: UInt64?
         switch accessibility.protectionClass {
         case .always:
             keys = alwaysKeys.keys
+            epoch = nil
         case .afterFirstUnlock:
-            guard let boot = bootKeys() else { throw .interactionNotAllowed }
-            keys = boot
+            guard let boot = bootPayload() else { throw .interactionNotAllowed }
+            keys = boot.keys
+            epoch = boot.epoch
         case .whenUnlocked:
             guard let session = currentSession() else { throw .interactionNotAllowed }
             keys = session.keys
+            epoch = session.epoch
         }
         // Missing only for ThisDeviceOnly keys that did not open here (logged at open and
         // at unlock): the item cannot be decoded on this machine.
         guard let key = keys[accessibility] else { throw .decode }
-        return key
+        return (key, epoch)
+    }
+
+    /// The epochs of the class A and C keys this process holds now.
+    var heldEpochs: [UInt64] {
+        state.withLock { state in [state.session?.payload.epoch, state.boot?.epoch].compactMap { $0 } }
+    }
+
+    /// Drops this process's copies of the class A and C keys, so that the next use reads
+    /// them from the cache again: after another process changed the keychain's password,
+    /// which replaces them.
+    func forgetLocalCopies() {
+        state.withLock { state in
+            state.session = nil
+            state.boot = nil
+        }
     }
 
     /// Whether class A is open (after the first-use unlock of a keychain without a password).
     var isUnlocked: Bool { (try? key(for: .whenUnlocked)) != nil }
 
     /// Whether the keychain was unlocked since the machine started (class C is open).
-    var wasUnlockedSinceBoot: Bool { bootKeys() != nil }
+    var wasUnlockedSinceBoot: Bool { bootPayload() != nil }
 
     /// Opens classes A and C with the keys an unlock produced, for this and every process.
-    func publish(_ keys: [Accessibility: SymmetricKey], settings: KeychainSettings) {
-        let boot = UnlockPayload(settings: KeychainSettings(), suspendedAtUnlock: 0,
+    func publish(_ keys: [Accessibility: SymmetricKey], settings: KeychainSettings, epoch: UInt64) {
+        let boot = UnlockPayload(settings: KeychainSettings(), suspendedAtUnlock: 0, epoch: epoch,
                                  keys: keys.filter { $0.key.protectionClass == .afterFirstUnlock })
         let session = UnlockPayload(settings: settings, suspendedAtUnlock: SuspendClock.suspendedNanoseconds(),
-                                    keys: keys.filter { $0.key.protectionClass != .always })
+                                    epoch: epoch, keys: keys.filter { $0.key.protectionClass != .always })
         state.withLock { state in
             cache.store(boot.bytes, as: bootName, timeout: nil)
-            state.bootKeys = boot.keys
+            state.boot = boot
             let handle = cache.store(session.bytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
             state.session = Session(handle: handle, bytes: session.bytes, payload: session)
             generation.advance()
@@ -149,7 +180,7 @@ final class ClassKeyAvailability: Sendable {
             cache.remove(sessionName)
             cache.remove(bootName)
             state.session = nil
-            state.bootKeys = nil
+            state.boot = nil
             generation.advance()
         }
     }
@@ -172,12 +203,12 @@ final class ClassKeyAvailability: Sendable {
         interval == .max ? interval : interval + 1
     }
 
-    private func bootKeys() -> [Accessibility: SymmetricKey]? {
+    private func bootPayload() -> UnlockPayload? {
         state.withLock { state in
-            if let keys = state.bootKeys { return keys }
+            if let boot = state.boot { return boot }
             guard let found = cache.find(bootName), let payload = UnlockPayload(bytes: found.payload) else { return nil }
-            state.bootKeys = payload.keys
-            return payload.keys
+            state.boot = payload
+            return payload
         }
     }
 

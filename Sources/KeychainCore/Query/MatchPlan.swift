@@ -11,6 +11,30 @@ struct StoredRow {
     let columns: StoredColumns
     let sealedAttributes: Data
     let sealedSecret: Data?
+
+    /// The columns that ``PlanStatements`` select, in their order.
+    static let selectedColumns = "id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes"
+
+    /// Reads the current row of a statement that selects ``selectedColumns`` and then the
+    /// secret (or NULL). errSecDecode for a row whose clear columns are damaged.
+    init(statement: SQLiteStatement) throws(KeychainError) {
+        func blob(_ column: CInt) -> Data? {
+            sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : Data(sqliteStatement: statement, index: column)
+        }
+        guard let nonce = blob(1), nonce.count == 8, let protection = sqlite3_column_text(statement, 4),
+              let identity = blob(5), let accessGroup = blob(6), let sealedAttributes = blob(10)
+        else { throw .decode }
+        id = sqlite3_column_int64(statement, 0)
+        self.nonce = nonce
+        columns = StoredColumns(
+            classCode: Int(sqlite3_column_int64(statement, 2)),
+            sync: Int(sqlite3_column_int64(statement, 3)),
+            protection: String(cString: protection),
+            identity: identity, accessGroup: accessGroup,
+            account: blob(7), service: blob(8), server: blob(9))
+        self.sealedAttributes = sealedAttributes
+        sealedSecret = blob(11)
+    }
 }
 
 /// How a query is answered: SQL equality on the hashed and clear columns (an index lookup),
@@ -107,24 +131,7 @@ struct MatchPlan {
     func forEachRow(in db: Database, withSecret: Bool, _ body: (StoredRow) throws -> Bool) throws {
         if matchesNothing { return }
         try DirectStatement(db, sql: sql(withSecret: withSecret), values: arguments).forEachRow { statement in
-            func blob(_ column: CInt) -> Data? {
-                sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : Data(sqliteStatement: statement, index: column)
-            }
-            guard let nonce = blob(1), nonce.count == 8, let protection = sqlite3_column_text(statement, 4),
-                  let identity = blob(5), let accessGroup = blob(6), let sealedAttributes = blob(10)
-            else { throw KeychainError.decode }
-            let stored = StoredRow(
-                id: sqlite3_column_int64(statement, 0),
-                nonce: nonce,
-                columns: StoredColumns(
-                    classCode: Int(sqlite3_column_int64(statement, 2)),
-                    sync: Int(sqlite3_column_int64(statement, 3)),
-                    protection: String(cString: protection),
-                    identity: identity, accessGroup: accessGroup,
-                    account: blob(7), service: blob(8), server: blob(9)),
-                sealedAttributes: sealedAttributes,
-                sealedSecret: blob(11))
-            return try body(stored)
+            try body(StoredRow(statement: statement))
         }
     }
 
@@ -182,7 +189,7 @@ struct PlanStatements: Sendable {
     let delete: String
 
     init(whereClause: String) {
-        let columns = "id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes"
+        let columns = StoredRow.selectedColumns
         select = "SELECT \(columns), NULL FROM item WHERE \(whereClause) ORDER BY id"
         selectWithSecret = "SELECT \(columns), secret FROM item WHERE \(whereClause) ORDER BY id"
         delete = "DELETE FROM item WHERE \(whereClause)"

@@ -100,6 +100,29 @@ struct KeybagTable {
         }
     }
 
+    /// Which generation of class A and C keys the keybag holds: 0 until a password is first
+    /// set, then a new random number each time the keys are replaced. A process whose keys
+    /// are of another epoch holds keys that a password change retired.
+    func keyEpoch() throws -> UInt64 {
+        try Self.keyEpoch(db)
+    }
+
+    static func keyEpoch(_ db: Database) throws -> UInt64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'key-epoch'").map { UInt64(bitPattern: $0) } ?? 0
+    }
+
+    /// Fails with ``StaleClassKeys`` unless the keybag's keys are of `epoch`: what a write
+    /// sealed under a class A or C key checks in its transaction, so that a process that
+    /// missed a password change never stores an item no current key opens.
+    static func requireEpoch(_ epoch: UInt64, in db: Database) throws {
+        guard try keyEpoch(db) == epoch else { throw StaleClassKeys() }
+    }
+
+    func setKeyEpoch(_ epoch: UInt64) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('key-epoch', ?)",
+                       arguments: [Int64(bitPattern: epoch)])
+    }
+
     func settings() throws -> KeychainSettings {
         let interval = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'lock-interval'")
         let onSleep = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'lock-on-sleep'")
@@ -137,28 +160,63 @@ struct KeybagTable {
     }
 }
 
+/// A write sealed under class keys that a password change has since replaced.
+struct StaleClassKeys: Error {}
+
+/// What a new keychain is created with.
+struct KeychainCreation {
+    /// Nil or empty: no password.
+    var password: Data?
+    var kdf: PasswordKDF
+    var settings: KeychainSettings
+}
+
 /// What opening a keychain yields: the keys that need no unlock, and the keychain's id.
 struct OpenedKeybag {
     let indexKey: SymmetricKey
     let alwaysKeys: DeferredKeys
     /// For a keychain without a password, the keys and settings of its first unlock.
-    let firstUnlock: (keys: DeferredKeys, settings: KeychainSettings)?
+    let firstUnlock: ClassKeyAvailability.FirstUnlock?
+    /// For a keychain this open created with a password: its unlocked class A and C keys.
+    let created: ClassKeyAvailability.FirstUnlock?
     /// Names this keychain in the unlock cache: a random id stored in the database, hashed
     /// with the database's path, so that a copy of the folder is another keychain.
     let keychainID: String
 
     /// Reads the keybag in a write transaction, creating it for a new keychain and binding
     /// the ThisDeviceOnly keys of a keychain written before they were bound to the machine.
-    static func load(_ db: Database, files: KeychainFiles) throws -> OpenedKeybag {
+    ///
+    /// With `creating`, the keychain must be new (else errSecDuplicateKeychain), and its
+    /// keybag, password and settings are written in this one transaction: the keys a
+    /// password protects are never wrapped by anything weaker, not even for a moment.
+    static func load(_ db: Database, files: KeychainFiles, creating: KeychainCreation? = nil) throws -> OpenedKeybag {
         let table = KeybagTable(db: db, files: files)
         try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?)",
                        arguments: [Data(RandomBytes.draw(16))])
         var entries = try table.entries()
+        if creating != nil, !entries.isEmpty { throw KeychainError.duplicateKeychain }
         let deviceKey = try table.deviceKey(create: entries.isEmpty)
+        var created: ClassKeyAvailability.FirstUnlock?
         if entries.isEmpty {
+            let password = (creating?.password).flatMap { $0.isEmpty ? nil : $0 }
+            let passwordKey = try password.map { password throws(KeychainError) in
+                try (creating?.kdf ?? .standard()).deriveKey(from: password)
+            }
+            var lockedKeys: [Accessibility: SymmetricKey] = [:]
             for name in Keybag.keyNames {
-                try table.store(SymmetricKey(size: .bits256), named: name,
-                                wrapping: Keybag.wrapping(of: name, withPassword: false), base: deviceKey)
+                let key = SymmetricKey(size: .bits256)
+                let wrapping = Keybag.wrapping(of: name, withPassword: passwordKey != nil)
+                try table.store(key, named: name, wrapping: wrapping, base: wrapping.needsPassword ? passwordKey ?? deviceKey : deviceKey)
+                if let accessibility = Accessibility(rawValue: name), Accessibility.lockedClasses.contains(accessibility) {
+                    lockedKeys[accessibility] = key
+                }
+            }
+            if let creating {
+                if password != nil { try table.setPasswordKDF(creating.kdf) }
+                try table.setSettings(creating.settings)
+                let epoch = UInt64.random(in: 1...UInt64.max)
+                try table.setKeyEpoch(epoch)
+                created = .init(keys: DeferredKeys(lockedKeys), settings: creating.settings, epoch: epoch)
             }
             entries = try table.entries()
         }
@@ -193,13 +251,13 @@ struct OpenedKeybag {
         let path = Data(files.database.resolvingSymlinksInPath().path.utf8)
         let digest = SHA256.hash(data: id + path)
         let firstUnlock = try table.passwordKDF() == nil
-            ? (DeferredKeys {
+            ? ClassKeyAvailability.FirstUnlock(keys: DeferredKeys {
                 // Keys that do not open leave their classes locked; the notice says why.
                 (try? KeybagTable.open(Accessibility.lockedClasses, from: entriesNow, base: deviceKey, files: files,
                                        failure: .notAvailable("the keybag is damaged"))) ?? [:]
-            }, try table.settings()) : nil
+            }, settings: try table.settings(), epoch: try table.keyEpoch()) : nil
         return OpenedKeybag(
-            indexKey: indexKey, alwaysKeys: alwaysKeys, firstUnlock: firstUnlock,
+            indexKey: indexKey, alwaysKeys: alwaysKeys, firstUnlock: firstUnlock, created: created,
             keychainID: Hex.string(digest.prefix(16)))
     }
 }

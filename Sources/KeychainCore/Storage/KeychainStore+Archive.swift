@@ -70,7 +70,9 @@ extension KeychainStore {
         }
         let insert = { (db: Database) throws -> ImportReport in
             var report = ImportReport()
+            let epoch = try KeybagTable.keyEpoch(db)
             for row in rows {
+                if let rowEpoch = row.keyEpoch, rowEpoch != epoch { throw StaleClassKeys() }
                 switch policy {
                 case .failOnDuplicate:
                     _ = try row.insert(into: db)
@@ -84,7 +86,7 @@ extension KeychainStore {
             }
             return report
         }
-        guard dryRun else { return try Self.write(database, during: "import", insert) }
+        guard dryRun else { return try write(during: "import", supersedes: policy == .replaceExisting, insert) }
         return try Self.oneStatement(database, during: "import") { db in
             var report = ImportReport()
             try db.inTransaction(.immediate) {

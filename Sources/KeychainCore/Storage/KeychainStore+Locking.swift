@@ -7,7 +7,11 @@ import GRDB
 /// calls do, in typed form.
 extension KeychainStore {
     /// Creates a keychain, with a password or without (nil or empty), and leaves it
-    /// unlocked. errSecDuplicateKeychain when one exists under that name.
+    /// unlocked. errSecDuplicateKeychain when one exists under that name, also when another
+    /// process creates it at the same moment: of racing creates, exactly one succeeds.
+    ///
+    /// The keybag, the password's parameters and the settings are written in one
+    /// transaction, so the keys a password protects never reach a file wrapped otherwise.
     ///
     /// - Parameter kdf: the password's scrypt parameters; the default costs about 170 ms a
     ///   guess here. Tests may pass ``PasswordKDF/fastForTesting()``.
@@ -15,10 +19,8 @@ extension KeychainStore {
                               settings: KeychainSettings = .default) throws(KeychainError) -> KeychainStore {
         _ = closesAtExit
         return try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
-            guard !exists(files) else { throw .duplicateKeychain }
-            let store = try open(files)
-            try store.setSettings(settings)
-            try store.changePassword(from: nil, to: password, kdf: kdf)
+            if stores[files] != nil { throw .duplicateKeychain }
+            let store = try open(files, creating: KeychainCreation(password: password, kdf: kdf, settings: settings))
             stores[files] = store
             return store
         }
@@ -58,11 +60,11 @@ extension KeychainStore {
     /// ``lock()``, by its auto-lock settings, or at reboot. errSecAuthFailed for a wrong
     /// password (a keychain without a password takes nil or an empty one).
     public func unlock(password: Data?) throws(KeychainError) {
-        let (keys, settings) = try Self.oneStatement(database, during: "unlock") { db in
+        let (keys, settings, epoch) = try Self.oneStatement(database, during: "unlock") { db in
             let table = KeybagTable(db: db, files: files)
-            return (try table.openLockedClasses(password: password), try table.settings())
+            return (try table.openLockedClasses(password: password), try table.settings(), try table.keyEpoch())
         }
-        classKeys.publish(keys, settings: settings)
+        classKeys.publish(keys, settings: settings, epoch: epoch)
     }
 
     /// Locks the keychain, for every process: class A items give
@@ -73,30 +75,45 @@ extension KeychainStore {
 
     /// Sets (from nil), changes, or removes (to nil or empty) the keychain's password.
     ///
-    /// Only the class keys are rewrapped, so it takes the same time with 10 items as with
-    /// 100,000. errSecAuthFailed when `old` is wrong, and nothing changes. Removing the
-    /// password deletes the `akpu` items, which need one. The keychain is unlocked after.
+    /// The class A and C keys are replaced by new random ones and every item of those
+    /// classes is sealed again under them, in one transaction: a kill at any moment leaves
+    /// the old password and keys or the new ones, whole. So a keybag wrapped under an old
+    /// password (in a backup, say) opens nothing added or changed since, and once this
+    /// returns no file holds the old keybag, the old password's parameters or the items as
+    /// they were sealed before (see ``GroupCommit/scrub(_:)``). It costs a reseal per item of
+    /// those classes (see the README for a measure).
+    ///
+    /// errSecAuthFailed when `old` is wrong, and nothing changes. Removing the password
+    /// deletes the `akpu` items, which need one. The keychain is unlocked after.
     public func changePassword(from old: Data?, to new: Data?, kdf: PasswordKDF = .standard()) throws(KeychainError) {
-        let (keys, settings, isPasswordless) = try Self.write(database, during: "change the password") { db in
+        let (keys, settings, epoch, isPasswordless) = try write(during: "change the password", supersedes: true) { db in
             let table = KeybagTable(db: db, files: files)
-            let keys = try table.openLockedClasses(password: old)
+            let oldKeys = try table.openLockedClasses(password: old)
             let newKDF = (new?.isEmpty ?? true) ? nil : kdf
             let base = try newKDF.map { kdf throws(KeychainError) in try kdf.deriveKey(from: new ?? Data()) }
                 ?? table.deviceKey()
-            for (accessibility, key) in keys {
-                try table.store(key, named: accessibility.rawValue,
-                                wrapping: Keybag.wrapping(of: accessibility.rawValue, withPassword: newKDF != nil),
-                                base: base)
-            }
-            try table.setPasswordKDF(newKDF)
             if newKDF == nil {
                 try db.execute(sql: "DELETE FROM item WHERE protection = ?",
                                arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
             }
-            return (keys, try table.settings(), newKDF == nil)
+            var newKeys: [Accessibility: SymmetricKey] = [:]
+            for accessibility in Accessibility.lockedClasses {
+                let key = SymmetricKey(size: .bits256)
+                try table.store(key, named: accessibility.rawValue,
+                                wrapping: Keybag.wrapping(of: accessibility.rawValue, withPassword: newKDF != nil),
+                                base: base)
+                newKeys[accessibility] = key
+            }
+            try ItemResealer(db: db, oldKeys: oldKeys, newKeys: newKeys).resealAll()
+            try table.setPasswordKDF(newKDF)
+            let epoch = UInt64.random(in: 1...UInt64.max)
+            try table.setKeyEpoch(epoch)
+            // A ThisDeviceOnly key bound to another machine did not open: its items stay
+            // unreadable here, under a key no one has, and its class gets a working key.
+            return (newKeys, try table.settings(), epoch, newKDF == nil)
         }
-        classKeys.setFirstUnlock(isPasswordless ? (DeferredKeys(keys), settings) : nil)
-        classKeys.publish(keys, settings: settings)
+        classKeys.setFirstUnlock(isPasswordless ? .init(keys: DeferredKeys(keys), settings: settings, epoch: epoch) : nil)
+        classKeys.publish(keys, settings: settings, epoch: epoch)
     }
 
     /// When the keychain locks by itself.
@@ -109,7 +126,7 @@ extension KeychainStore {
     /// Changes when the keychain locks by itself; an open session takes the new settings
     /// at once, in every process.
     public func setSettings(_ settings: KeychainSettings) throws(KeychainError) {
-        try Self.write(database, during: "change the settings") { db in
+        try write(during: "change the settings", supersedes: false) { db in
             try KeybagTable(db: db, files: files).setSettings(settings)
         }
         classKeys.apply(settings)

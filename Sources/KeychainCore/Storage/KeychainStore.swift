@@ -17,15 +17,20 @@ public final class KeychainStore: Sendable {
     let database: DatabaseQueue
     let classKeys: ClassKeyAvailability
     let hasher: IndexHasher
+    let commits: GroupCommit
     private let checkpointer: WALCheckpointer
 
     private init(files: KeychainFiles, database: DatabaseQueue, checkpointer: WALCheckpointer, opened: OpenedKeybag) {
         self.files = files
         self.database = database
         self.checkpointer = checkpointer
+        self.commits = GroupCommit(database: database)
         self.classKeys = ClassKeyAvailability(
             keychainID: opened.keychainID, alwaysKeys: opened.alwaysKeys, firstUnlock: opened.firstUnlock)
         self.hasher = IndexHasher(key: opened.indexKey)
+        if let created = opened.created {
+            classKeys.publish(created.keys.keys, settings: created.settings, epoch: created.epoch)
+        }
     }
 
     static let openStores = Mutex<[KeychainFiles: KeychainStore]>([:])
@@ -74,12 +79,19 @@ public final class KeychainStore: Sendable {
 
     /// Opens a keychain, creating its folder, database and keys when they do not exist.
     /// Failures are errSecNotAvailable (or errSecWrongSecVersion) and are logged with why.
+    ///
+    /// With `creating`, the keychain must not exist yet (else errSecDuplicateKeychain): of
+    /// several processes creating it at once, exactly one does.
     public static func open(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
+        try open(files, creating: nil)
+    }
+
+    static func open(_ files: KeychainFiles, creating: KeychainCreation?) throws(KeychainError) -> KeychainStore {
         do throws(KeychainError) {
             try files.prepare()
             let store = try files.whileOpening { () throws(KeychainError) -> KeychainStore in
                 var configuration = Configuration()
-                configuration.busyMode = .timeout(10)
+                configuration.busyMode = .timeout(Self.busyTimeout)
                 configuration.label = "keychain"
                 configuration.journalMode = .wal
                 let checkpointer = WALCheckpointer(path: files.database.path)
@@ -87,6 +99,16 @@ public final class KeychainStore: Sendable {
                 let database: DatabaseQueue
                 do {
                     database = try DatabaseQueue(path: files.database.path, configuration: configuration)
+                    // Acknowledged means durable: each commit syncs the log (FULL), not only
+                    // each checkpoint (NORMAL, which GRDB sets with WAL mode), so a power cut
+                    // after a call returned success loses nothing, also while another process
+                    // holds the keychain open. Deleted means gone: freed space is zeroed in the
+                    // database file; the log's older page versions are emptied by
+                    // ``GroupCommit/scrub(_:)``. Both set explicitly, after GRDB's own
+                    // settings: SQLite's compiled-in defaults differ between builds.
+                    try database.writeWithoutTransaction { db in
+                        try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
+                    }
                 } catch {
                     throw KeychainError.from(error, during: "open")
                 }
@@ -99,11 +121,15 @@ public final class KeychainStore: Sendable {
                 } catch {
                     throw KeychainError.from(error, during: "open")
                 }
-                let opened = try write(database, during: "open") { db in try OpenedKeybag.load(db, files: files) }
+                let opened = try write(database, during: "open") { db in
+                    try OpenedKeybag.load(db, files: files, creating: creating)
+                }
                 return KeychainStore(files: files, database: database, checkpointer: checkpointer, opened: opened)
             }
             WALCheckpointer.truncateLongLog(of: files.database.path)
             return store
+        } catch .duplicateKeychain {
+            throw .duplicateKeychain
         } catch {
             keychainLogger.error(
                 "cannot open keychain",
@@ -147,9 +173,14 @@ public final class KeychainStore: Sendable {
         attributes[ItemSchema.modificationDate.code] = .date(now)
 
         let record = ItemRecord(itemClass: item.itemClass, attributes: attributes)
-        let row = try newRow(record, secret: item.data ?? Data())
         try requirePassword(for: record.accessibility)
-        let rowID = try Self.oneStatement(database, during: "add") { db in try row.insert(into: db) }
+        let (row, rowID) = try withCurrentClassKeys { () throws(KeychainError) in
+            let row = try newRow(record, secret: item.data ?? Data())
+            return (row, try write(during: "add", supersedes: false) { db in
+                if let epoch = row.keyEpoch { try KeybagTable.requireEpoch(epoch, in: db) }
+                return try row.insert(into: db)
+            })
+        }
         return FoundItem(
             record: returning.isDisjoint(with: [.attributes, .reference]) ? nil : record,
             data: returning.contains(.data) ? (item.data ?? Data()) : nil,
@@ -159,6 +190,10 @@ public final class KeychainStore: Sendable {
     /// Finds the items a query matches, in insertion order, up to its limit (rules 19 to 28).
     /// No match is errSecItemNotFound.
     public func find(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) -> [FoundItem] {
+        try withCurrentClassKeys { () throws(KeychainError) in try findOnce(query, by: caller) }
+    }
+
+    private func findOnce(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) -> [FoundItem] {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
         let wantsRecord = !query.returning.isDisjoint(with: [.attributes, .reference])
         let wantsData = query.returning.contains(.data)
@@ -192,6 +227,10 @@ public final class KeychainStore: Sendable {
     /// Applies `changes` to every item the query matches, in one transaction: a collision
     /// with another item (rule 33) or any failure leaves every item as it was.
     public func update(_ query: ItemQuery, with changes: ItemChanges, by caller: CallerIdentity) throws(KeychainError) {
+        try withCurrentClassKeys { () throws(KeychainError) in try updateOnce(query, with: changes, by: caller) }
+    }
+
+    private func updateOnce(_ query: ItemQuery, with changes: ItemChanges, by caller: CallerIdentity) throws(KeychainError) {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
         let schema = query.itemClass.schema
         var newValues: [String: AttributeValue] = [:]
@@ -213,7 +252,8 @@ public final class KeychainStore: Sendable {
             }
         }
         let now = Date()
-        try Self.write(database, during: "update") { db in
+        try write(during: "update", supersedes: true) { db in
+            let currentEpoch = try KeybagTable.keyEpoch(db)
             var matches: [(StoredRow, ItemRecord)] = []
             try plan.forEachRow(in: db, withSecret: true) { row in
                 let record = try self.open(row)
@@ -230,7 +270,8 @@ public final class KeychainStore: Sendable {
                 // With no attribute changed the columns are the row's own, which its sealed
                 // parts just proved: no need to hash the identity and account again.
                 let columns = newValues.isEmpty ? row.columns : try StoredColumns(record: updated, hasher: self.hasher)
-                let key = try self.classKey(for: updated.accessibility)
+                let (key, epoch) = try self.classKeys.keyAndEpoch(for: updated.accessibility)
+                if let epoch, epoch != currentEpoch { throw StaleClassKeys() }
                 if updated.accessibility != record.accessibility { try self.requirePassword(for: updated.accessibility) }
                 let secret = try changes.data ?? self.openSecret(row)
                 let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key,
@@ -261,13 +302,18 @@ public final class KeychainStore: Sendable {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
         if plan.residual.isEmpty && classKeys.isUnlocked && classKeys.wasUnlockedSinceBoot {
             // The columns decide alone: one statement, which opens nothing.
-            let deleted = try Self.oneStatement(database, during: "delete") { db in
+            let deleted = try write(during: "delete", supersedes: true) { db in
                 try plan.deleteMatches(in: db)
             }
             guard deleted > 0 else { throw .itemNotFound }
             return
         }
-        try Self.write(database, during: "delete") { db in
+        try withCurrentClassKeys { () throws(KeychainError) in try deleteOpening(plan) }
+    }
+
+    /// Deletes what `plan` matches, opening the rows where the plan or a lock needs it.
+    private func deleteOpening(_ plan: MatchPlan) throws(KeychainError) {
+        try write(during: "delete", supersedes: true) { db in
             var ids: [Int64] = []
             try plan.forEachRow(in: db, withSecret: false) { row in
                 if plan.residual.isEmpty {
@@ -334,6 +380,52 @@ public final class KeychainStore: Sendable {
     }
 
     // MARK: - Transactions
+
+    /// How long a call waits for other processes' transactions (and a scrub for their
+    /// reads) before it gives up.
+    static let busyTimeout: TimeInterval = 10
+
+    /// Runs `change` in a durable transaction of its own or shared with other threads' (see
+    /// ``GroupCommit``). With `supersedes`, no file keeps the bytes it deleted or
+    /// overwrote once this returns.
+    func write<T>(during operation: String, supersedes: Bool,
+                  _ change: (Database) throws -> T) throws(KeychainError) -> T {
+        do { return try commits.perform(supersedes: supersedes, change) } catch is StaleClassKeys {
+            // Told apart from a lock by ``withCurrentClassKeys(_:)``, which compares epochs.
+            throw .interactionNotAllowed
+        } catch { throw .from(error, during: operation) }
+    }
+
+    /// Runs `body` again, once, after another process replaced the class A and C keys (a
+    /// password change) while this one held the old ones: a write sealed under them
+    /// failed its epoch check, or a read failed to open an item it should open. Keys still
+    /// of an old epoch after that are retired keys: the classes are locked for this process.
+    func withCurrentClassKeys<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
+        do {
+            return try body()
+        } catch {
+            guard try holdsRetiredKeys(after: error) else { throw error }
+            classKeys.forgetLocalCopies()
+            do {
+                return try body()
+            } catch {
+                if try holdsRetiredKeys(after: error) { throw .interactionNotAllowed }
+                throw error
+            }
+        }
+    }
+
+    /// Whether `error` comes from class keys a password change retired.
+    private func holdsRetiredKeys(after error: KeychainError) throws(KeychainError) -> Bool {
+        switch error {
+        case .decode, .interactionNotAllowed:
+            let held = classKeys.heldEpochs
+            guard !held.isEmpty else { return false }
+            let current = try Self.oneStatement(database, during: "read the key epoch") { db in try KeybagTable.keyEpoch(db) }
+            return held.contains { $0 != current }
+        default: return false
+        }
+    }
 
     /// For a closure that runs one statement: SQLite makes each statement atomic and reads
     /// it from one snapshot, so an explicit transaction would only add two statements.

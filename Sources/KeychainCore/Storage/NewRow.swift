@@ -14,6 +14,9 @@ struct NewRow {
     let columns: StoredColumns
     let sealedAttributes: Data
     let sealedSecret: Data
+    /// The epoch of the class key it is sealed under (nil for class D), which the
+    /// transaction that inserts it must find current (see ``KeybagTable/requireEpoch(_:in:)``).
+    let keyEpoch: UInt64?
 
     /// Inserts the row and returns its id. A live item with the same identity makes the
     /// database's UNIQUE index refuse it (errSecDuplicateItem).
@@ -71,9 +74,9 @@ extension KeychainStore {
         let random = RandomBytes.draw(8 + 2 * 12)
         let nonce = RowReference.makeNonce(from: random[0..<8])
         let columns = try StoredColumns(record: record, hasher: hasher)
-        let key = try classKey(for: record.accessibility)
+        let (key, epoch) = try classKeys.keyAndEpoch(for: record.accessibility)
         let sealed = try seal(record, secret: secret, nonce: nonce, columns: columns, key: key, random: random[8...])
         return NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
-                      sealedAttributes: sealed.attributes, sealedSecret: sealed.secret)
+                      sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch)
     }
 }

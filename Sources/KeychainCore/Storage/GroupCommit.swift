@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+
+/// Commits the writes of one process's threads together: each commit syncs the log to disk
+/// (`synchronous=FULL`), and that sync, not the write, is what a durable write costs.
+///
+/// A writer queues its change and waits. The writer at the head of the queue leads: it
+/// takes every change queued so far, runs them in one IMMEDIATE transaction (each in a
+/// savepoint of its own when there are several, so that one failing change leaves the
+/// others whole), commits once, and wakes the others with their own results. Then the next
+/// writer still queued leads the next batch. A lone writer runs its change in a
+/// transaction of its own at once, with no thread switch.
+///
+/// Every change a call made is durable when the call returns: it returns only after the
+/// commit that holds it.
+final class GroupCommit: @unchecked Sendable {
+    /// One queued change and, once its batch committed, its outcome.
+    private final class Writer {
+        /// Released by the leader before it marks the writer done: the closure does not
+        /// escape the call that queued it (`withoutActuallyEscaping` checks that).
+        var change: ((Database) throws -> Void)?
+        let supersedes: Bool
+        var error: (any Error)?
+        var isDone = false
+
+        init(change: @escaping (Database) throws -> Void, supersedes: Bool) {
+            self.change = change
+            self.supersedes = supersedes
+        }
+    }
+
+    /// How many changes one transaction takes at most, so that one batch holds the write
+    /// lock, and the other processes' writers, for a bounded time.
+    static let batchLimit = 64
+
+    private let database: DatabaseQueue
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var queue: [Writer] = []
+    /// Whether a scrub did not complete and is owed. Only the leader, one thread at a time,
+    /// reads and writes it.
+    private var scrubPending = false
+    /// The most changes one transaction held so far; for tests.
+    private(set) var largestBatch = 0
+
+    /// How many writers are queued or committing now; for tests.
+    var queuedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return queue.count
+    }
+
+    init(database: DatabaseQueue) {
+        self.database = database
+    }
+
+    /// Runs `change` in a transaction, alone or with other threads' changes, and returns
+    /// once that transaction is durable. An error thrown by `change` rolls back `change`
+    /// alone; an error of the commit itself fails every change of the batch.
+    ///
+    /// - Parameter supersedes: whether the change deletes or overwrites stored bytes, which
+    ///   must then be gone from every file when the call returns.
+    func perform<T>(supersedes: Bool, _ change: (Database) throws -> T) throws -> T {
+        var result: T?
+        try withoutActuallyEscaping(change) { change in
+            let writer = Writer(change: { db in result = try change(db) }, supersedes: supersedes)
+            try run(writer)
+        }
+        // Set whenever `run` returned without an error.
+        guard let result else { throw KeychainError.io("a committed change left no result") }
+        return result
+    }
+
+    private func run(_ writer: Writer) throws {
+        condition.lock()
+        queue.append(writer)
+        while !writer.isDone && queue.first !== writer { condition.wait() }
+        if writer.isDone {
+            condition.unlock()
+            if let error = writer.error { throw error }
+            return
+        }
+        let batch = Array(queue.prefix(Self.batchLimit))
+        largestBatch = max(largestBatch, batch.count)
+        condition.unlock()
+
+        commit(batch)
+
+        condition.lock()
+        queue.removeFirst(batch.count)
+        for member in batch {
+            member.change = nil
+            member.isDone = true
+        }
+        condition.broadcast()
+        condition.unlock()
+        if let error = writer.error { throw error }
+    }
+
+    /// Runs the batch's changes in one transaction and records each one's outcome.
+    private func commit(_ batch: [Writer]) {
+        do {
+            try database.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    if batch.count == 1 {
+                        try batch[0].change?(db)
+                    } else {
+                        for member in batch {
+                            do {
+                                try db.inSavepoint {
+                                    try member.change?(db)
+                                    return .commit
+                                }
+                            } catch {
+                                member.error = error
+                            }
+                        }
+                    }
+                    return .commit
+                }
+                if scrubPending || batch.contains(where: { $0.supersedes && $0.error == nil }) {
+                    scrubPending = !Self.scrub(db)
+                }
+            }
+        } catch {
+            // The transaction did not commit: no change of the batch is applied.
+            for member in batch where member.error == nil { member.error = error }
+        }
+    }
+
+    /// Copies the whole log into the database file and truncates it to nothing, so that no
+    /// earlier version of a page (a deleted item, an overwritten secret, a superseded key)
+    /// remains in any file: SQLite keeps the versions a transaction replaced in the log
+    /// until a checkpoint, and `secure_delete` zeroes what is freed in the database file.
+    ///
+    /// It waits for other processes' reads to end, at most the busy timeout of the
+    /// connection; a reader holding a snapshot longer leaves the scrub to the next write
+    /// (false, logged).
+    static func scrub(_ db: Database) -> Bool {
+        do {
+            _ = try db.checkpoint(.truncate)
+            return true
+        } catch {
+            keychainLogger.warning(
+                "the log could not be emptied after a change; superseded data stays in it until the next write",
+                metadata: ["reason": "\(error)"])
+            return false
+        }
+    }
+}

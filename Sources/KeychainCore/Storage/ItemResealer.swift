@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Seals the items of the class A and C protection classes again under new class keys, in
+/// the caller's transaction: what a password change does, so that the keys an old password
+/// (or none) protected open nothing once it is replaced.
+///
+/// It reads the rows in batches by id, so memory stays bounded whatever the item count. A
+/// row that does not open under its old key (damaged, or bound to another machine) is left
+/// as it is: it was unreadable before and stays so.
+struct ItemResealer {
+    let db: Database
+    let oldKeys: [Accessibility: SymmetricKey]
+    let newKeys: [Accessibility: SymmetricKey]
+
+    private static let batchSize = 256
+    private static let selectSQL = """
+        SELECT \(StoredRow.selectedColumns), secret FROM item
+        WHERE id > ? AND protection IN (\(Accessibility.lockedClasses.map { "'\($0.rawValue)'" }.joined(separator: ", ")))
+        ORDER BY id LIMIT \(batchSize)
+        """
+
+    /// Reseals every row of the classes in `newKeys`; how many rows were left as they were.
+    @discardableResult
+    func resealAll() throws -> Int {
+        var after: Int64 = 0
+        var leftAlone = 0
+        while true {
+            var rows: [StoredRow?] = []
+            var lastID: Int64?
+            try DirectStatement(db, sql: Self.selectSQL, values: [.integer(after)]).forEachRow { statement in
+                lastID = sqlite3_column_int64(statement, 0)
+                rows.append(try? StoredRow(statement: statement))
+                return true
+            }
+            guard let lastID else { return leftAlone }
+            after = lastID
+            for row in rows {
+                guard let row, try reseal(row) else {
+                    leftAlone += 1
+                    continue
+                }
+            }
+        }
+    }
+
+    /// Whether the row opened and was sealed again.
+    private func reseal(_ row: StoredRow) throws -> Bool {
+        guard let accessibility = Accessibility(rawValue: row.columns.protection),
+              let old = oldKeys[accessibility], let new = newKeys[accessibility] else { return false }
+        let aad = row.columns.associatedData(nonce: row.nonce)
+        guard let attributes = try? RecordSealer.open(row.sealedAttributes, with: old, binding: aad.attributes) else {
+            return false
+        }
+        var secret: Data?
+        if let sealed = row.sealedSecret {
+            guard let opened = try? RecordSealer.open(sealed, with: old, binding: aad.secret) else { return false }
+            secret = opened
+        }
+        let resealedAttributes = try RecordSealer.seal(attributes, with: new, binding: aad.attributes)
+        let resealedSecret = try secret.map { try RecordSealer.seal($0, with: new, binding: aad.secret) }
+        try DirectStatement(db, sql: "UPDATE item SET attributes = ?, secret = ? WHERE id = ?", values: [
+            .blob(resealedAttributes), .blob(resealedSecret), .integer(row.id),
+        ]).execute()
+        return true
+    }
+}

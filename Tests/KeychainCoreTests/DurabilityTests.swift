@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+@testable @_spi(Testing) import KeychainCore
+import Synchronization
+import Testing
+import TestSupport
+
+/// What a write promises once it returns: it is durable, grouped with other threads' writes
+/// without being tied to their fate, and what it superseded is gone from every file.
+@Suite struct DurabilityTests {
+    let caller = CallerIdentity(accessGroups: ["com.example.app"])
+
+    func files(_ purpose: String) -> KeychainFiles {
+        let folder = TestScratch.folder(purpose)
+        return KeychainFiles(directory: folder.appendingPathComponent("keychains"), name: "work",
+                             machineSecret: folder.appendingPathComponent("machine"))
+    }
+
+    func item(_ account: String, secret: String = "s3cret", accessibility: Accessibility = .afterFirstUnlock) -> NewItem {
+        NewItem(itemClass: .genericPassword,
+                attributes: ["acct": .string(account), "svce": .string("svc"), "pdmn": .string(accessibility.rawValue)],
+                data: Data(secret.utf8))
+    }
+
+    @Test("acknowledged means durable: every connection syncs each commit (synchronous=FULL) and zeroes freed space")
+    func connectionsSyncEachCommitAndZeroFreedSpace() throws {
+        let store = try KeychainStore.open(files("pragmas"))
+        let (synchronous, secureDelete) = try store.database.read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA synchronous"), try Int.fetchOne(db, sql: "PRAGMA secure_delete"))
+        }
+        #expect(synchronous == 2, "2 is FULL")
+        #expect(secureDelete == 1)
+    }
+
+    @Test("group commit: a change that fails in a shared transaction rolls back alone; the others commit")
+    func aFailingChangeInABatchLeavesTheOthersWhole() throws {
+        let store = try KeychainStore.open(files("batch"))
+        _ = try store.add(item("taken"), by: caller)
+        let rows = (0..<6).map { index in try? store.newRow(
+            ItemRecord(itemClass: .genericPassword, attributes: [
+                "acct": .string(index == 3 ? "taken" : "a\(index)"), "svce": .string("svc"),
+                "pdmn": .string(Accessibility.afterFirstUnlock.rawValue), "agrp": .string("com.example.app"),
+            ]), secret: Data("s\(index)".utf8)) }
+        // The first writer holds its transaction open until the five others are queued
+        // behind it, so that they are committed together as one batch. Threads of their own:
+        // a pool of two would never start the others while the first one waits.
+        let outcomes = Mutex<[Int: Int32]>([:])
+        let finished = DispatchGroup()
+        func start(_ index: Int) {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                let status: Int32
+                do {
+                    guard let row = rows[index] else { throw KeychainError.io("no row") }
+                    _ = try store.write(during: "test add", supersedes: false) { db in
+                        if index == 0 {
+                            while store.commits.queuedCount < 6 { usleep(1_000) }
+                        }
+                        return try row.insert(into: db)
+                    }
+                    status = 0
+                } catch let error as KeychainError {
+                    status = error.status
+                } catch {
+                    status = -1
+                }
+                outcomes.withLock { $0[index] = status }
+            }
+        }
+        start(0)
+        while store.commits.queuedCount < 1 { usleep(1_000) }
+        for index in 1..<6 { start(index) }
+        finished.wait()
+        let statuses = outcomes.withLock { $0 }
+        #expect(statuses[3] == KeychainError.duplicateItem.status)
+        for index in [0, 1, 2, 4, 5] { #expect(statuses[index] == 0, "writer \(index)") }
+        let found = try store.find(ItemQuery(itemClass: .genericPassword, attributes: [:], limit: .all, returning: [.attributes]),
+                                   by: caller)
+        #expect(found.count == 6, "the five new items and the one that was there")
+        #expect(store.commits.largestBatch >= 5)
+    }
+
+    @Test("create-keychain: of processes racing to create one keychain, exactly one succeeds; the others get errSecDuplicateKeychain")
+    func racingCreatesInOneProcess() throws {
+        let files = files("race")
+        let results = Mutex<[Int32]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            let status: Int32
+            do {
+                _ = try KeychainStore.create(files, password: Data("pw-\(index)".utf8), kdf: .fastForTesting())
+                status = 0
+            } catch let error as KeychainError { status = error.status } catch { status = -1 }
+            results.withLock { $0.append(status) }
+        }
+        let statuses = results.withLock { $0 }
+        #expect(statuses.filter { $0 == 0 }.count == 1)
+        #expect(statuses.filter { $0 == KeychainError.duplicateKeychain.status }.count == 3)
+    }
+}
