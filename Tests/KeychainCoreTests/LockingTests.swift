@@ -301,6 +301,23 @@ import TestSupport
         #expect(UnlockedKeyCache(useKernelKeyring: true).usesKernelKeyring)
     }
 
+    @Test("a connection that held the keys a password change replaced stores nothing under them: its add and its reads use the new keys")
+    func anotherConnectionMovesToTheNewKeys() throws {
+        let files = files("two-connections")
+        let first = try KeychainStore.create(files, password: password, kdf: .fastForTesting())
+        _ = try first.add(item("before", .afterFirstUnlock, secret: "old item"), by: caller)
+        // Another connection, as another process has: it reads the unlocked keys once.
+        let second = try KeychainStore.open(files)
+        #expect(try secret(second, "before") == "old item")
+        try first.changePassword(from: password, to: Data("new".utf8), kdf: .fastForTesting())
+        // Its add was sealed under the retired key, which the transaction refuses; it is
+        // sealed again under the new one.
+        _ = try second.add(item("after", .afterFirstUnlock, secret: "new item"), by: caller)
+        #expect(try secret(first, "after") == "new item")
+        #expect(try secret(second, "before") == "old item")
+        #expect(try keyBytes(second, .afterFirstUnlock) == keyBytes(first, .afterFirstUnlock))
+    }
+
     func keyBytes(_ store: KeychainStore, _ accessibility: Accessibility) throws -> Data {
         try store.classKeys.key(for: accessibility).withUnsafeBytes { Data($0) }
     }

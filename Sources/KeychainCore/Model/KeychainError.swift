@@ -73,7 +73,7 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
         case .decode: "a stored record is damaged or was tampered with"
         case .notAvailable(let reason): "the keychain is not available: \(reason)"
         case .wrongVersion(let version):
-            "the keychain has format version \(version); this library reads format \(KeychainSchema.formatVersion) only"
+            "the keychain has format version \(version); this library reads formats \(KeychainSchema.readableFormats.lowerBound) to \(KeychainSchema.readableFormats.upperBound) only"
         case .unimplemented(let what): "not implemented: \(what)"
         case .interactionNotAllowed: "the item's protection class is locked"
         case .authFailed: "the password is not correct, or the keychain has none"

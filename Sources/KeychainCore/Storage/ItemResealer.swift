@@ -50,17 +50,16 @@ struct ItemResealer {
     private func reseal(_ row: StoredRow) throws -> Bool {
         guard let accessibility = Accessibility(rawValue: row.columns.protection),
               let old = oldKeys[accessibility], let new = newKeys[accessibility] else { return false }
-        let aad = row.columns.associatedData(nonce: row.nonce)
-        guard let attributes = try? RecordSealer.open(row.sealedAttributes, with: old, binding: aad.attributes) else {
-            return false
-        }
+        guard let attributes = try? ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
+                                                     rowNonce: row.nonce, key: old) else { return false }
         var secret: Data?
         if let sealed = row.sealedSecret {
-            guard let opened = try? RecordSealer.open(sealed, with: old, binding: aad.secret) else { return false }
+            guard let opened = try? ItemSealing.open(sealed, part: .secret, columns: row.columns,
+                                                     rowNonce: row.nonce, key: old) else { return false }
             secret = opened
         }
-        let resealedAttributes = try RecordSealer.seal(attributes, with: new, binding: aad.attributes)
-        let resealedSecret = try secret.map { try RecordSealer.seal($0, with: new, binding: aad.secret) }
+        let (resealedAttributes, resealedSecret) = try ItemSealing.seal(
+            attributes: attributes, secret: secret, columns: row.columns, rowNonce: row.nonce, key: new)
         try DirectStatement(db, sql: "UPDATE item SET attributes = ?, secret = ? WHERE id = ?", values: [
             .blob(resealedAttributes), .blob(resealedSecret), .integer(row.id),
         ]).execute()

@@ -21,7 +21,13 @@ enum KeychainSchema {
     /// The storage format this library writes. A database with another number was written
     /// by another version of the library and is refused (errSecWrongSecVersion) rather than
     /// misread. Format 1 was written only by development builds before the first release.
-    static let formatVersion = 2
+    /// Format 3 pads what it seals to size classes (``SizeClassPadding``); it still reads the
+    /// unpadded rows of format 2, which it takes over at open (``readableFormats``), and
+    /// marks the database 3 so that a library that reads format 2 only refuses it.
+    static let formatVersion = 3
+
+    /// The formats this library opens.
+    static let readableFormats = 2...formatVersion
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -57,6 +63,9 @@ enum KeychainSchema {
                 CREATE UNIQUE INDEX key_key ON item (identity) WHERE class = 4;
                 CREATE INDEX item_by_account ON item (acct) WHERE acct IS NOT NULL;
                 """)
+        }
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: "UPDATE meta SET value = \(formatVersion) WHERE key = 'format'")
         }
         return migrator
     }

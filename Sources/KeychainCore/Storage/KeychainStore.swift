@@ -113,7 +113,7 @@ public final class KeychainStore: Sendable {
                     throw KeychainError.from(error, during: "open")
                 }
                 if let format = try oneStatement(database, during: "open", KeychainSchema.recordedFormat),
-                   format != KeychainSchema.formatVersion {
+                   !KeychainSchema.readableFormats.contains(format) {
                     throw KeychainError.wrongVersion(format)
                 }
                 do {
@@ -340,19 +340,16 @@ public final class KeychainStore: Sendable {
     /// Seals a record's attributes and secret, each under one of the two 12-byte AES-GCM
     /// nonces in `random`.
     func seal(_ record: ItemRecord, secret: Data, nonce: Data, columns: StoredColumns,
-                      key: SymmetricKey, random: ArraySlice<UInt8>) throws(KeychainError) -> (attributes: Data, secret: Data) {
-        let start = random.startIndex
-        let aad = columns.associatedData(nonce: nonce)
-        return (try RecordSealer.seal(RecordCodec.encode(record.attributes), with: key, binding: aad.attributes,
-                                      nonce: random[start..<start + 12]),
-                try RecordSealer.seal(secret, with: key, binding: aad.secret, nonce: random[start + 12..<start + 24]))
+              key: SymmetricKey, random: ArraySlice<UInt8>) throws(KeychainError) -> (attributes: Data, secret: Data) {
+        let sealed = try ItemSealing.seal(attributes: RecordCodec.encode(record.attributes), secret: secret,
+                                          columns: columns, rowNonce: nonce, key: key, random: random)
+        return (sealed.attributes, sealed.secret ?? Data())
     }
 
     /// Opens a row's attributes; a damaged or moved blob is errSecDecode.
     func open(_ row: StoredRow) throws(KeychainError) -> ItemRecord {
-        let key = try classKey(of: row)
-        let plaintext = try RecordSealer.open(
-            row.sealedAttributes, with: key, binding: row.columns.associatedData(nonce: row.nonce, part: .attributes))
+        let plaintext = try ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
+                                             rowNonce: row.nonce, key: try classKey(of: row))
         guard let itemClass = ItemClass.allCases.first(where: { $0.storageCode == row.columns.classCode }) else {
             throw .decode
         }
@@ -362,8 +359,8 @@ public final class KeychainStore: Sendable {
     /// Opens a row's secret; a damaged or moved blob is errSecDecode.
     func openSecret(_ row: StoredRow) throws(KeychainError) -> Data {
         guard let sealed = row.sealedSecret else { throw .decode }
-        return try RecordSealer.open(
-            sealed, with: try classKey(of: row), binding: row.columns.associatedData(nonce: row.nonce, part: .secret))
+        return try ItemSealing.open(sealed, part: .secret, columns: row.columns, rowNonce: row.nonce,
+                                    key: try classKey(of: row))
     }
 
     func classKey(of row: StoredRow) throws(KeychainError) -> SymmetricKey {

@@ -54,26 +54,43 @@ struct StoredColumns: Hashable {
         case secret = 0x73
     }
 
+    /// How a sealed part's plaintext is laid out, which its associated data names.
+    enum Layout {
+        /// As written by format 2: the plaintext as it is.
+        case unpadded
+        /// Padded to a size class (``SizeClassPadding``): what every write seals now.
+        case padded
+
+        /// Each layout has a prefix of its own, so a part is opened only as what it is.
+        var prefix: [UInt8] {
+            switch self {
+            case .unpadded: Array("swift-keychain item v2".utf8)
+            case .padded: Array("swift-keychain item v3".utf8)
+            }
+        }
+    }
+
     /// The associated data that binds a sealed blob to this row and to its role in it.
-    func associatedData(nonce: Data, part: Part) -> Data {
-        associatedDataBytes(nonce: nonce, part: part)
+    func associatedData(nonce: Data, part: Part, layout: Layout) -> Data {
+        associatedDataBytes(nonce: nonce, part: part, layout: layout)
     }
 
     /// The associated data of both parts: they differ only in the part byte.
-    func associatedData(nonce: Data) -> (attributes: Data, secret: Data) {
-        var aad = associatedDataBytes(nonce: nonce, part: .attributes)
+    func associatedData(nonce: Data, layout: Layout) -> (attributes: Data, secret: Data) {
+        var aad = associatedDataBytes(nonce: nonce, part: .attributes, layout: layout)
         let attributes = aad
-        aad[Self.partOffset] = Part.secret.rawValue
+        aad[layout.prefix.count] = Part.secret.rawValue
         return (attributes, aad)
     }
 
     /// The prefix, the part byte, the nonce, then each column with its length.
-    private func associatedDataBytes(nonce: Data, part: Part) -> Data {
+    private func associatedDataBytes(nonce: Data, part: Part, layout: Layout) -> Data {
         let fields = [identity, accessGroup, account, service, server]
-        let count = Self.associatedDataPrefix.count + 1 + nonce.count + 8 * (3 + fields.count)
+        let prefix = layout.prefix
+        let count = prefix.count + 1 + nonce.count + 8 * (3 + fields.count)
             + protection.utf8.count + fields.reduce(0) { $0 + ($1?.count ?? 0) }
         return ByteWriter.data(count: count) { writer in
-            writer.write(Self.associatedDataPrefix)
+            writer.write(prefix)
             writer.write(byte: part.rawValue)
             writer.write(nonce)
             writer.write(bigEndian: Int64(classCode))
@@ -87,7 +104,4 @@ struct StoredColumns: Hashable {
             }
         }
     }
-
-    private static let partOffset = associatedDataPrefix.count
-    private static let associatedDataPrefix = Array("swift-keychain item v\(KeychainSchema.formatVersion)".utf8)
 }
