@@ -63,8 +63,10 @@ enum KeychainArchive {
 
     /// The items of an archive, in the order they were written.
     ///
-    /// A wrong password is errSecAuthFailed. Anything else that is not an intact archive of
-    /// this format (truncated, altered, of another version, naming unreasonable KDF
+    /// A wrong password is errSecAuthFailed. KDF parameters that ask for more memory or work
+    /// than ``PasswordKDF/maximumMemory`` and ``PasswordKDF/maximumWork`` allow are
+    /// errSecParam, saying so, before any key is derived. Anything else that is not an intact
+    /// archive of this format (truncated, altered, of another version, naming malformed KDF
     /// parameters, or holding an item no keychain could have stored) is errSecDecode.
     static func open(_ archive: Data, password: Data) throws(KeychainError) -> [Item] {
         let bytes = [UInt8](archive)
@@ -122,7 +124,10 @@ enum KeychainArchive {
             kdf = PasswordKDF(logRounds: logRounds, blockSize: blockSize, parallelism: parallelism, salt: salt)
             // Checked before anything runs the KDF: a hostile header must not make it
             // allocate gigabytes or spin for minutes.
-            guard kdf.isReasonable else { throw damaged("its KDF parameters are out of bounds") }
+            guard kdf.isWellFormed else { throw damaged("its KDF parameters are out of bounds") }
+            if let excess = kdf.excessOverBound {
+                throw .param("the archive asks for more than the bound allows: \(excess)")
+            }
             check = Data(try reader.take(checkLength))
             length = reader.offset
         }
