@@ -69,6 +69,9 @@ import TestSupport
         #expect(paramReason { _ = try KeychainArchive.recordedKDF(in: moreMemory) }?.contains("512 MiB") == true)
         // The standard parameters are well inside.
         #expect(PasswordKDF.standard().isReasonable)
+        // Parameters a caller passes (a new keychain password's) meet the same bound.
+        let hostile = PasswordKDF(logRounds: 22, blockSize: 32, parallelism: 16, salt: Data(repeating: 1, count: 16))
+        #expect(paramReason { _ = try hostile.deriveKey(from: Data("pw".utf8)) }?.contains("16384 MiB") == true)
     }
 
     @Test("a keychain's stored parameters over the bound are errSecNotAvailable, before scrypt runs; at the bound they are read")

@@ -74,18 +74,22 @@ public struct PasswordKDF: Sendable, Hashable, Codable {
         return nil
     }
 
-    /// Whether the parameters have the shape scrypt and the stored forms need: N at least
-    /// 2^10, r and p at least 1, a salt of 16 to 64 bytes.
+    /// Whether the parameters are in the ranges a keychain or an archive may record: N from
+    /// 2^10 to 2^22, r from 1 to 32, p from 1 to 16, a salt of 16 to 64 bytes. Values outside
+    /// are damage; values inside may still ask for more than ``excessOverBound`` allows.
     var isWellFormed: Bool {
-        logRounds >= 10 && blockSize >= 1 && parallelism >= 1 && (16...64).contains(salt.count)
+        (10...22).contains(logRounds) && (1...32).contains(blockSize) && (1...16).contains(parallelism)
+            && (16...64).contains(salt.count)
     }
 
     /// Well formed and within the bound: the only parameters the library derives a key with.
     var isReasonable: Bool { isWellFormed && excessOverBound == nil }
 
-    /// The 256-bit key for `password`.
+    /// The 256-bit key for `password`. Parameters that are not well formed, or over the
+    /// bound, are errSecParam saying why; scrypt does not run.
     func deriveKey(from password: Data) throws(KeychainError) -> SymmetricKey {
-        guard isReasonable else { throw .decode }
+        guard isWellFormed else { throw .param("the scrypt parameters are malformed") }
+        if let excess = excessOverBound { throw .param(excess) }
         do {
             return try KDF.Scrypt.deriveKey(
                 from: password, salt: salt, outputByteCount: 32,
@@ -108,7 +112,11 @@ public struct PasswordKDF: Sendable, Hashable, Codable {
               let logRounds = Int(parts[1]), let blockSize = Int(parts[2]), let parallelism = Int(parts[3]),
               let salt = Hex.bytes(parts[4]) else { return nil }
         self.init(logRounds: logRounds, blockSize: blockSize, parallelism: parallelism, salt: salt)
-        guard isWellFormed else { return nil }
+        guard isWellFormed else {
+            keychainLogger.error("refusing a keychain's password parameters: they are damaged",
+                                 metadata: ["parameters": "\(logRounds) \(blockSize) \(parallelism)"])
+            return nil
+        }
         if let excess = excessOverBound {
             // The caller reports errSecNotAvailable; only the log can say why.
             keychainLogger.error("refusing a keychain's password parameters before running scrypt",

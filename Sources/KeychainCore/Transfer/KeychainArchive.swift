@@ -74,6 +74,7 @@ enum KeychainArchive {
         guard bytes.count >= header.length + trailerLength,
               trailer(of: bytes.dropLast(trailerLength)).elementsEqual(bytes.suffix(trailerLength))
         else { throw damaged("it is truncated or altered") }
+        try checkBound(header.kdf)
         let keys = try Keys(password: password, kdf: header.kdf)
         // SymmetricKey compares in constant time.
         guard keys.check == SymmetricKey(data: header.check) else { throw .authFailed }
@@ -97,7 +98,18 @@ enum KeychainArchive {
 
     /// The KDF parameters and salt an archive records.
     static func recordedKDF(in archive: Data) throws(KeychainError) -> PasswordKDF {
-        try Header([UInt8](archive)).kdf
+        let kdf = try Header([UInt8](archive)).kdf
+        try checkBound(kdf)
+        return kdf
+    }
+
+    /// errSecParam, saying so, when an archive's parameters ask for more than the bound
+    /// allows: checked before anything runs the KDF, so that a hostile header cannot make it
+    /// allocate gigabytes or spin for minutes.
+    private static func checkBound(_ kdf: PasswordKDF) throws(KeychainError) {
+        if let excess = kdf.excessOverBound {
+            throw .param("the archive asks for more than the bound allows: \(excess)")
+        }
     }
 
     /// The trailer that ends an archive of header and payload `body`.
@@ -125,9 +137,6 @@ enum KeychainArchive {
             // Checked before anything runs the KDF: a hostile header must not make it
             // allocate gigabytes or spin for minutes.
             guard kdf.isWellFormed else { throw damaged("its KDF parameters are out of bounds") }
-            if let excess = kdf.excessOverBound {
-                throw .param("the archive asks for more than the bound allows: \(excess)")
-            }
             check = Data(try reader.take(checkLength))
             length = reader.offset
         }
