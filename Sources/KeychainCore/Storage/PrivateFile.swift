@@ -1,8 +1,6 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// How the library opens its own files (a keychain's database, lock file and device key, the
