@@ -48,12 +48,18 @@ import Testing
         }
     }
 
-    @Test func aLooseExistingFolderIsMadePrivate() throws {
+    /// The library never changes the mode of a folder it did not create (a keychain in ./);
+    /// its own files in it are still 0600.
+    @Test func anExistingFolderKeepsItsMode() throws {
         let keychain = TestKeychain()
         try FileManager.default.createDirectory(at: keychain.directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let folder = try FileManager.default.attributesOfItem(atPath: keychain.directory.path)
-        #expect((folder[.posixPermissions] as? Int) == 0o700)
+        #expect((folder[.posixPermissions] as? Int) == 0o755)
+        for file in try keychain.files() {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(file.lastPathComponent)")
+        }
     }
 }

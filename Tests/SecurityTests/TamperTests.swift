@@ -104,8 +104,11 @@ import TestSupport
         let copy = TestKeychain()
         try FileManager.default.createDirectory(at: copy.directory, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: database.path)
-        try queue.backup(to: DatabaseQueue(path: copy.directory.appendingPathComponent("login.keychain-db").path))
+        let copied = copy.directory.appendingPathComponent("login.keychain-db")
+        try queue.backup(to: DatabaseQueue(path: copied.path))
         try queue.close()
+        // SQLite made the copy 0644; the library opens only a database that is its user's alone.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copied.path)
         if withKey {
             try FileManager.default.copyItem(at: keychain.directory.appendingPathComponent("login.keychain-key"),
                                              to: copy.directory.appendingPathComponent("login.keychain-key"))

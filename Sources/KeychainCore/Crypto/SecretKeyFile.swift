@@ -1,10 +1,5 @@
 import Crypto
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// 32 random bytes in a file readable by its owner only (mode 0600): a keychain's device
 /// key, beside its database, and the machine secret (see ``MachineSecret``).
@@ -13,6 +8,9 @@ import Darwin
 /// class of a keychain without a password). Anyone who can read both files as this user can
 /// open those; the file keeps the database unreadable when it is copied, backed up or leaked
 /// alone.
+///
+/// The file is opened as ``PrivateFile`` says: a link, a FIFO, another user's file or one
+/// that others may read is refused, never followed, waited on or chmodded.
 enum SecretKeyFile {
     static let size = 32
 
@@ -24,20 +22,7 @@ enum SecretKeyFile {
         guard create else {
             throw .notAvailable("the \(role) \(url.lastPathComponent) is missing")
         }
-        let temporary = url.path + ".\(getpid()).\(UUID().uuidString).tmp"
-        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        defer { unlink(temporary) }
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .notAvailable("cannot create the \(role): \(errnoText())") }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd)
-        close(fd)
-        guard written == size, synced == 0 else {
-            throw .notAvailable("cannot write the \(role): \(errnoText())")
-        }
-        if link(temporary, url.path) != 0 && errno != EEXIST {
-            throw .notAvailable("cannot install the \(role): \(errnoText())")
-        }
+        try PrivateFile.install(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, at: url.path, role: role)
         guard let key = try readKey(url, role: role) else {
             throw .notAvailable("the \(role) vanished while it was created")
         }
@@ -45,19 +30,10 @@ enum SecretKeyFile {
     }
 
     private static func readKey(_ url: URL, role: String) throws(KeychainError) -> SymmetricKey? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw .notAvailable("cannot read the \(role): \(errnoText())")
-        }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: size + 1)
-        let count = read(fd, &buffer, buffer.count)
-        guard count == size else {
+        guard let bytes = try PrivateFile.read(url.path, limit: size, role: role) else { return nil }
+        guard bytes.count == size else {
             throw .notAvailable("the \(role) \(url.lastPathComponent) is damaged")
         }
-        return SymmetricKey(data: buffer[0..<size])
+        return SymmetricKey(data: bytes)
     }
 }
-
-func errnoText() -> String { String(cString: strerror(errno)) }

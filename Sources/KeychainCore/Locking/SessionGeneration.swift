@@ -16,8 +16,9 @@ import Glibc
 /// (measured). A lock still reaches every process at its next call, as the lock revokes
 /// the entry before it advances the count.
 ///
-/// Where the file cannot be used (no `/dev/shm`, or a file there that another user owns or
-/// that others may write), there is no count, and every use reads the kernel entry.
+/// Where the file cannot be used (no `/dev/shm`, or at its name a link, a FIFO, a file that
+/// another user owns or that others may read or write), there is no count, and every use
+/// reads the kernel entry.
 final class SessionGeneration: Sendable {
     /// The count's shared memory, unmapped with the object; nil when there is none.
     nonisolated(unsafe) private let mapping: UnsafeMutableRawPointer?
@@ -63,22 +64,24 @@ final class SessionGeneration: Sendable {
 
     /// Maps the count's file, creating it (zeroed) when missing.
     private static func map(_ path: String) -> UnsafeMutableRawPointer? {
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            keychainLogger.debug("no shared lock count; each use reads the kernel keyring",
-                                 metadata: ["path": "\(path)", "reason": "\(errnoText())"])
+        // A link, a FIFO, another user's file, or one others may read or write could hide a
+        // lock (or hang the open): not used. ``PrivateFile`` checks the descriptor.
+        let fd: Int32
+        do {
+            guard let opened = try PrivateFile.open(path, flags: O_RDWR | O_CREAT, role: "shared lock count") else {
+                keychainLogger.debug("no shared lock count (no /dev/shm); each use reads the kernel keyring",
+                                     metadata: ["path": "\(path)"])
+                return nil
+            }
+            fd = opened
+        } catch {
+            keychainLogger.warning("ignoring a shared lock count that is not the user's alone; each use reads the kernel keyring",
+                                   metadata: ["path": "\(path)", "reason": "\(error)"])
             return nil
         }
         defer { close(fd) }
         var status = stat()
-        // Another user's file, or one others may write, could hide a lock: not used.
-        guard fstat(fd, &status) == 0, status.st_uid == geteuid(), status.st_mode & S_IFMT == S_IFREG,
-              status.st_mode & 0o077 == 0
-        else {
-            keychainLogger.warning("ignoring a shared lock count that is not the user's alone",
-                                   metadata: ["path": "\(path)"])
-            return nil
-        }
+        guard fstat(fd, &status) == 0 else { return nil }
         // Growing a file another process already grew changes nothing.
         if status.st_size < mappedBytes, ftruncate(fd, off_t(mappedBytes)) != 0 { return nil }
         guard let memory = mmap(nil, mappedBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),

@@ -5,9 +5,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Where a keychain's files are and the permissions they get: the folder 0700, the
-/// database and its key 0600. SQLite gives the WAL and shared-memory files the database's
-/// mode, so creating the database ourselves keeps all of them private.
+/// Where a keychain's files are and the permissions they get: a folder the library creates
+/// 0700, the database and its key 0600. SQLite gives the WAL and shared-memory files the
+/// database's mode, so creating the database ourselves keeps all of them private.
 public struct KeychainFiles: Sendable, Hashable {
     public let directory: URL
     public let name: String
@@ -41,8 +41,9 @@ public struct KeychainFiles: Sendable, Hashable {
     /// new keychain at once would otherwise race to switch it to WAL and create its tables;
     /// the kernel drops the lock if its holder dies.
     func whileOpening<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
-        let fd = open(openLock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .notAvailable("cannot create \(openLock.path): \(errnoText())") }
+        guard let fd = try PrivateFile.open(openLock.path, flags: O_RDWR | O_CREAT, role: "lock file") else {
+            throw .notAvailable("the lock file \(openLock.path) vanished while it was created")
+        }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else { throw .notAvailable("cannot lock \(openLock.path): \(errnoText())") }
@@ -52,33 +53,18 @@ public struct KeychainFiles: Sendable, Hashable {
     }
 
     /// Creates the folder (0700) and an empty database file (0600) where they are missing,
-    /// and tightens a folder that is looser.
+    /// and checks what is there (see ``PrivateFolder`` and ``PrivateFile``): a folder of this
+    /// user that no one else may write, a database that is a regular file of this user that
+    /// no one else may read. Nothing that exists is chmodded; anything else is refused with
+    /// errSecNotAvailable saying why.
     func prepare() throws(KeychainError) {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
             throw .notAvailable("'\(name)' is not a keychain name")
         }
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .notAvailable("cannot create the folder \(directory.path)")
+        try PrivateFolder.prepare(directory, role: "keychain folder")
+        guard let fd = try PrivateFile.open(database.path, flags: O_RDWR | O_CREAT, role: "keychain database") else {
+            throw .notAvailable("the keychain database \(database.path) vanished while it was created")
         }
-        var info = stat()
-        guard stat(directory.path, &info) == 0 else {
-            throw .notAvailable("cannot inspect \(directory.path): \(errnoText())")
-        }
-        guard info.st_uid == geteuid() else {
-            throw .notAvailable("\(directory.path) belongs to another user")
-        }
-        if info.st_mode & 0o077 != 0, chmod(directory.path, 0o700) != 0 {
-            throw .notAvailable("cannot make \(directory.path) private: \(errnoText())")
-        }
-        let fd = open(database.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw .notAvailable("cannot create \(database.path): \(errnoText())")
-        }
-        defer { close(fd) }
-        if fstat(fd, &info) == 0, info.st_mode & 0o077 != 0 { fchmod(fd, 0o600) }
+        close(fd)
     }
 }

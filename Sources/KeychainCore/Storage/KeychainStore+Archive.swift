@@ -52,7 +52,9 @@ extension KeychainStore {
     ///     ``ImportPolicy/failOnDuplicate`` import failed can so tell how many items collide,
     ///     with ``ImportPolicy/keepExisting``'s `skipped`.
     /// - Returns: How many items were imported, replaced and skipped.
-    /// - Throws: errSecAuthFailed for a wrong password; errSecDecode for an archive that is
+    /// - Throws: errSecAuthFailed for a wrong password; errSecParam, saying so, for an
+    ///   archive whose scrypt parameters ask for more than the bound allows (nothing is
+    ///   derived then); errSecDecode for an archive that is
     ///   truncated, altered or of another format version; errSecDuplicateItem under
     ///   ``ImportPolicy/failOnDuplicate``; errSecInteractionNotAllowed when an item's class
     ///   key is locked.

@@ -63,8 +63,10 @@ enum KeychainArchive {
 
     /// The items of an archive, in the order they were written.
     ///
-    /// A wrong password is errSecAuthFailed. Anything else that is not an intact archive of
-    /// this format (truncated, altered, of another version, naming unreasonable KDF
+    /// A wrong password is errSecAuthFailed. KDF parameters that ask for more memory or work
+    /// than ``PasswordKDF/maximumMemory`` and ``PasswordKDF/maximumWork`` allow are
+    /// errSecParam, saying so, before any key is derived. Anything else that is not an intact
+    /// archive of this format (truncated, altered, of another version, naming malformed KDF
     /// parameters, or holding an item no keychain could have stored) is errSecDecode.
     static func open(_ archive: Data, password: Data) throws(KeychainError) -> [Item] {
         let bytes = [UInt8](archive)
@@ -72,6 +74,7 @@ enum KeychainArchive {
         guard bytes.count >= header.length + trailerLength,
               trailer(of: bytes.dropLast(trailerLength)).elementsEqual(bytes.suffix(trailerLength))
         else { throw damaged("it is truncated or altered") }
+        try checkBound(header.kdf)
         let keys = try Keys(password: password, kdf: header.kdf)
         // SymmetricKey compares in constant time.
         guard keys.check == SymmetricKey(data: header.check) else { throw .authFailed }
@@ -95,7 +98,18 @@ enum KeychainArchive {
 
     /// The KDF parameters and salt an archive records.
     static func recordedKDF(in archive: Data) throws(KeychainError) -> PasswordKDF {
-        try Header([UInt8](archive)).kdf
+        let kdf = try Header([UInt8](archive)).kdf
+        try checkBound(kdf)
+        return kdf
+    }
+
+    /// errSecParam, saying so, when an archive's parameters ask for more than the bound
+    /// allows: checked before anything runs the KDF, so that a hostile header cannot make it
+    /// allocate gigabytes or spin for minutes.
+    private static func checkBound(_ kdf: PasswordKDF) throws(KeychainError) {
+        if let excess = kdf.excessOverBound {
+            throw .param("the archive asks for more than the bound allows: \(excess)")
+        }
     }
 
     /// The trailer that ends an archive of header and payload `body`.
@@ -122,7 +136,7 @@ enum KeychainArchive {
             kdf = PasswordKDF(logRounds: logRounds, blockSize: blockSize, parallelism: parallelism, salt: salt)
             // Checked before anything runs the KDF: a hostile header must not make it
             // allocate gigabytes or spin for minutes.
-            guard kdf.isReasonable else { throw damaged("its KDF parameters are out of bounds") }
+            guard kdf.isWellFormed else { throw damaged("its KDF parameters are out of bounds") }
             check = Data(try reader.take(checkLength))
             length = reader.offset
         }
