@@ -79,7 +79,7 @@ import TestSupport
     }
 
     func export(_ store: KeychainStore) throws -> Data {
-        try store.exportArchive(password: Self.password, kdf: .fastForTesting())
+        try store.exportArchive(password: Self.password, kdf: .fastForTesting()).archive
     }
 
     // MARK: - Round trip
@@ -188,7 +188,7 @@ import TestSupport
     @Test func theArchiveRecordsTheStandardKDFByDefault() throws {
         let source = try Self.makeStore("archive-standard")
         _ = try source.add(NewItem(itemClass: .genericPassword, data: Data("secret".utf8)), by: owner)
-        let recorded = try KeychainArchive.recordedKDF(in: source.exportArchive(password: Self.password))
+        let recorded = try KeychainArchive.recordedKDF(in: source.exportArchive(password: Self.password).archive)
         let standard = PasswordKDF.standard()
         #expect(recorded.logRounds == standard.logRounds)
         #expect(recorded.blockSize == standard.blockSize)
