@@ -44,7 +44,7 @@ enum PasswordPrompt {
         let answer = readLine(from: input)
         if echoing {
             tcsetattr(input, TCSAFLUSH, &before)
-            for interruption in PromptTerminal.endingSignals + [SIGTSTP] { signal(interruption, SIG_DFL) }
+            for handled in PromptTerminal.handled { signal(handled, SIG_DFL) }
         }
         // The user's Enter was not echoed, and piped answers never are: end the prompt's line.
         put(output, "\n")
@@ -55,15 +55,26 @@ enum PasswordPrompt {
         var silent = before
         silent.c_lflag &= ~tcflag_t(ECHO)
         (PromptTerminal.descriptor, PromptTerminal.settings, PromptTerminal.silent) = (input, before, silent)
-        for ending in PromptTerminal.endingSignals {
-            signal(ending) { received in
-                // Every call here is async-signal-safe.
-                tcsetattr(PromptTerminal.descriptor, TCSANOW, &PromptTerminal.settings)
-                _exit(128 + received)
+        // A signal ignored on entry stays ignored: `nohup keychainctl ...` must outlive SIGHUP.
+        PromptTerminal.handled = (PromptTerminal.endingSignals + [SIGTSTP]).filter { !isIgnored($0) }
+        for handled in PromptTerminal.handled {
+            if handled == SIGTSTP {
+                signal(SIGTSTP, suspendPrompt)
+            } else {
+                signal(handled) { received in
+                    // Every call here is async-signal-safe.
+                    tcsetattr(PromptTerminal.descriptor, TCSANOW, &PromptTerminal.settings)
+                    _exit(128 + received)
+                }
             }
         }
-        signal(SIGTSTP, suspendPrompt)
         tcsetattr(input, TCSAFLUSH, &silent)
+    }
+
+    private static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     private static func put(_ descriptor: Int32, _ text: String) {
@@ -93,6 +104,8 @@ private enum PromptTerminal {
     nonisolated(unsafe) static var settings = termios()
     /// The same without echo, for the prompt.
     nonisolated(unsafe) static var silent = termios()
+    /// The signals the prompt handles: those of ``endingSignals`` and SIGTSTP not ignored.
+    nonisolated(unsafe) static var handled: [Int32] = []
 
     /// The signals whose default action ends the process and that a user or the system sends
     /// to a prompt: Ctrl-C, `kill`, Ctrl-\ and a closed terminal window.

@@ -53,4 +53,18 @@ import TestSupport
         #expect(outcome.terminal.isEmpty)
         #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").output == "-U\n")
     }
+
+    /// Ctrl-C, `kill`, Ctrl-\ and a closed terminal end the prompt with 128 + the signal, and
+    /// the terminal echoes again: otherwise the user's shell would stay silent.
+    @Test(arguments: [SIGINT, SIGTERM, SIGQUIT, SIGHUP])
+    func aSignalAtThePromptRestoresEcho(_ signal: Int32) throws {
+        let session = try keychainctl.onTerminal("add-generic-password", "-a", "alice", "-s", "example.com", "-w")
+        try session.waitFor("password data for new item: ")
+        #expect(!session.echoes, "the prompt turns echo off")
+        session.send(signal)
+        let outcome = try session.finish()
+        #expect(outcome.status == 128 + signal)
+        #expect(session.echoes)
+        #expect(try keychainctl("find-generic-password", "-a", "alice").status == 44)
+    }
 }

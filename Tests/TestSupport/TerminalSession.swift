@@ -73,6 +73,19 @@ public final class TerminalSession {
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
+    /// Sends `signal` to the program, as `kill` would.
+    public func send(_ signal: Int32) {
+        process.kill(signal)
+    }
+
+    /// Whether the terminal echoes what is typed now (its ECHO flag): a program must leave it
+    /// as it found it. Linux keeps one set of settings for both ends of a pseudo-terminal,
+    /// and they outlive the program.
+    public var echoes: Bool {
+        var settings = termios()
+        return tcgetattr(master, &settings) == 0 && settings.c_lflag & tcflag_t(ECHO) != 0
+    }
+
     /// Waits for the program to end and reads what it left.
     public func finish(timeout: TimeInterval = 30) throws -> Outcome {
         let deadline = Date().addingTimeInterval(timeout)
