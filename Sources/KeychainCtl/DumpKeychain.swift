@@ -56,6 +56,6 @@ struct DumpKeychain: ParsableCommand {
         } else {
             ConsoleOutput.write(items.map { AttributeBlock.text(for: $0, keychainPath: path, withData: withData) }.joined())
         }
-        try UnreadableItemsReport.check(skipped, during: "dump-keychain")
+        try UnreadableItemsReport.check(skipped, during: "dump-keychain", othersWere: "shown")
     }
 }

@@ -54,6 +54,6 @@ struct ExportArchive: ParsableCommand {
         } catch {
             throw ToolFailure.other("cannot write \(output): \(error.localizedDescription)")
         }
-        try UnreadableItemsReport.check(export.skipped, during: "export-archive")
+        try UnreadableItemsReport.check(export.skipped, during: "export-archive", othersWere: "exported")
     }
 }

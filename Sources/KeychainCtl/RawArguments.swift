@@ -37,7 +37,8 @@ enum RawArguments {
 
     /// The bytes of `argv[1...]`, read from the process's own argument vector.
     static func ofProcess() -> [[UInt8]] {
-        (1..<Int(CommandLine.argc)).map { index in
+        // argc is 0 when a program was started with an empty argument vector.
+        (1..<max(1, Int(CommandLine.argc))).map { index in
             guard let pointer = CommandLine.unsafeArgv[index] else { return [] }
             return Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
         }

@@ -6,12 +6,15 @@ import Security
 /// is errSecDecode's (93), so that a script never takes a partial backup for a whole one.
 enum UnreadableItemsReport {
     /// Nothing when `skipped` is empty; otherwise the failure that lists the skipped items.
-    static func check(_ skipped: [UnreadableItem], during operation: String) throws(ToolFailure) {
+    /// `outcome` says what became of the others: "shown", "exported".
+    static func check(_ skipped: [UnreadableItem], during operation: String, othersWere outcome: String)
+        throws(ToolFailure)
+    {
         guard !skipped.isEmpty else { return }
-        let count = skipped.count == 1 ? "1 item" : "\(skipped.count) items"
-        let lines = ["keychainctl: \(operation): \(count) could not be opened (damaged or altered; errSecDecode) and "
-                     + "\(skipped.count == 1 ? "was" : "were") skipped; the other items were \(operation == "export-archive" ? "exported" : "shown"):"]
-            + skipped.map { "    \($0)" }
-        throw ToolFailure(message: lines.joined(separator: "\n"), exitStatus: ToolFailure.exitStatus(for: errSecDecode))
+        let (count, verb) = skipped.count == 1 ? ("1 item", "was") : ("\(skipped.count) items", "were")
+        let heading = "keychainctl: \(operation): \(count) could not be opened (damaged or altered; errSecDecode) and "
+            + "\(verb) skipped; the other items were \(outcome):"
+        throw ToolFailure(message: ([heading] + skipped.map { "    \($0)" }).joined(separator: "\n"),
+                          exitStatus: ToolFailure.exitStatus(for: errSecDecode))
     }
 }
