@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages the build needs when they are missing: GRDB links the
-# system SQLite (libsqlite3-dev). Sourced by the other scripts, which may call
-# ensure_system_packages for more (Scripts/benchmark-anchors needs GNOME Keyring's).
+# system SQLite (libsqlite3-dev), and the tests damage keychains with its shell (sqlite3).
+# Sourced by the other scripts, which may call ensure_system_packages for more
+# (Scripts/benchmark-anchors needs GNOME Keyring's).
 ensure_system_packages() {
     local missing=() package sudo=""
     for package in "$@"; do
@@ -15,4 +16,4 @@ ensure_system_packages() {
         $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
     fi
 }
-ensure_system_packages libsqlite3-dev
+ensure_system_packages libsqlite3-dev sqlite3

@@ -15,8 +15,10 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
 
                 The password: -w <password>; or -w as the last argument, to be asked twice without \
                 echo; or --password-stdin, to read it from a pipe \
-                (printf %s "$TOKEN" | keychainctl add-\(Fields.noun) -a alice -s example.com --password-stdin). \
-                With none, the item has an empty password.
+                (printf %s "$TOKEN" | keychainctl add-\(Fields.noun) -a alice -s example.com --password-stdin), \
+                at most 64 KiB; empty input is refused (errSecParam, exit status 206) unless --allow-empty \
+                is given, so that an unset variable never stores an empty password. With none, the item \
+                has an empty password.
                 """)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeychainCore
 import Security
 
 /// `dump-keychain`: every item of the keychain, of every class it stores.
@@ -10,6 +11,10 @@ struct DumpKeychain: ParsableCommand {
         discussion: """
             Generic and internet passwords, certificates and keys, each class in the order its items \
             were added, of every access group (or only --access-group's).
+
+            An item that fails to open (its row damaged or altered) is skipped: the other items are \
+            shown, the skipped ones are listed on standard error by row, class and protection class, \
+            and the exit status is 93 (errSecDecode).
             """)
 
     @Flag(name: .customShort("d"), help: "Also show each item's data (its password).")
@@ -25,20 +30,32 @@ struct DumpKeychain: ParsableCommand {
     private static let classes = [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey]
         .map { $0 as String }
 
+    /// Lists the references first, then opens each item alone: an item that fails to open is
+    /// skipped and reported (see ``UnreadableItemsReport``) rather than failing the dump.
     func run() throws {
-        let (items, path) = try keychain.run { store in
-            let items = try Self.classes.flatMap { itemClass in
-                try store.all(keychain.narrowed([
+        let (items, skipped, path) = try keychain.run { store in
+            var items: [KeychainItem] = []
+            var skipped: [UnreadableItem] = []
+            for itemClass in Self.classes {
+                let references = try store.references(keychain.narrowed([
                     kSecClass as String: itemClass,
                     kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
-                ]), withData: withData)
+                ]))
+                for reference in references {
+                    switch try store.opened(reference, itemClass: itemClass, withData: withData) {
+                    case .item(let item): items.append(item)
+                    case .unreadable(let unreadable): skipped.append(unreadable)
+                    case nil: break  // deleted meanwhile
+                    }
+                }
             }
-            return (items, store.keychainPath)
+            return (items, skipped, store.keychainPath)
         }
         if json {
             try ItemJSON.write(items.map { ItemJSON.object(for: $0, keychainPath: path, withData: withData) })
         } else {
             ConsoleOutput.write(items.map { AttributeBlock.text(for: $0, keychainPath: path, withData: withData) }.joined())
         }
+        try UnreadableItemsReport.check(skipped, during: "dump-keychain", othersWere: "shown")
     }
 }

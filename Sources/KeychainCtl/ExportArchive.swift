@@ -18,6 +18,10 @@ struct ExportArchive: ParsableCommand {
             or read with --password-stdin; it cannot be empty. The file is created readable by \
             you alone, and replaced if it exists. A locked keychain does not export \
             (errSecInteractionNotAllowed, exit status 36). import-archive reads the file.
+
+            An item that fails to open (its row damaged or altered) is left out: every other item \
+            is exported, the file is written, and the skipped items are listed on standard error by \
+            row, class and protection class; the exit status is then 93 (errSecDecode).
             """)
 
     @OptionGroup var keychain: ArchiveKeychainOption
@@ -35,9 +39,9 @@ struct ExportArchive: ParsableCommand {
             throw ToolFailure(message: "keychainctl: export-archive: an archive needs a password",
                               exitStatus: ToolFailure.exitStatus(for: errSecParam))
         }
-        let archive: Data
+        let export: ArchiveExport
         do {
-            archive = try store.exportArchive(password: secret)
+            export = try store.exportArchive(password: secret)
         } catch {
             throw ToolFailure.status(error.status, during: "export-archive")
         }
@@ -46,9 +50,10 @@ struct ExportArchive: ParsableCommand {
         let mask = umask(0o077)
         defer { umask(mask) }
         do {
-            try archive.write(to: URL(fileURLWithPath: output), options: .atomic)
+            try export.archive.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
             throw ToolFailure.other("cannot write \(output): \(error.localizedDescription)")
         }
+        try UnreadableItemsReport.check(export.skipped, during: "export-archive", othersWere: "exported")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import Security
 
 /// An item as keychainctl reads it back.
@@ -11,6 +12,12 @@ struct KeychainItem {
     let data: Data?
     /// The persistent reference, which names this one item for an update or a delete.
     let reference: Data
+}
+
+/// An item read by its reference: opened, or named by its clear columns when it failed to.
+enum OpenedItem {
+    case item(KeychainItem)
+    case unreadable(UnreadableItem)
 }
 
 /// The SecItem calls keychainctl makes, in one keychain: every query names it with
@@ -66,6 +73,42 @@ struct ItemStore {
                 throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching")
             }
             return item
+        }
+    }
+
+    /// The persistent references of every item of a class the query matches, in insertion
+    /// order. Nothing is opened, so a damaged item is listed too.
+    func references(_ query: [String: Any]) throws -> [Data] {
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(scoped(query).merging([
+            kSecReturnPersistentRef as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
+        ]) { _, new in new } as CFDictionary, &result)
+        if status == errSecItemNotFound { return [] }
+        try check(status, "SecItemCopyMatching")
+        guard let references = result as? [Data] else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
+        return references
+    }
+
+    /// The item a persistent reference names, opened; or, when it fails to open (damaged or
+    /// altered, errSecDecode), what its row still says in the clear. nil when it is gone.
+    func opened(_ reference: Data, itemClass: String, withData: Bool) throws -> OpenedItem? {
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(scoped([
+            kSecClass as String: itemClass, kSecValuePersistentRef as String: reference,
+        ]).merging(Self.returning(withData: withData)) { _, new in new } as CFDictionary, &result)
+        switch status {
+        case errSecItemNotFound:
+            return nil
+        case errSecDecode:
+            guard let parsed = PersistentReference(data: reference),
+                  let unreadable = (try? keychain.store().unreadableItem(at: parsed)) ?? nil
+            else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
+            return .unreadable(unreadable)
+        default:
+            try check(status, "SecItemCopyMatching")
+            guard let found = result as? [String: Any], let item = Self.item(found, itemClass: itemClass)
+            else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
+            return .item(item)
         }
     }
 

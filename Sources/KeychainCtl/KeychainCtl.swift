@@ -14,7 +14,10 @@ struct KeychainCtl: ParsableCommand {
             Exit status: 0 on success; 2 for a usage error; otherwise the Keychain Services status \
             truncated to 8 bits, e.g. 44 when the item is not found (-25300), 45 when it already \
             exists (-25299), 36 when its keychain is locked (-25308), 50 when the keychain does not \
-            exist (-25294) and 51 for a wrong password (-25293). Errors are printed as \
+            exist (-25294), 51 for a wrong password (-25293), 206 for a bad parameter (-50; an empty or \
+            over-64-KiB password on standard input) and 93 when dump-keychain or export-archive skipped \
+            items that failed to open (-26275). An argument that is not valid UTF-8 is a usage error. \
+            Errors are printed as \
             keychainctl: <operation>: <message>; keychainctl error <code> explains a status.
             """,
         subcommands: [

@@ -23,7 +23,7 @@ struct KeychainPasswordOptions: ParsableArguments {
     }
 
     /// The password given or read; nil when the subcommand is to ask for it.
-    func given() -> Data? {
-        password.map { Data($0.utf8) } ?? standardInput.read()
+    func given() throws -> Data? {
+        try password.map { Data($0.utf8) } ?? standardInput.read()
     }
 }

@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
 import KeychainCore
+import Security
 
 /// Where the add subcommands take the new item's password from. At most one source; with
-/// none the item has an empty password (and `-U` keeps the password it had).
+/// none the item has an empty password (and `-U` keeps the password it had). An empty
+/// password read from standard input needs `--allow-empty`: `printf %s "$TOKEN"` with
+/// `TOKEN` unset is a mistake far more often than a wish.
 ///
 /// A password need never be on the command line, where `ps` shows it: `-w` as the last
 /// argument asks for it twice without echo, and `--password-stdin` reads it from a pipe.
@@ -21,6 +24,10 @@ struct NewPasswordOptions: ParsableArguments {
 
     @OptionGroup var standardInput: StandardInputPassword
 
+    @Flag(name: .customLong("allow-empty"),
+          help: "Accept an empty password read with --password-stdin; without it, empty input is refused, so that an unset variable piped in never stores an empty secret.")
+    var allowEmpty = false
+
     /// Set for a trailing `-w` with no value (see ``SecurityArguments``).
     @Flag(name: .customLong(String(SecurityArguments.promptFlag.dropFirst(2))), help: .hidden)
     var prompt = false
@@ -29,6 +36,9 @@ struct NewPasswordOptions: ParsableArguments {
         let sources = [password != nil, hexPassword != nil, standardInput.isSet, prompt].filter { $0 }
         if sources.count > 1 {
             throw ValidationError("Give the password one way only: -w, -X or --password-stdin.")
+        }
+        if allowEmpty, !standardInput.isSet {
+            throw ValidationError("--allow-empty applies to --password-stdin only.")
         }
         if let hexPassword, Hex.bytes(hexPassword) == nil {
             throw ValidationError("Unable to convert password data (-X must specify valid hex digits)")
@@ -40,6 +50,13 @@ struct NewPasswordOptions: ParsableArguments {
         if let password { return Data(password.utf8) }
         if let hexPassword { return Hex.bytes(hexPassword) }
         if prompt { return try PasswordPrompt.newPassword("password data for new item: ", retype: "retype password for new item: ") }
-        return standardInput.read()
+        guard let read = try standardInput.read() else { return nil }
+        guard !read.isEmpty || allowEmpty else {
+            throw ToolFailure(
+                message: "keychainctl: --password-stdin: standard input is empty, so the password would be empty; "
+                    + "nothing was stored. Add --allow-empty to store an empty password.",
+                exitStatus: ToolFailure.exitStatus(for: errSecParam))
+        }
+        return read
     }
 }

@@ -8,7 +8,10 @@ import Darwin
 /// Asks for a password as getpass(3) does for `security`: on the controlling terminal
 /// (`/dev/tty`), with echo off, or on standard input and standard error when the process
 /// has no terminal (a pipe in CI). The terminal's settings come back afterwards, also when
-/// the user presses Ctrl-C at the prompt: otherwise their shell would stay silent.
+/// the prompt is interrupted: otherwise the user's shell would stay silent. Ctrl-C (SIGINT),
+/// SIGTERM, SIGQUIT and SIGHUP restore them and end the process with 128 + the signal, as
+/// a shell reports it; Ctrl-Z (SIGTSTP) restores them, stops the process, and silences the
+/// terminal again when it continues (SIGCONT), to go on with the prompt.
 enum PasswordPrompt {
     /// A new password, typed twice as `security` asks for a new item's or keychain's
     /// (`password data for new item: `, `retype password for new item: `); three tries.
@@ -41,7 +44,7 @@ enum PasswordPrompt {
         let answer = readLine(from: input)
         if echoing {
             tcsetattr(input, TCSAFLUSH, &before)
-            signal(SIGINT, SIG_DFL)
+            for handled in PromptTerminal.handled { signal(handled, SIG_DFL) }
         }
         // The user's Enter was not echoed, and piped answers never are: end the prompt's line.
         put(output, "\n")
@@ -49,15 +52,29 @@ enum PasswordPrompt {
     }
 
     private static func silence(_ input: Int32, restoring before: termios) {
-        (PromptTerminal.descriptor, PromptTerminal.settings) = (input, before)
-        signal(SIGINT) { _ in
-            // Both calls are async-signal-safe.
-            tcsetattr(PromptTerminal.descriptor, TCSANOW, &PromptTerminal.settings)
-            _exit(130)
-        }
         var silent = before
         silent.c_lflag &= ~tcflag_t(ECHO)
+        (PromptTerminal.descriptor, PromptTerminal.settings, PromptTerminal.silent) = (input, before, silent)
+        // A signal ignored on entry stays ignored: `nohup keychainctl ...` must outlive SIGHUP.
+        PromptTerminal.handled = (PromptTerminal.endingSignals + [SIGTSTP]).filter { !isIgnored($0) }
+        for handled in PromptTerminal.handled {
+            if handled == SIGTSTP {
+                signal(SIGTSTP, suspendPrompt)
+            } else {
+                signal(handled) { received in
+                    // Every call here is async-signal-safe.
+                    tcsetattr(PromptTerminal.descriptor, TCSANOW, &PromptTerminal.settings)
+                    _exit(128 + received)
+                }
+            }
+        }
         tcsetattr(input, TCSAFLUSH, &silent)
+    }
+
+    private static func isIgnored(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     private static func put(_ descriptor: Int32, _ text: String) {
@@ -79,9 +96,34 @@ enum PasswordPrompt {
     }
 }
 
-/// What the Ctrl-C handler restores; it can capture nothing. Written on the main thread
-/// before the handler is installed.
+/// What the signal handlers restore; they can capture nothing. Written on the main thread
+/// before the handlers are installed.
 private enum PromptTerminal {
     nonisolated(unsafe) static var descriptor: Int32 = STDIN_FILENO
+    /// The terminal's settings before the prompt.
     nonisolated(unsafe) static var settings = termios()
+    /// The same without echo, for the prompt.
+    nonisolated(unsafe) static var silent = termios()
+    /// The signals the prompt handles: those of ``endingSignals`` and SIGTSTP not ignored.
+    nonisolated(unsafe) static var handled: [Int32] = []
+
+    /// The signals whose default action ends the process and that a user or the system sends
+    /// to a prompt: Ctrl-C, `kill`, Ctrl-\ and a closed terminal window.
+    static let endingSignals = [SIGINT, SIGTERM, SIGQUIT, SIGHUP]
+}
+
+/// Ctrl-Z at the prompt: echo back on, then stop as the default action would; once continued
+/// (SIGCONT), echo off again and the prompt goes on. Every call is async-signal-safe.
+private func suspendPrompt(_: Int32) {
+    tcsetattr(PromptTerminal.descriptor, TCSANOW, &PromptTerminal.settings)
+    signal(SIGTSTP, SIG_DFL)
+    // SIGTSTP is blocked while its handler runs: unblock it so that the stop happens here.
+    var stopping = sigset_t()
+    sigemptyset(&stopping)
+    sigaddset(&stopping, SIGTSTP)
+    sigprocmask(SIG_UNBLOCK, &stopping, nil)
+    raise(SIGTSTP)
+    // Continued.
+    signal(SIGTSTP, suspendPrompt)
+    tcsetattr(PromptTerminal.descriptor, TCSANOW, &PromptTerminal.silent)
 }

@@ -1,2 +1,10 @@
 // keychainctl: Keychain Services from the command line, speaking as macOS `security` does.
-ToolEntry.run(Array(CommandLine.arguments.dropFirst()))
+import Foundation
+StandardDescriptors.occupyClosedOnes()
+switch RawArguments.checked(RawArguments.ofProcess()) {
+case .success(let arguments):
+    ToolEntry.run(arguments)
+case .failure(let invalid):
+    ConsoleOutput.error(invalid.message)
+    exit(2)
+}

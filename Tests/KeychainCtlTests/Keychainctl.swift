@@ -1,6 +1,9 @@
 import Foundation
 import Security
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The built keychainctl, run as a process on a private keychain folder: each value of this
 /// type is a user with an empty `$XDG_DATA_HOME`.
@@ -12,6 +15,25 @@ struct Keychainctl {
     @discardableResult
     func callAsFunction(_ arguments: String..., input: String = "") throws -> ProgramProcess.Outcome {
         try program.run(arguments, input: input, dataHome: dataHome)
+    }
+
+    /// Runs `script` with /bin/sh, in which `$0` is keychainctl, standard input /dev/null:
+    /// for what a Swift string cannot pass (an argument that is not UTF-8) and what an input
+    /// file cannot stand for (standard input closed, a directory, an endless device).
+    func shell(_ script: String) throws -> (status: Int32, output: String, errors: String) {
+        let scratch = TestScratch.folder("shell-io")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let files = ["out", "err"].map { scratch.appendingPathComponent($0) }
+        let process = try SpawnedProcess(
+            "/bin/sh", ["-c", script, program.executable.path],
+            environment: ProgramProcess.environment(dataHome: dataHome),
+            stdin: .open("/dev/null", O_RDONLY),
+            stdout: .open(files[0].path, O_WRONLY | O_CREAT | O_TRUNC),
+            stderr: .open(files[1].path, O_WRONLY | O_CREAT | O_TRUNC))
+        let termination = process.wait()
+        return (termination.status, try String(contentsOf: files[0], encoding: .utf8),
+                try String(contentsOf: files[1], encoding: .utf8))
     }
 
     /// The folder of the user's keychains.

@@ -53,4 +53,45 @@ import TestSupport
         #expect(outcome.terminal.isEmpty)
         #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").output == "-U\n")
     }
+
+    /// Ctrl-C, `kill`, Ctrl-\ and a closed terminal end the prompt with 128 + the signal, and
+    /// the terminal echoes again: otherwise the user's shell would stay silent.
+    @Test(arguments: [SIGINT, SIGTERM, SIGQUIT, SIGHUP])
+    func aSignalAtThePromptRestoresEcho(_ signal: Int32) throws {
+        let session = try keychainctl.onTerminal("add-generic-password", "-a", "alice", "-s", "example.com", "-w")
+        try session.waitFor("password data for new item: ")
+        #expect(!session.echoes, "the prompt turns echo off")
+        session.send(signal)
+        let outcome = try session.finish()
+        #expect(outcome.status == 128 + signal)
+        #expect(session.echoes)
+        #expect(try keychainctl("find-generic-password", "-a", "alice").status == 44)
+    }
+
+    /// Ctrl-Z at the prompt: echo is on while the command is stopped, off again once it
+    /// continues, and the prompt goes on. Run as a job of a shell with job control, as a user
+    /// runs it: the kernel stops no process of a group without a parent in its session.
+    @Test func ctrlZAtThePromptRestoresEchoWhileStopped() throws {
+        let script = #"set -m; "$0" add-generic-password -a alice -s example.com -w; echo "stopped $?" >/dev/tty; read go; fg; echo "ended $?" >/dev/tty"#
+        let session = try TerminalSession(
+            executable: "/bin/sh", ["-c", script, keychainctl.program.executable.path],
+            environment: ProgramProcess.environment(dataHome: keychainctl.dataHome))
+        try session.waitFor("password data for new item: ")
+        #expect(!session.echoes)
+        session.press("\u{1A}")
+        try session.waitFor("stopped 148")   // 128 + SIGTSTP
+        #expect(session.echoes, "echo is on while the command is stopped")
+
+        session.type("go")   // the shell's fg continues the command
+        let deadline = Date().addingTimeInterval(30)
+        while session.echoes, Date() < deadline { usleep(10_000) }
+        #expect(!session.echoes, "echo is off again once the command continues")
+        session.type("typed s3cr3t")
+        try session.waitFor("retype password for new item: ")
+        session.type("typed s3cr3t")
+        try session.waitFor("ended 0")
+        let outcome = try session.finish()
+        #expect(!outcome.terminal.contains("s3cr3t"))
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").output == "typed s3cr3t\n")
+    }
 }

@@ -45,7 +45,16 @@ public final class SpawnedProcess: @unchecked Sendable {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        if newSession { posix_spawnattr_setflags(&attributes, Self.newSessionFlag) }
+        // The child starts with every signal unblocked and at its default action, as a shell
+        // starts a command: the mask and ignored signals are inherited across exec, and the
+        // test runner's threads may block or ignore some.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | (newSession ? Self.newSessionFlag : 0))
         var pipeEnds: [Int32] = []
         var readEnd: Int32?
         for (descriptor, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {

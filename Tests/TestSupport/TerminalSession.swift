@@ -27,7 +27,13 @@ public final class TerminalSession {
     private var matched = 0
 
     /// Starts `program` with `arguments` on a new terminal, in `environment`.
-    public init(_ program: ProgramProcess, _ arguments: [String], environment: [String: String]) throws {
+    public convenience init(_ program: ProgramProcess, _ arguments: [String], environment: [String: String]) throws {
+        try self.init(executable: program.executable.path, arguments, environment: environment)
+    }
+
+    /// Starts the program at `executable` (a shell, say, that runs one of this package's
+    /// programs as a job) with `arguments` on a new terminal, in `environment`.
+    public init(executable: String, _ arguments: [String], environment: [String: String]) throws {
         let scratch = TestScratch.folder("terminal-io")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         files = [scratch.appendingPathComponent("out"), scratch.appendingPathComponent("err")]
@@ -41,7 +47,7 @@ public final class TerminalSession {
 
         // A new session first; opening the terminal then makes it the controlling one.
         process = try SpawnedProcess(
-            program.executable.path, arguments, environment: environment,
+            executable, arguments, environment: environment,
             stdin: .open(terminalPath, O_RDWR),
             stdout: .open(files[0].path, O_WRONLY | O_CREAT | O_TRUNC),
             stderr: .open(files[1].path, O_WRONLY | O_CREAT | O_TRUNC),
@@ -71,6 +77,26 @@ public final class TerminalSession {
     public func type(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Types keys without Enter: "\u{1A}" is Ctrl-Z, which the terminal turns into SIGTSTP
+    /// for the program in the foreground.
+    public func press(_ keys: String) {
+        let bytes = Array(keys.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Sends `signal` to the program, as `kill` would.
+    public func send(_ signal: Int32) {
+        process.kill(signal)
+    }
+
+    /// Whether the terminal echoes what is typed now (its ECHO flag): a program must leave it
+    /// as it found it. Linux keeps one set of settings for both ends of a pseudo-terminal,
+    /// and they outlive the program.
+    public var echoes: Bool {
+        var settings = termios()
+        return tcgetattr(master, &settings) == 0 && settings.c_lflag & tcflag_t(ECHO) != 0
     }
 
     /// Waits for the program to end and reads what it left.

@@ -9,30 +9,59 @@ extension KeychainStore {
     /// to a caller's access groups. ThisDeviceOnly items are never exported (§5). The items
     /// are read from one snapshot of the keychain.
     ///
+    /// Damage is contained: an item whose sealed attributes or data fail to open
+    /// (errSecDecode) is left out and named in ``ArchiveExport/skipped``, and every other
+    /// item is exported, so that one damaged row does not cost the backup of the rest.
+    ///
     /// - Parameters:
     ///   - password: The archive's own password; it must not be empty.
     ///   - kdf: The scrypt parameters and salt the archive records. Keep the default, which
     ///     draws a new salt; weaker parameters are for tests only.
-    /// - Returns: The archive (see ``importArchive(_:password:policy:)``).
+    /// - Returns: The archive (see ``importArchive(_:password:policy:dryRun:)``) and the
+    ///   items it leaves out.
     /// - Throws: errSecInteractionNotAllowed when a migratable item's class key is locked,
-    ///   errSecDecode when a stored item is damaged, errSecParam for an empty password or
-    ///   KDF parameters out of bounds. Any error means no archive.
-    public func exportArchive(password: Data, kdf: PasswordKDF = .standard()) throws(KeychainError) -> Data {
-        let items = try Self.oneStatement(database, during: "export") { db in
+    ///   errSecDecode when the table itself is malformed (a row without its nonce, say),
+    ///   errSecParam for an empty password or KDF parameters out of bounds. Any error means
+    ///   no archive.
+    public func exportArchive(password: Data, kdf: PasswordKDF = .standard()) throws(KeychainError) -> ArchiveExport {
+        let (items, skipped) = try Self.oneStatement(database, during: "export") { db in
             var items: [KeychainArchive.Item] = []
+            var skipped: [UnreadableItem] = []
             try MatchPlan.everyRow.forEachRow(in: db, withSecret: true) { row in
                 guard let accessibility = Accessibility(rawValue: row.columns.protection) else {
-                    throw KeychainError.decode
+                    skipped.append(UnreadableItem(row))
+                    return true
                 }
                 // Decided on the clear column, so that these items are not even opened.
                 if !accessibility.isThisDeviceOnly {
-                    items.append(KeychainArchive.Item(record: try self.open(row), secret: try self.openSecret(row)))
+                    do {
+                        items.append(KeychainArchive.Item(record: try self.open(row), secret: try self.openSecret(row)))
+                    } catch KeychainError.decode {
+                        skipped.append(UnreadableItem(row))
+                    }
                 }
                 return true
             }
-            return items
+            return (items, skipped)
         }
-        return try KeychainArchive.seal(items, password: password, kdf: kdf)
+        return ArchiveExport(archive: try KeychainArchive.seal(items, password: password, kdf: kdf), skipped: skipped)
+    }
+
+    /// The clear columns of the row a persistent reference names, for reporting an item
+    /// that failed to open (errSecDecode) when it was read by reference; nil when the
+    /// reference names no row.
+    public func unreadableItem(at reference: PersistentReference) throws(KeychainError) -> UnreadableItem? {
+        guard let location = RowReference.location(of: reference) else { return nil }
+        return try Self.oneStatement(database, during: "search") { db in
+            // Cast, so that a column an attacker changed to another type reads as some value
+            // rather than failing GRDB's conversion.
+            try Row.fetchOne(db, sql: """
+                SELECT IFNULL(CAST(class AS INTEGER), 0), IFNULL(CAST(sync AS INTEGER), 0),
+                       IFNULL(CAST(protection AS TEXT), '') FROM item WHERE id = ? AND nonce = ?
+                """, arguments: [location.rowID, location.nonce]).map { row in
+                UnreadableItem(rowID: location.rowID, classCode: row[0], protection: row[2], sync: row[1])
+            }
+        }
     }
 
     /// Imports the items of an archive made by ``exportArchive(password:kdf:)``, in one
