@@ -18,7 +18,7 @@ import TestSupport
         let store = try KeychainStore.open(KeychainFiles(directory: TestScratch.folder("bound-source"), name: "login"))
         _ = try store.add(NewItem(itemClass: .genericPassword, attributes: ["acct": .string("alice")],
                                   data: Data("s3cret".utf8)), by: owner)
-        var bytes = [UInt8](try store.exportArchive(password: Self.password, kdf: .fastForTesting()))
+        var bytes = [UInt8](try store.exportArchive(password: Self.password, kdf: .fastForTesting()).archive)
         // After the magic and the 2-byte version: log2 N, r, p.
         let parameters = KeychainArchive.magic.count + 2
         bytes[parameters] = logRounds
