@@ -69,7 +69,10 @@ let password = Array("benchmark password".utf8)
 
 // A keychain left in place, for profiling the fresh process by hand.
 if arguments.first == "--prepare", arguments.count == 3, let count = Int(arguments[2]) {
-    KeychainEnvironment.withValue(KeychainEnvironment(directory: FileManager.default.temporaryDirectory, accessGroups: ["bench"])) {
+    // A folder of its own: the library refuses a keychain in a folder others may write.
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-lock-benchmark-prepared")
+    print(folder.path)
+    KeychainEnvironment.withValue(KeychainEnvironment(directory: folder, accessGroups: ["bench"])) {
         _ = makeKeychain(arguments[1], count: count)
     }
     exit(0)

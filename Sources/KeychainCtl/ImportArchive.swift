@@ -32,20 +32,22 @@ struct ImportArchive: ParsableCommand {
     @Argument(help: ArgumentHelp("The archive, as export-archive wrote it.", valueName: "file"))
     var file: String
 
+    /// Far above the archive of a keychain of a million items; a larger file is not one.
+    static let largestArchive = 1 << 30
+
     func run() throws {
         let store = try keychain.store()
-        let archive: Data
-        do {
-            archive = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw ToolFailure.other("cannot read \(file): \(error.localizedDescription)")
-        }
+        let archive = try BoundedFile.read(file, limit: Self.largestArchive)
         let secret = try password.read() ?? PasswordPrompt.password("password to open \(file): ")
         let report: ImportReport
         do {
             report = try store.importArchive(archive, password: secret, policy: onDuplicate.importPolicy)
         } catch .duplicateItem where onDuplicate == .fail {
             throw collision(in: store, archive: archive, password: secret)
+        } catch .param(let reason) {
+            // Said in full: an archive that asks for too much work says how much.
+            throw ToolFailure(message: "keychainctl: import-archive: \(reason)",
+                              exitStatus: ToolFailure.exitStatus(for: errSecParam))
         } catch {
             throw ToolFailure.status(error.status, during: "import-archive")
         }

@@ -52,26 +52,14 @@ struct StandardInputPassword: ParsableArguments {
         return data
     }
 
-    /// Standard input up to its end or `count` bytes, whichever comes first, with read(2):
-    /// FileHandle's reads trap on an I/O error.
+    /// Standard input up to its end or `count` bytes, whichever comes first.
     private static func readInput(atMost count: Int) throws(ToolFailure) -> Data {
-        var data = Data(count: count)
-        var filled = 0
-        while filled < count {
-            let result = data.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { Glibc.read(STDIN_FILENO, $0 + filled, count - filled) } ?? 0
-            }
-            if result == 0 { break }
-            if result < 0 {
-                let error = errno
-                if error == EINTR { continue }
-                data.resetBytes(in: 0..<filled)
-                let reason = error == EISDIR ? "standard input is a directory" : String(cString: strerror(error))
-                throw .other("--password-stdin: cannot read standard input: \(reason)")
-            }
-            filled += result
+        switch BoundedFile.read(STDIN_FILENO, atMost: count) {
+        case .success(let data):
+            return data
+        case .failure(let error):
+            let reason = error.code == .EISDIR ? "standard input is a directory" : String(cString: strerror(error.code.rawValue))
+            throw .other("--password-stdin: cannot read standard input: \(reason)")
         }
-        data.count = filled
-        return data
     }
 }

@@ -23,7 +23,7 @@ public enum CorruptionProbe {
                 return false
             }
         }
-        // Exit without closing the store: the WAL stays, as after any process that ends.
+        // The caller exits without closing the store: the WAL stays.
         return true
     }
 

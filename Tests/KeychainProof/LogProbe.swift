@@ -76,6 +76,8 @@ public enum LogProbe {
         let broken = FileManager.default.temporaryDirectory.appendingPathComponent("log-probe-\(getpid())")
         try? FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
         try? Data(repeating: 0x42, count: 8192).write(to: broken.appendingPathComponent("login.keychain-db"))
+        // Private, as the library requires, so that what it refuses is the content.
+        chmod(broken.appendingPathComponent("login.keychain-db").path, 0o600)
         KeychainEnvironment.withValue(KeychainEnvironment(directory: broken, accessGroups: ["proof.logs"])) {
             record(SecItemAdd(item(markers.make(), markers.make()).merging([kSecValueData as String: Data(markers.make().utf8)]) { $1 } as CFDictionary, nil))
         }

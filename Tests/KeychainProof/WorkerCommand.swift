@@ -32,7 +32,11 @@ public enum WorkerCommand {
             printNow(outcome.line)
             exit(outcome.passed ? 0 : 1)
         case ("tamper-setup", 2):
-            printNow(CorruptionProbe.setUp(count: Int(arguments[1]) ?? 0, database: database) ? "ok" : "fail")
+            let made = CorruptionProbe.setUp(count: Int(arguments[1]) ?? 0, database: database)
+            printNow(made ? "ok" : "fail")
+            // Ended as a killed process or a power cut ends it: without the clean close, which
+            // would copy the log into the database and truncate it, so the log stays to damage.
+            _exit(made ? 0 : 1)
         case ("tamper-probe", 2):
             CorruptionProbe.probe(count: Int(arguments[1]) ?? 0)
         case ("log-probe", 3):

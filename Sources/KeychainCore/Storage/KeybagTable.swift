@@ -87,7 +87,7 @@ struct KeybagTable {
     func passwordKDF() throws -> PasswordKDF? {
         guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'password'") else { return nil }
         guard let kdf = PasswordKDF(encoded: text) else {
-            throw KeychainError.notAvailable("the keychain's password parameters are damaged")
+            throw KeychainError.notAvailable("the keychain's password parameters are damaged or ask for more work than the bound allows (see the log)")
         }
         return kdf
     }

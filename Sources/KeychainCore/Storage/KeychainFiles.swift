@@ -65,6 +65,10 @@ public struct KeychainFiles: Sendable, Hashable {
         guard let fd = try PrivateFile.open(database.path, flags: O_RDWR | O_CREAT, role: "keychain database") else {
             throw .notAvailable("the keychain database \(database.path) vanished while it was created")
         }
-        close(fd)
+        defer { close(fd) }
+        // A new database's name must survive a power cut like what SQLite syncs into it
+        // (SQLite syncs the folder for the log it creates, not for the database file).
+        var status = stat()
+        if fstat(fd, &status) == 0, status.st_size == 0 { PrivateFolder.sync(directory.path) }
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// One keychain: an encrypted SQLite database (WAL mode, through GRDB) and its keys.
@@ -66,8 +67,17 @@ public final class KeychainStore: Sendable {
     }
 
     /// Closes the connections; the store cannot be used after.
+    ///
+    /// When no other process is reading, it first copies the log into the database and
+    /// truncates it, without waiting for anyone: SQLite's own checkpoint at close leaves the
+    /// copied frames in the kept log file, and so the page versions they hold; and a log
+    /// whose tail was lost would then lay those old pages over the newer database file.
     func close() {
         checkpointer.close()
+        try? database.writeWithoutTransaction { db in
+            sqlite3_busy_timeout(db.sqliteConnection, 0)
+            _ = sqlite3_wal_checkpoint_v2(db.sqliteConnection, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        }
         try? database.close()
     }
 

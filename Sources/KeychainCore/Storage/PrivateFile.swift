@@ -99,11 +99,7 @@ enum PrivateFile {
             throw .notAvailable("cannot install the \(role) \(path): \(errnoText())")
         }
         // The new name must survive a power cut like the contents.
-        let folder = Glibc.open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
+        PrivateFolder.sync((path as NSString).deletingLastPathComponent)
     }
 }
 

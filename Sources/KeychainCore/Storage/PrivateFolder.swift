@@ -46,8 +46,21 @@ enum PrivateFolder {
             missing.append(current)
             current = (current as NSString).deletingLastPathComponent
         }
-        for folder in missing.reversed() where mkdir(folder, 0o700) != 0 && errno != EEXIST {
-            throw .notAvailable("cannot create the \(role) \(folder): \(errnoText())")
+        for folder in missing.reversed() {
+            if mkdir(folder, 0o700) != 0 {
+                guard errno == EEXIST else { throw .notAvailable("cannot create the \(role) \(folder): \(errnoText())") }
+                continue
+            }
+            sync((folder as NSString).deletingLastPathComponent)
         }
+    }
+
+    /// Syncs a folder, so that the names created or renamed in it survive a power cut as
+    /// the files' contents do. Best effort: a folder that cannot be opened is left.
+    static func sync(_ path: String) {
+        let fd = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
     }
 }
