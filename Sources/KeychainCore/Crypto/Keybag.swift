@@ -24,7 +24,9 @@ enum Keybag {
     }
 
     static func wrap(_ key: SymmetricKey, named name: String, with wrappingKey: SymmetricKey) throws(KeychainError) -> Data {
-        try RecordSealer.seal(key.withUnsafeBytes { Data($0) }, with: wrappingKey, binding: aad(name))
+        var plaintext = key.withUnsafeBytes { Data($0) }
+        defer { plaintext.zeroize() }
+        return try RecordSealer.seal(plaintext, with: wrappingKey, binding: aad(name))
     }
 
     /// The key, or errSecDecode when it does not open under `wrappingKey`.

@@ -17,7 +17,7 @@ import Synchronization
 final class ClassKeyAvailability: Sendable {
     private struct Session {
         var handle: UnlockedKeyCache.Handle
-        var bytes: [UInt8]
+        var bytes: SecretBytes
         var payload: UnlockPayload
         /// The shared count when the entry was read; nil: read it again at the next use.
         var generation: UInt64?
@@ -145,8 +145,9 @@ final class ClassKeyAvailability: Sendable {
         state.withLock { state in
             cache.store(boot.bytes, as: bootName, timeout: nil)
             state.boot = boot
-            let handle = cache.store(session.bytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
-            state.session = Session(handle: handle, bytes: session.bytes, payload: session)
+            let sessionBytes = session.bytes
+            let handle = cache.store(sessionBytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
+            state.session = Session(handle: handle, bytes: sessionBytes, payload: session)
             generation.advance()
         }
     }
@@ -156,8 +157,9 @@ final class ClassKeyAvailability: Sendable {
         guard var payload = currentSession() else { return }
         payload.settings = settings
         state.withLock { state in
-            let handle = cache.store(payload.bytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
-            state.session = Session(handle: handle, bytes: payload.bytes, payload: payload)
+            let bytes = payload.bytes
+            let handle = cache.store(bytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
+            state.session = Session(handle: handle, bytes: bytes, payload: payload)
             generation.advance()
         }
     }

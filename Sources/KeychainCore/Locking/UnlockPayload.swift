@@ -19,19 +19,30 @@ struct UnlockPayload: Equatable {
     private static let version: UInt8 = 2
     private static let noInterval = UInt32.max
     private static let headerSize = 22
+    private static let keySize = 32
 
-    var bytes: [UInt8] {
-        var bytes = [Self.version]
-        bytes += withUnsafeBytes(of: (settings.lockInterval ?? Self.noInterval).bigEndian, Array.init)
-        bytes.append(settings.lockOnSleep ? 1 : 0)
-        bytes += withUnsafeBytes(of: suspendedAtUnlock.bigEndian, Array.init)
-        bytes += withUnsafeBytes(of: epoch.bigEndian, Array.init)
-        for (index, accessibility) in Accessibility.allCases.enumerated() {
-            guard let key = keys[accessibility] else { continue }
-            bytes.append(UInt8(index))
-            bytes += key.withUnsafeBytes(Array.init)
+    /// The payload's bytes, written in place into memory that is zeroed when released.
+    var bytes: SecretBytes {
+        let present = Accessibility.allCases.enumerated().compactMap { index, accessibility in
+            keys[accessibility].map { (index, $0) }
         }
-        return bytes
+        return SecretBytes(count: Self.headerSize + present.count * (1 + Self.keySize)) { buffer in
+            var offset = 0
+            func put<T: FixedWidthInteger>(_ value: T) {
+                withUnsafeBytes(of: value.bigEndian) { buffer.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                offset += MemoryLayout<T>.size
+            }
+            put(Self.version)
+            put(settings.lockInterval ?? Self.noInterval)
+            put(UInt8(settings.lockOnSleep ? 1 : 0))
+            put(suspendedAtUnlock)
+            put(epoch)
+            for (index, key) in present {
+                put(UInt8(index))
+                key.withUnsafeBytes { buffer.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: Self.keySize) }
+                offset += Self.keySize
+            }
+        }
     }
 
     init(settings: KeychainSettings, suspendedAtUnlock: Int64, epoch: UInt64, keys: [Accessibility: SymmetricKey]) {
@@ -42,22 +53,32 @@ struct UnlockPayload: Equatable {
     }
 
     /// Nil for bytes of another layout: the entry is then treated as absent.
-    init?(bytes: [UInt8]) {
-        let header = Self.headerSize
-        guard bytes.count >= header, bytes[0] == Self.version, (bytes.count - header) % 33 == 0 else { return nil }
-        let interval = bytes[1..<5].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        settings = KeychainSettings(lockInterval: interval == Self.noInterval ? nil : interval,
-                                    lockOnSleep: bytes[5] != 0)
-        suspendedAtUnlock = Int64(bitPattern: bytes[6..<14].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-        epoch = bytes[14..<22].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        keys = [:]
+    init?(bytes: SecretBytes) {
+        guard let parsed = bytes.withUnsafeBytes({ Self.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer) -> UnlockPayload? {
+        guard bytes.count >= headerSize, bytes[0] == version, (bytes.count - headerSize) % (1 + keySize) == 0 else {
+            return nil
+        }
+        func integer<T: FixedWidthInteger>(at offset: Int, as type: T.Type) -> T {
+            bytes[offset..<offset + MemoryLayout<T>.size].reduce(T(0)) { $0 << 8 | T($1) }
+        }
+        let interval = integer(at: 1, as: UInt32.self)
+        var payload = UnlockPayload(
+            settings: KeychainSettings(lockInterval: interval == noInterval ? nil : interval, lockOnSleep: bytes[5] != 0),
+            suspendedAtUnlock: Int64(bitPattern: integer(at: 6, as: UInt64.self)),
+            epoch: integer(at: 14, as: UInt64.self), keys: [:])
         let all = Accessibility.allCases
-        var offset = header
+        var offset = headerSize
         while offset < bytes.count {
             guard Int(bytes[offset]) < all.count else { return nil }
-            keys[all[Int(bytes[offset])]] = SymmetricKey(data: bytes[offset + 1..<offset + 33])
-            offset += 33
+            payload.keys[all[Int(bytes[offset])]] = SymmetricKey(
+                data: UnsafeRawBufferPointer(rebasing: bytes[offset + 1..<offset + 1 + keySize]))
+            offset += 1 + keySize
         }
+        return payload
     }
 
     static func == (lhs: UnlockPayload, rhs: UnlockPayload) -> Bool { lhs.bytes == rhs.bytes }

@@ -25,7 +25,7 @@ final class UnlockedKeyCache: Sendable {
 
     private struct MemoryEntry {
         var description: String
-        var payload: [UInt8]
+        var payload: SecretBytes
         var expiry: Date?
     }
 
@@ -57,7 +57,7 @@ final class UnlockedKeyCache: Sendable {
     /// when only this one is refused (the user's key quota is full, EDQUOT), the entries
     /// already in the keyring stay there and go on working.
     @discardableResult
-    func store(_ payload: [UInt8], as description: String, timeout: UInt32?) -> Handle {
+    func store(_ payload: SecretBytes, as description: String, timeout: UInt32?) -> Handle {
         state.withLock { state in
             state.used.insert(description)
             if state.usesKernel {
@@ -94,7 +94,7 @@ final class UnlockedKeyCache: Sendable {
     }
 
     /// The entry stored under `description`, if there is one that has not expired.
-    func find(_ description: String) -> (handle: Handle, payload: [UInt8])? {
+    func find(_ description: String) -> (handle: Handle, payload: SecretBytes)? {
         state.withLock { state in
             state.used.insert(description)
             if let (handle, entry) = state.memory.first(where: { $0.value.description == description }),
@@ -113,12 +113,12 @@ final class UnlockedKeyCache: Sendable {
     enum Reading: Equatable {
         case gone
         case unchanged
-        case changed([UInt8])
+        case changed(SecretBytes)
     }
 
     /// Reads a handle's payload, as each use of a class A key does, without copying it out
     /// when it equals `known`.
-    func read(_ handle: Handle, unlessEqualTo known: [UInt8]) -> Reading {
+    func read(_ handle: Handle, unlessEqualTo known: SecretBytes) -> Reading {
         state.withLock { state in
             if handle > 0 { return Self.readKernel(handle, unlessEqualTo: known) }
             guard let entry = state.memory[handle], Self.isLive(entry) else { return .gone }
@@ -167,18 +167,20 @@ final class UnlockedKeyCache: Sendable {
     /// Larger than any payload (see ``UnlockPayload``).
     private static let maximumPayload = 512
 
-    /// One KEYCTL_READ into a buffer on the stack; the payload is copied out only when it
-    /// differs from `known` (nil: always).
-    private static func readKernel(_ key: Int32, unlessEqualTo known: [UInt8]?) -> Reading {
+    /// One KEYCTL_READ into a buffer on the stack, zeroed after; the payload is copied out
+    /// only when it differs from `known` (nil: always).
+    private static func readKernel(_ key: Int32, unlessEqualTo known: SecretBytes?) -> Reading {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumPayload) { buffer in
+            defer { if let start = buffer.baseAddress { explicit_bzero(start, buffer.count) } }
             let length = ckk_read(key, buffer.baseAddress, buffer.count)
             guard length >= 0, length <= buffer.count else { return .gone }
+            let read = UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[0..<length])
             // memcmp: the generic elementsEqual was 3% of a find (perf).
             if let known, length == known.count, length == 0
-                || known.withUnsafeBytes({ memcmp($0.baseAddress!, buffer.baseAddress!, length) == 0 }) {
+                || known.withUnsafeBytes({ memcmp($0.baseAddress!, read.baseAddress!, length) == 0 }) {
                 return .unchanged
             }
-            return .changed(Array(buffer[0..<length]))
+            return .changed(SecretBytes(copying: read))
         }
     }
 }

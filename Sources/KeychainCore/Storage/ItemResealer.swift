@@ -50,13 +50,17 @@ struct ItemResealer {
     private func reseal(_ row: StoredRow) throws -> Bool {
         guard let accessibility = Accessibility(rawValue: row.columns.protection),
               let old = oldKeys[accessibility], let new = newKeys[accessibility] else { return false }
-        guard let attributes = try? ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
+        guard var attributes = try? ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
                                                      rowNonce: row.nonce, key: old) else { return false }
         var secret: Data?
         if let sealed = row.sealedSecret {
             guard let opened = try? ItemSealing.open(sealed, part: .secret, columns: row.columns,
                                                      rowNonce: row.nonce, key: old) else { return false }
             secret = opened
+        }
+        defer {
+            attributes.zeroize()
+            secret?.zeroize()
         }
         let (resealedAttributes, resealedSecret) = try ItemSealing.seal(
             attributes: attributes, secret: secret, columns: row.columns, rowNonce: row.nonce, key: new)

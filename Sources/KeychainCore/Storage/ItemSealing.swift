@@ -15,11 +15,14 @@ enum ItemSealing {
                      random: ArraySlice<UInt8>? = nil) throws(KeychainError) -> (attributes: Data, secret: Data?) {
         let aad = columns.associatedData(nonce: rowNonce, layout: .padded)
         let start = random?.startIndex ?? 0
-        let sealedAttributes = try RecordSealer.seal(
-            SizeClassPadding.pad(attributes), with: key, binding: aad.attributes, nonce: random?[start..<start + 12])
+        var paddedAttributes = SizeClassPadding.pad(attributes)
+        defer { paddedAttributes.zeroize() }
+        let sealedAttributes = try RecordSealer.seal(paddedAttributes, with: key, binding: aad.attributes,
+                                                     nonce: random?[start..<start + 12])
         let sealedSecret = try secret.map { secret throws(KeychainError) in
-            try RecordSealer.seal(SizeClassPadding.pad(secret), with: key, binding: aad.secret,
-                                  nonce: random?[start + 12..<start + 24])
+            var padded = SizeClassPadding.pad(secret)
+            defer { padded.zeroize() }
+            return try RecordSealer.seal(padded, with: key, binding: aad.secret, nonce: random?[start + 12..<start + 24])
         }
         return (sealedAttributes, sealedSecret)
     }

@@ -358,8 +358,9 @@ public final class KeychainStore: Sendable {
 
     /// Opens a row's attributes; a damaged or moved blob is errSecDecode.
     func open(_ row: StoredRow) throws(KeychainError) -> ItemRecord {
-        let plaintext = try ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
+        var plaintext = try ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
                                              rowNonce: row.nonce, key: try classKey(of: row))
+        defer { plaintext.zeroize() }
         guard let itemClass = ItemClass.allCases.first(where: { $0.storageCode == row.columns.classCode }) else {
             throw .decode
         }
