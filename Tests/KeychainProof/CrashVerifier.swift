@@ -24,6 +24,12 @@ public enum CrashVerifier {
                 observed[group, default: [:]][account] = token
             }
         }
+        // Adds that failed during an injected I/O fault: each whole or not at all.
+        for (operation, _) in model.uncertain {
+            if case .add(let group, let account, let token) = operation, observed[group]?[account] == token {
+                observed[group]?[account] = nil
+            }
+        }
         let expected = model.groups.filter { !$0.value.isEmpty }
         let ifApplied = model.groupsIfPendingApplied.filter { !$0.value.isEmpty }
         observed = observed.filter { !$0.value.isEmpty }

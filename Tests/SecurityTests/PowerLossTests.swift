@@ -1,0 +1,54 @@
+import Foundation
+import KeychainProof
+import Testing
+import TestSupport
+
+/// A short sample of the power-loss run (the long run is Scripts/power-loss): a writer's
+/// power is cut at every sync point of a few changes, while another process holds the
+/// keychain open, and the folder a power cut leaves (only what was fsynced, names only
+/// where the folder was fsynced) is checked in a fresh process.
+@Suite struct PowerLossTests {
+    @Test("After a power cut at any sync point, with another process holding the keychain open: every acknowledged change is there, the one under way is all or nothing, the keychain opens and passes the integrity check (durability: synchronous=FULL, folder fsynced)")
+    func powerCutsAtEverySyncPointLoseNothingAcknowledged() throws {
+        let work = TestScratch.folder("power-loss")
+        var run = PowerCutRun(executable: HelperProcess.executable, work: work,
+                              shim: try PowerCutShim.build(into: work.appendingPathComponent("shim")))
+        run.operations = 5
+        run.setupOperations = 4
+        let outcome = try run.run()
+        #expect(outcome.problems.isEmpty, "\(outcome.problems.joined(separator: "\n"))")
+        #expect(outcome.passed, "\(outcome.totals)")
+        // Every acknowledged change makes at least one sync point: a commit that syncs nothing
+        // is not durable.
+        #expect(outcome.syncPoints >= run.operations, "\(outcome.totals)")
+    }
+
+    @Test("The shim's durable image keeps only what was fsynced: an unsynced write and an unsynced new name are lost, synced ones kept (the model the power-loss suite relies on)")
+    func theShimKeepsOnlySyncedContentsAndNames() throws {
+        let work = TestScratch.folder("power-loss-shim")
+        let shim = try PowerCutShim.build(into: work.appendingPathComponent("shim"))
+        let folder = work.appendingPathComponent("watched"), image = work.appendingPathComponent("image")
+        for made in [folder, image] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        try Data("old".utf8).write(to: folder.appendingPathComponent("kept"))
+        // A shell, as an independent client: it writes with the shell's own calls, and syncs with
+        // the coreutils `sync FILE` (fsync) once for the file's new contents and once for the folder.
+        let script = """
+            printf synced > "$1/kept" && sync "$1/kept" && printf later > "$1/kept" \
+            && printf new > "$1/named" && sync "$1/named" && sync "$1" \
+            && printf unnamed > "$1/unnamed" && sync "$1/unnamed"
+            """
+        var environment = ProcessInfo.processInfo.environment
+        for (name, value) in shim.environment(watching: folder, image: image) { environment[name] = value }
+        let shell = try SpawnedProcess("/bin/sh", ["-c", script, "sh", folder.path], environment: environment)
+        #expect(shell.wait().status == 0)
+        let after = work.appendingPathComponent("after")
+        try PowerCutShim.restore(image: image, into: after)
+        func contents(_ name: String) -> String? {
+            FileManager.default.contents(atPath: after.appendingPathComponent(name).path).map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(contents("kept") == "synced")
+        #expect(contents("named") == "new")
+        // Its contents were synced, but its name never was: the folder was synced before it existed.
+        #expect(contents("unnamed") == nil)
+    }
+}
