@@ -41,7 +41,7 @@ public struct IOFaultRun {
         var outcome = Outcome()
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let archive = work.appendingPathComponent("archive")
-        try ProofArchive.make(at: archive)
+        try ProofArchive.make(at: archive, executable: executable, accessGroups: Self.accessGroup)
         let environment: [String: String?] = ["KEYCHAIN_NO_KERNEL_KEYRING": "1", ProofArchive.environmentVariable: archive.path]
         var generator = SeededGenerator(seed: seed)
         for fault in faults {

@@ -16,7 +16,7 @@ public struct IOFaultWorker {
     let journal: URL
     let fault: IOFault
     /// Calls to make before giving up on the fault's beginning.
-    static let maximumCalls = 40
+    static let maximumCalls = 60
 
     public init(journal: URL, fault: IOFault, seed: UInt64) throws {
         writer = try PowerCutWriter(journal: journal, seed: seed)

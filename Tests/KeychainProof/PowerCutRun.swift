@@ -61,7 +61,7 @@ public struct PowerCutRun {
     public func run(progress: (String) -> Void = { _ in }) throws -> Outcome {
         var outcome = Outcome()
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        try ProofArchive.make(at: work.appendingPathComponent("archive"))
+        try ProofArchive.make(at: work.appendingPathComponent("archive"), executable: executable, accessGroups: Self.accessGroup)
         for round in 0..<rounds {
             let roundSeed = seed &+ UInt64(round)
             let base = work.appendingPathComponent("base-\(round)")
@@ -83,6 +83,7 @@ public struct PowerCutRun {
 
     /// The setup: a keychain with the changes of a writer that exits normally.
     func setUp(_ base: URL, seed: UInt64) throws {
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         var setup = try WorkerProcess(executable, ["powercut-setup", base.appendingPathComponent("journal").path,
                                                    String(setupOperations), String(seed)],
                                       dataHome: base, accessGroups: Self.accessGroup, environment: environment)

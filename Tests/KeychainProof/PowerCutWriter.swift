@@ -1,4 +1,5 @@
 import Foundation
+import Security
 import TestSupport
 
 /// The process whose power is cut (the power-loss suite): from the state its journal
@@ -22,28 +23,51 @@ public struct PowerCutWriter {
 
     public mutating func run(operations: Int) {
         writer.journal.append("start", String(getpid()))
-        for _ in 0..<operations {
-            let operation = nextOperation()
+        // A new process of a keychain with a password starts locked, as an app after a reboot.
+        if keychain.password != nil, ProofKeychain.perform(.relock(password: keychain.password)) != errSecSuccess {
+            printNow("fail the keychain does not unlock with the acknowledged password")
+            exit(3)
+        }
+        for number in 0..<operations {
+            let operation = nextOperation(number: number)
             // Exits when a call fails: the model would no longer know the keychain.
             writer.perform(operation)
             operation.apply(to: &keychain)
         }
     }
 
-    mutating func nextOperation() -> CrashOperation {
-        switch Int.random(in: 0..<100, using: &generator) {
-        case 0..<8:
+    /// The kinds a short run must cover, in this order, between item changes: a password set
+    /// or changed, an import, new settings, a password removed (or set), a lock and unlock.
+    enum Kind { case item, password, removal, importArchive, settings, relock }
+    static let tour: [Kind] = [.password, .item, .importArchive, .item, .settings, .item, .removal, .relock]
+
+    mutating func nextOperation(number: Int) -> CrashOperation {
+        let kind: Kind
+        if number < Self.tour.count {
+            kind = Self.tour[number]
+        } else {
+            kind = switch Int.random(in: 0..<100, using: &generator) {
+            case 0..<8: .settings
+            case 8..<16: .password
+            case 16..<20: .removal
+            case 20..<26: .relock
+            case 26..<34: .importArchive
+            default: .item
+            }
+        }
+        switch kind {
+        case .item:
+            return writer.nextOperation()
+        case .settings:
             return .settings(lockInterval: [nil, 3_600, 7_200, 86_400].randomElement(using: &generator) ?? nil)
-        case 8..<20:
-            let new = keychain.password != nil && Bool.random(using: &generator) && Bool.random(using: &generator)
+        case .password, .removal:
+            let new = kind == .removal && keychain.password != nil
                 ? nil : "pw-\(String(UInt32.random(in: 0...UInt32.max, using: &generator), radix: 36))"
             return .password(old: keychain.password, new: new)
-        case 20..<26:
+        case .relock:
             return .relock(password: keychain.password)
-        case 26..<34:
+        case .importArchive:
             return .importArchive(group: ProofArchive.group)
-        default:
-            return writer.nextOperation()
         }
     }
 }

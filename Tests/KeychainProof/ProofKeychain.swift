@@ -80,8 +80,18 @@ public enum ProofArchive {
         return FileManager.default.contents(atPath: path)
     }
 
+    /// Writes the archive to `url` in a worker process (`proof-archive`), whose items get the
+    /// access group the writers hold.
+    public static func make(at url: URL, executable: URL, accessGroups: String) throws {
+        var worker = try WorkerProcess(executable, ["proof-archive", url.path],
+                                       dataHome: url.deletingLastPathComponent().appendingPathComponent("archive-home"),
+                                       accessGroups: accessGroups)
+        _ = worker.finish()
+        guard worker.terminationStatus == 0 else { throw ProofFailure("cannot make the archive (status \(worker.terminationStatus))") }
+    }
+
     /// Writes the archive to `url`, through a keychain made for it in `url`'s folder.
-    public static func make(at url: URL) throws {
+    static func make(at url: URL) throws {
         let files = KeychainFiles(directory: url.deletingLastPathComponent().appendingPathComponent("archive-source"),
                                   name: "source")
         let source = try KeychainStore.create(files, password: nil, kdf: .fastForTesting())

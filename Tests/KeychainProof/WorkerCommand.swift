@@ -10,7 +10,7 @@ import Security
 ///   tamper-setup ITEMS | tamper-probe ITEMS
 ///   log-probe ITEMS SEED
 ///   powercut-setup JOURNAL OPERATIONS SEED | powercut-writer JOURNAL OPERATIONS SEED
-///   powercut-holder | powercut-verify JOURNAL
+///   powercut-holder | powercut-verify JOURNAL | proof-archive PATH
 ///   iofault-worker JOURNAL enospc|eio|short write|sync AFTER SEED
 public enum WorkerCommand {
     public static func run(_ arguments: [String]) -> Bool {
@@ -52,6 +52,9 @@ public enum WorkerCommand {
             // The setup exits, closing the keychain; a cut writer waits for its power cut.
             if arguments[0] == "powercut-setup" { exit(0) }
             sleep(120)
+        case ("proof-archive", 2):
+            // The archive the power-loss writers import, to rerun a failed cut by hand.
+            guard (try? ProofArchive.make(at: URL(fileURLWithPath: arguments[1]))) != nil else { exit(1) }
         case ("powercut-holder", 1):
             // A long-running app: it opened the keychain and read from it, and keeps it open.
             var settings = SecKeychainSettings()

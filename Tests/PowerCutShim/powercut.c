@@ -12,7 +12,8 @@
 // line). Names are read from the folder at its fsync, so renames and unlinks need no
 // bookkeeping of their own. What is written but never synced is lost, as a power cut may
 // lose it. The real fsync is not made: the image, not the disk, is what the test reads.
-// Files present when the process starts are taken as durable. Each fsync or fdatasync of a
+// Files present when the first process of a run starts (no IMAGE/listing yet) are taken
+// as durable. Each fsync or fdatasync of a
 // watched file or of the folder is a sync point; with POWERCUT_KILL_AT=N the process
 // SIGKILLs itself at sync point N, before that sync takes effect.
 //
@@ -211,7 +212,11 @@ __attribute__((constructor)) static void start(void) {
     const char *durable = getenv("POWERCUT_IMAGE");
     if (!durable || !realpath(durable, image)) return;
     imaging = 1;
-    // What is there at the start counts as durable.
+    // The image outlives each process: the first process of a run seeds it with what is
+    // there at its start, which counts as durable; later ones (a shell's commands) add to it.
+    char listing[PATH_MAX * 2];
+    snprintf(listing, sizeof listing, "%s/listing", image);
+    if (access(listing, F_OK) == 0) return;
     make_listing_durable();
     DIR *directory = opendir(folder);
     if (!directory) return;
