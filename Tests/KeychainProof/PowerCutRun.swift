@@ -20,6 +20,10 @@ public struct PowerCutRun {
     public var rounds = 1
     /// Whether another process holds the keychain open during the writes.
     public var withHolder = true
+    /// Rounds (by number: every `creationEvery`th, counting from 1; 0 for none) in which the
+    /// writer creates the keychain itself, in an empty folder, with no setup and no holder:
+    /// the power is then also cut while its files are created.
+    public var creationEvery = 0
     public var seed: UInt64 = 1
     public let executable: URL
     public let work: URL
@@ -65,16 +69,24 @@ public struct PowerCutRun {
         for round in 0..<rounds {
             let roundSeed = seed &+ UInt64(round)
             let base = work.appendingPathComponent("base-\(round)")
-            try setUp(base, seed: roundSeed)
+            let creating = creationEvery > 0 && (round + 1) % creationEvery == 0
+            if creating {
+                try FileManager.default.createDirectory(at: base.appendingPathComponent("keychains"),
+                                                        withIntermediateDirectories: true)
+            } else {
+                try setUp(base, seed: roundSeed)
+            }
             // The run to the end: how many sync points there are, and a cut after the last change.
-            let first = try cut(from: base, at: nil, seed: roundSeed, outcome: &outcome, progress: progress)
+            let first = try cut(from: base, at: nil, seed: roundSeed, holder: withHolder && !creating,
+                                outcome: &outcome, progress: progress)
             guard let syncPoints = first, syncPoints >= 0 else {
                 outcome.problems.append("round \(round): the writer did not report its sync points (is the shim loaded?)")
                 continue
             }
             outcome.syncPoints += syncPoints
             for point in stride(from: 1, through: syncPoints, by: 1) {
-                _ = try cut(from: base, at: point, seed: roundSeed, outcome: &outcome, progress: progress)
+                _ = try cut(from: base, at: point, seed: roundSeed, holder: withHolder && !creating,
+                            outcome: &outcome, progress: progress)
             }
             try? FileManager.default.removeItem(at: base)
         }
@@ -95,7 +107,7 @@ public struct PowerCutRun {
 
     /// One cut: at sync point `point`, or after the writer's last change when nil. Returns
     /// the sync points the writer reported when it ran to its end.
-    func cut(from base: URL, at point: Int?, seed: UInt64, outcome: inout Outcome,
+    func cut(from base: URL, at point: Int?, seed: UInt64, holder withHolder: Bool, outcome: inout Outcome,
              progress: (String) -> Void) throws -> Int? {
         let name = "cut-\(point.map(String.init) ?? "end")"
         let live = work.appendingPathComponent(name)

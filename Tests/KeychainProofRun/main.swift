@@ -106,9 +106,12 @@ do {
         run.operations = options["operations"] ?? 12
         run.setupOperations = 8
         run.withHolder = (options["holder"] ?? 1) != 0
+        // Every fourth run creates the keychain under the power cuts.
+        run.creationEvery = 4
         run.seed = seed
         print("power-loss: \(run.rounds) runs of \(run.operations) changes, the power cut at every sync point, "
-              + "\(run.withHolder ? "another process holding the keychain open" : "no other process"), seed \(seed)")
+              + "\(run.withHolder ? "another process holding the keychain open" : "no other process") "
+              + "(every 4th run creating the keychain, alone), seed \(seed)")
         let outcome = try run.run { print("  \($0)") }
         print(outcome.totals)
         finish(outcome.passed, outcome.problems, outcome.totals)

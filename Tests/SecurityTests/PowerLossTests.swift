@@ -28,6 +28,20 @@ import TestSupport
         }
     }
 
+    @Test("A power cut while the keychain is being created, at any sync point: the keychain opens afterwards (made anew if none of it was durable) and holds every change acknowledged (the folder fsynced after its files are created or renamed)")
+    func powerCutsWhileCreatingTheKeychainLeaveOneThatOpens() throws {
+        let work = TestScratch.folder("power-loss-create")
+        var run = PowerCutRun(executable: HelperProcess.executable, work: work,
+                              shim: try PowerCutShim.build(into: work.appendingPathComponent("shim")))
+        run.operations = 3
+        run.creationEvery = 1
+        let outcome = try run.run()
+        #expect(outcome.problems.isEmpty, "\(outcome.problems.joined(separator: "\n"))")
+        #expect(outcome.passed, "\(outcome.totals)")
+        // Creating the database, its key and the log syncs each, and the folder.
+        #expect(outcome.syncPoints > run.operations, "\(outcome.totals)")
+    }
+
     @Test("The shim's durable image keeps only what was fsynced: an unsynced write and an unsynced new name are lost, synced ones kept (the model the power-loss suite relies on)")
     func theShimKeepsOnlySyncedContentsAndNames() throws {
         let work = TestScratch.folder("power-loss-shim")
