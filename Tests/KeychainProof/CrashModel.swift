@@ -81,7 +81,8 @@ public enum CrashOperation: Equatable, Sendable {
 /// Journal lines: `begin ID OPERATION...`, `ok ID`, `fail ID STATUS`, `resolved ID applied|absent`
 /// (written by the verifier once it has seen which it was), `start PID`, and `fault ID STATUS`
 /// for a call that failed during an injected I/O fault: whole or not at all, but which of
-/// the two is unknown (``uncertain``).
+/// the two is unknown (``uncertain``). Calls made at once on several threads are journaled
+/// `concurrent ID OPERATION...` before and `ok ID` after; one never acknowledged is uncertain.
 public struct CrashModel {
     public private(set) var groups: [String: [String: String]] = [:]
     public private(set) var pending: (id: String, operation: CrashOperation)?
@@ -91,6 +92,8 @@ public struct CrashModel {
     public private(set) var keychain = ProofKeychainState()
     /// Calls that failed during an injected I/O fault, with the status each gave.
     public private(set) var uncertain: [(operation: CrashOperation, status: String)] = []
+    /// Calls begun on other threads and not yet acknowledged, by id.
+    private var concurrent: [String: CrashOperation] = [:]
 
     public init(lines: [[String]]) {
         for line in lines {
@@ -103,6 +106,15 @@ public struct CrashModel {
                     continue
                 }
                 pending = (line[1], operation)
+            case "concurrent" where line.count >= 3:
+                guard let operation = CrashOperation(fields: line[2...]) else {
+                    problems.append("unreadable journal line \(line)")
+                    continue
+                }
+                concurrent[line[1]] = operation
+            case "ok" where line.count == 2 && concurrent[line[1]] != nil:
+                concurrent.removeValue(forKey: line[1])?.apply(to: &groups)
+                acknowledged += 1
             case "ok" where pending?.id == line[safe: 1]:
                 pending?.operation.apply(to: &groups)
                 pending?.operation.apply(to: &keychain)
@@ -126,6 +138,9 @@ public struct CrashModel {
             default:
                 break
             }
+        }
+        for (_, operation) in concurrent.sorted(by: { $0.key < $1.key }) {
+            uncertain.append((operation, "unacknowledged"))
         }
     }
 

@@ -8,14 +8,17 @@ import TestSupport
 /// a copy of that keychain is opened by a holder process (a long-running app that opened
 /// the keychain and read from it), and a writer, loaded with the shim
 /// (Tests/PowerCutShim/powercut.c), makes its changes there while the shim keeps the
-/// durable image of the folder. A first writer runs to its end, to count the sync points
-/// and to cut the power after its last change; then one writer per sync point is killed at
-/// that point, before it takes effect. The holder dies with the power too.
+/// durable image of the folder; last, it adds items on several threads at once. A first
+/// writer runs to its end, to count the sync points and to cut the power after its last
+/// change; then one writer per sync point is killed at that point, before it takes effect.
+/// The holder dies with the power too.
 public struct PowerCutRun {
     /// Changes each cut writer makes.
     public var operations = 6
     /// Changes the setup process makes before the cuts.
     public var setupOperations = 6
+    /// Threads that then add two items each at once, in the cut writer (0: none).
+    public var concurrentWriters = 3
     /// Runs, each with its own seed (`seed`, `seed + 1`, ...) and every sync point cut.
     public var rounds = 1
     /// Whether another process holds the keychain open during the writes.
@@ -130,7 +133,7 @@ public struct PowerCutRun {
             holder = process
         }
         var writer = try WorkerProcess(
-            executable, ["powercut-writer", journal.path, String(operations), String(seed &+ 1_000)],
+            executable, ["powercut-writer", journal.path, String(operations), String(seed &+ 1_000), String(concurrentWriters)],
             dataHome: live, accessGroups: Self.accessGroup,
             environment: environment.merging(shim.environment(watching: folder, image: image, killAt: point)) { $1 })
         var reported: Int?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Security
 import TestSupport
 
@@ -34,6 +35,31 @@ public struct PowerCutWriter {
             writer.perform(operation)
             operation.apply(to: &keychain)
         }
+    }
+
+    /// Adds `each` new items on each of `threads` threads at once, so that their commits meet
+    /// (the store may commit them together): each is acknowledged by its own `ok` once its
+    /// call returned, and must then be durable.
+    public mutating func addConcurrently(threads: Int, each: Int) {
+        let journal = writer.journal
+        let group = CrashWriter.groups[0]
+        let adds: [[CrashOperation]] = (0..<threads).map { thread in
+            (0..<each).map { index in .add(group: group, account: "c\(thread).\(index)", token: writer.token()) }
+        }
+        let failed = Mutex(false)
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for (index, operation) in adds[thread].enumerated() {
+                let id = "\(getpid()).c\(thread).\(index)"
+                journal.append(["concurrent", id] + operation.fields)
+                let status = CrashWriter.call(operation)
+                if status == errSecSuccess { journal.append("ok", id) } else { failed.withLock { $0 = true } }
+            }
+        }
+        if failed.withLock({ $0 }) {
+            printNow("fail a concurrent add failed")
+            exit(3)
+        }
+        for operation in adds.joined() { operation.apply(to: &writer.groups) }
     }
 
     /// The kinds a short run must cover, in this order, between item changes: a password set

@@ -9,7 +9,7 @@ import Security
 ///   crash-verify JOURNAL
 ///   tamper-setup ITEMS | tamper-probe ITEMS
 ///   log-probe ITEMS SEED
-///   powercut-setup JOURNAL OPERATIONS SEED | powercut-writer JOURNAL OPERATIONS SEED
+///   powercut-setup JOURNAL OPERATIONS SEED | powercut-writer JOURNAL OPERATIONS SEED THREADS
 ///   powercut-holder | powercut-verify JOURNAL | proof-archive PATH
 ///   iofault-worker JOURNAL enospc|eio|short write|sync AFTER SEED
 public enum WorkerCommand {
@@ -42,12 +42,15 @@ public enum WorkerCommand {
             // Before anything logs: the library's loggers take the handler of their creation.
             LogCapture.install()
             exit(LogProbe.run(items: Int(arguments[1]) ?? 10, seed: UInt64(arguments[2]) ?? 1) ? 0 : 1)
-        case ("powercut-setup", 4), ("powercut-writer", 4):
+        case ("powercut-setup", 4), ("powercut-writer", 5):
             guard let operations = Int(arguments[2]), let seed = UInt64(arguments[3]) else { exit(2) }
             let journal = URL(fileURLWithPath: arguments[1])
             if arguments[0] == "powercut-setup", ProofArchive.load() == nil { exit(2) }
             guard var writer = try? PowerCutWriter(journal: journal, seed: seed) else { exit(2) }
             writer.run(operations: operations)
+            if arguments.count == 5, let threads = Int(arguments[4]), threads > 0 {
+                writer.addConcurrently(threads: threads, each: 2)
+            }
             printNow("done \(PowerCutControl.syncPoints)")
             // The setup exits, closing the keychain; a cut writer waits for its power cut.
             if arguments[0] == "powercut-setup" { exit(0) }
