@@ -56,7 +56,7 @@ public enum WorkerCommand {
             if arguments[0] == "powercut-setup" { exit(0) }
             sleep(120)
         case ("proof-archive", 2):
-            // The archive the power-loss writers import, to rerun a failed cut by hand.
+            // The archive the writers import, made in a process that holds their access group.
             guard (try? ProofArchive.make(at: URL(fileURLWithPath: arguments[1]))) != nil else { exit(1) }
         case ("powercut-holder", 1):
             // A long-running app: it opened the keychain and read from it, and keeps it open.

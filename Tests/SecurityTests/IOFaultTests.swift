@@ -6,7 +6,7 @@ import TestSupport
 /// A short sample of the I/O-fault run (the long run is Scripts/io-faults): a full disk,
 /// a failing disk and a short write, at a write or at a sync of the keychain's files.
 @Suite struct IOFaultTests {
-    @Test("During a disk fault every write call fails with errSecDiskFull (full disk, short write) or errSecIO (EIO, failed sync); nothing committed is lost, and the keychain opens and works after (rules on bad input: a documented status, never a half-applied change)",
+    @Test("During a disk fault every write call gives errSecDiskFull or errSecIO, nothing committed is lost, and the keychain works after (bad input: a documented status, never a half-applied change)",
           arguments: IOFault.all)
     func callsDuringADiskFaultFailCleanlyAndLoseNothing(fault: IOFault) throws {
         let work = TestScratch.folder("io-faults")

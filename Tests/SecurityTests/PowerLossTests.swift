@@ -8,7 +8,7 @@ import TestSupport
 /// keychain open, and the folder a power cut leaves (only what was fsynced, names only
 /// where the folder was fsynced) is checked in a fresh process.
 @Suite struct PowerLossTests {
-    @Test("After a power cut at any sync point, with another process holding the keychain open: every acknowledged change is there, the one under way is all or nothing, the keychain opens and passes the integrity check (durability: synchronous=FULL, folder fsynced)")
+    @Test("A power cut at any sync point, with another process holding the keychain open, loses no acknowledged change and half-applies none (durability: synchronous=FULL)")
     func powerCutsAtEverySyncPointLoseNothingAcknowledged() throws {
         let work = TestScratch.folder("power-loss")
         var run = PowerCutRun(executable: HelperProcess.executable, work: work,
@@ -20,15 +20,16 @@ import TestSupport
         let outcome = try run.run()
         #expect(outcome.problems.isEmpty, "\(outcome.problems.joined(separator: "\n"))")
         #expect(outcome.passed, "\(outcome.totals)")
-        // Every acknowledged change makes at least one sync point (a commit that syncs nothing
-        // is not durable), so the power was cut during each kind of change.
+        // Every acknowledged change but the lock and unlock (which write nothing) makes at least
+        // one sync point, as a commit that syncs nothing is not durable; so the power was cut
+        // during each kind of change.
         #expect(outcome.syncPoints >= run.operations - 1, "\(outcome.totals)")
         for kind in ["password", "import", "settings"] {
             #expect(outcome.pending[kind] != nil, "no cut during \(kind): \(outcome.totals)")
         }
     }
 
-    @Test("A power cut while the keychain is being created, at any sync point: the keychain opens afterwards (made anew if none of it was durable) and holds every change acknowledged (the folder fsynced after its files are created or renamed)")
+    @Test("A power cut while the keychain is created leaves one that opens and holds what was acknowledged (durability: the folder fsynced after files are created or renamed)")
     func powerCutsWhileCreatingTheKeychainLeaveOneThatOpens() throws {
         let work = TestScratch.folder("power-loss-create")
         var run = PowerCutRun(executable: HelperProcess.executable, work: work,
@@ -42,7 +43,7 @@ import TestSupport
         #expect(outcome.syncPoints > run.operations, "\(outcome.totals)")
     }
 
-    @Test("The shim's durable image keeps only what was fsynced: an unsynced write and an unsynced new name are lost, synced ones kept (the model the power-loss suite relies on)")
+    @Test("The shim's durable image keeps only fsynced contents, under names whose folder was fsynced (the power-loss model)")
     func theShimKeepsOnlySyncedContentsAndNames() throws {
         let work = TestScratch.folder("power-loss-shim")
         let shim = try PowerCutShim.build(into: work.appendingPathComponent("shim"))
