@@ -15,18 +15,20 @@ public struct PowerCutShim: Sendable {
     static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("PowerCutShim/powercut.c")
 
-    /// Compiles the shim into `folder` (`cc -shared -fPIC ... -ldl`).
+    /// Compiles the shim into `folder` (`cc -shared -fPIC ... -ldl`), with the system's C
+    /// compiler or, where there is none, the Swift toolchain's clang.
     public static func build(into folder: URL) throws -> PowerCutShim {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let library = folder.appendingPathComponent("powercut.so")
-        let compiler = try SpawnedProcess("/usr/bin/env", ["cc", "-O1", "-shared", "-fPIC", "-o", library.path, source.path, "-ldl"],
-                                          environment: ProcessInfo.processInfo.environment,
-                                          stdout: .open("/dev/null", O_WRONLY))
-        let termination = compiler.wait()
-        guard termination.status == 0, !termination.signalled else {
-            throw ProofFailure("cannot compile \(source.path) with cc (status \(termination.status))")
+        for compiler in ["cc", "clang"] {
+            let process = try SpawnedProcess(
+                "/usr/bin/env", [compiler, "-O1", "-shared", "-fPIC", "-o", library.path, source.path, "-ldl"],
+                environment: ProcessInfo.processInfo.environment,
+                stdout: .open("/dev/null", O_WRONLY), stderr: .open("/dev/null", O_WRONLY))
+            let termination = process.wait()
+            if termination.status == 0, !termination.signalled { return PowerCutShim(library: library) }
         }
-        return PowerCutShim(library: library)
+        throw ProofFailure("cannot compile \(source.path) with cc or clang")
     }
 
     /// The environment that loads the shim and watches `folder`; with `image`, it keeps the
