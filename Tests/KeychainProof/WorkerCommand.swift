@@ -43,6 +43,8 @@ public enum WorkerCommand {
             LogCapture.install()
             exit(LogProbe.run(items: Int(arguments[1]) ?? 10, seed: UInt64(arguments[2]) ?? 1) ? 0 : 1)
         case ("powercut-setup", 4), ("powercut-writer", 5):
+            // A call that hangs ends the worker (SIGALRM) rather than the run.
+            alarm(150)
             guard let operations = Int(arguments[2]), let seed = UInt64(arguments[3]) else { exit(2) }
             let journal = URL(fileURLWithPath: arguments[1])
             if arguments[0] == "powercut-setup", ProofArchive.load() == nil { exit(2) }
@@ -66,10 +68,12 @@ public enum WorkerCommand {
             printNow("holding \(status)")
             sleep(120)
         case ("powercut-verify", 2):
+            alarm(150)
             let outcome = PowerCutVerifier.run(journal: URL(fileURLWithPath: arguments[1]), database: database)
             printNow(outcome.line)
             exit(outcome.passed ? 0 : 1)
         case ("iofault-worker", 6):
+            alarm(150)
             guard let after = Int(arguments[4]), let seed = UInt64(arguments[5]),
                   let fault = IOFault(kind: arguments[2], on: arguments[3]),
                   var worker = try? IOFaultWorker(journal: URL(fileURLWithPath: arguments[1]), fault: fault, seed: seed)
