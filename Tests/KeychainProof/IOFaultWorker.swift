@@ -4,7 +4,7 @@ import Security
 /// The process of the I/O-fault suite, loaded with the shim: it makes some changes that
 /// must survive (as ``PowerCutWriter`` does), arms a fault at the `after`th write or sync
 /// from then on, and makes calls — adds of new items, settings and password changes —
-/// until the fault has begun and three calls more.
+/// until three calls have met the fault.
 ///
 /// Each call made while the fault lasts must fail with ``IOFault/expectedStatus``; it is
 /// journaled `fault ID STATUS` (whole or not at all, but which is unknown). A call that
