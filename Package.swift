@@ -144,6 +144,9 @@ let package = Package(
             name: "KeychainProof",
             dependencies: [
                 "Security",
+                // Password changes with test-cost scrypt, settings and archives, for the power-loss
+                // and I/O-fault suites.
+                "KeychainCore",
                 // Child processes through posix_spawn (see SpawnedProcess), and SeededGenerator.
                 "TestSupport",
                 // SQLite's integrity check, and damage done the way someone with the files would.

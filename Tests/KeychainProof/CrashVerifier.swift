@@ -24,6 +24,12 @@ public enum CrashVerifier {
                 observed[group, default: [:]][account] = token
             }
         }
+        // Adds that failed during an injected I/O fault: each whole or not at all.
+        for (operation, _) in model.uncertain {
+            if case .add(let group, let account, let token) = operation, observed[group]?[account] == token {
+                observed[group]?[account] = nil
+            }
+        }
         let expected = model.groups.filter { !$0.value.isEmpty }
         let ifApplied = model.groupsIfPendingApplied.filter { !$0.value.isEmpty }
         observed = observed.filter { !$0.value.isEmpty }
@@ -56,13 +62,24 @@ public enum CrashVerifier {
 
     static func difference(_ observed: [String: [String: String]], _ expected: [String: [String: String]]) -> String {
         var missing = 0, extra = 0, wrong = 0
-        for group in Set(observed.keys).union(expected.keys) {
+        var names: [String] = []
+        for group in Set(observed.keys).union(expected.keys).sorted() {
             let seen = observed[group] ?? [:], want = expected[group] ?? [:]
-            for (account, token) in want {
-                if let other = seen[account] { if other != token { wrong += 1 } } else { missing += 1 }
+            for (account, token) in want.sorted(by: { $0.key < $1.key }) {
+                if let other = seen[account] {
+                    if other != token { wrong += 1; names.append("\(group)/\(account) other") }
+                } else {
+                    missing += 1
+                    names.append("\(group)/\(account) missing")
+                }
             }
-            extra += seen.keys.filter { want[$0] == nil }.count
+            for account in seen.keys.sorted() where want[account] == nil {
+                extra += 1
+                names.append("\(group)/\(account) extra")
+            }
         }
+        // The accounts, not their tokens: enough to find the change in the journal.
         return "\(missing) acknowledged items missing, \(wrong) with other data, \(extra) not acknowledged"
+            + (names.isEmpty ? "" : " (\(names.prefix(6).joined(separator: ", ")))")
     }
 }

@@ -92,22 +92,7 @@ public struct CrashWriter {
         counter += 1
         journal.append(["begin", id] + operation.fields)
         if announce { printNow("go") }
-        let status: OSStatus
-        switch operation {
-        case .add(let group, let account, let token):
-            status = ProofItems.add(service: group, account: account, token: token,
-                                    extra: [kSecAttrDescription as String: Self.description])
-        case .update(let group, let account, let token):
-            status = ProofItems.update(ProofItems.query(service: group, account: account), token: token)
-        case .delete(let group, let account):
-            status = SecItemDelete(ProofItems.query(service: group, account: account) as CFDictionary)
-        case .updateAll(let group, let token):
-            status = ProofItems.update(ProofItems.query(service: group), token: token)
-        case .deleteAll(let group, let opening):
-            var query = ProofItems.query(service: group)
-            if opening { query[kSecAttrDescription as String] = Self.description }
-            status = SecItemDelete(query as CFDictionary)
-        }
+        let status = Self.call(operation)
         if status == errSecSuccess {
             journal.append("ok", id)
             operation.apply(to: &groups)
@@ -115,6 +100,27 @@ public struct CrashWriter {
             journal.append("fail", id, String(status))
             // The model no longer knows the keychain: stop, and let the verifier report it.
             exit(3)
+        }
+    }
+
+    /// Makes the call `operation` describes; its status.
+    static func call(_ operation: CrashOperation) -> OSStatus {
+        switch operation {
+        case .add(let group, let account, let token):
+            return ProofItems.add(service: group, account: account, token: token,
+                                  extra: [kSecAttrDescription as String: description])
+        case .update(let group, let account, let token):
+            return ProofItems.update(ProofItems.query(service: group, account: account), token: token)
+        case .delete(let group, let account):
+            return SecItemDelete(ProofItems.query(service: group, account: account) as CFDictionary)
+        case .updateAll(let group, let token):
+            return ProofItems.update(ProofItems.query(service: group), token: token)
+        case .deleteAll(let group, let opening):
+            var query = ProofItems.query(service: group)
+            if opening { query[kSecAttrDescription as String] = description }
+            return SecItemDelete(query as CFDictionary)
+        case .settings, .password, .relock, .importArchive:
+            return ProofKeychain.perform(operation)
         }
     }
 }

@@ -9,7 +9,9 @@ import Glibc
 /// is in the kernel's hands before its next instruction: killing the process loses at most
 /// the event it had not yet written. That is what makes the journal the record of
 /// acknowledged operations that the verifiers check the keychain against.
-public final class Journal {
+///
+/// Threads of one worker may share it: each append is that one `write(2)`.
+public final class Journal: @unchecked Sendable {
     private let descriptor: CInt
 
     public init(appendingTo url: URL) throws(ProofFailure) {

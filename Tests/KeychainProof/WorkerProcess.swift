@@ -10,9 +10,12 @@ public struct WorkerProcess {
     public let process: SpawnedProcess
     private var buffered: [UInt8] = []
 
-    /// Starts `executable arguments` with `XDG_DATA_HOME` and `KEYCHAIN_ACCESS_GROUPS` set.
-    public init(_ executable: URL, _ arguments: [String], dataHome: URL, accessGroups: String) throws {
-        let environment = ProgramProcess.environment(dataHome: dataHome, overrides: ["KEYCHAIN_ACCESS_GROUPS": accessGroups])
+    /// Starts `executable arguments` with `XDG_DATA_HOME` and `KEYCHAIN_ACCESS_GROUPS` set,
+    /// and the variables of `environment` (nil removes one).
+    public init(_ executable: URL, _ arguments: [String], dataHome: URL, accessGroups: String,
+                environment more: [String: String?] = [:]) throws {
+        let overrides = more.merging(["KEYCHAIN_ACCESS_GROUPS": accessGroups]) { $1 }
+        let environment = ProgramProcess.environment(dataHome: dataHome, overrides: overrides)
         // What the library logs about damage it meets is expected here, and would drown the
         // report; the checks read the worker's statuses instead.
         process = try SpawnedProcess(executable.path, arguments, environment: environment,

@@ -1,4 +1,4 @@
-// The long runs of the proof suites (issue 3, scopes 1, 2, 4 and 5); `swift test` runs short
+// The long runs of the proof suites (issue 3, scopes 1, 2, 4 and 5; power loss, I/O faults); `swift test` runs short
 // samples of the same code. Each works in a private keychain in a temporary folder and
 // spawns this executable again as its worker processes.
 //
@@ -6,6 +6,8 @@
 //   keychain-proof crash   [--iterations N] [--group-size N] [--seed S]
 //   keychain-proof tamper  [--items N] [--random N] [--seed S]
 //   keychain-proof at-rest [--items N] [--seed S]
+//   keychain-proof power-loss [--rounds N] [--operations N] [--holder 0|1] [--seed S]
+//   keychain-proof io-faults  [--positions N] [--seed S]
 //
 // The last line printed is the verdict: PASS or FAIL with the key figures.
 import Foundation
@@ -20,7 +22,7 @@ var options: [String: Int] = [:]
 var rest = arguments.dropFirst()
 while let name = rest.popFirst() {
     guard name.hasPrefix("--"), let value = rest.popFirst().flatMap({ Int($0) }) else {
-        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest [--option N]...\n".utf8))
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest|power-loss|io-faults [--option N]...\n".utf8))
         exit(2)
     }
     options[String(name.dropFirst(2))] = value
@@ -98,8 +100,32 @@ do {
         finish(outcome.passed && logsPassed, outcome.problems,
                "\(outcome.markers) markers, none in \(outcome.files.count) files; logs at trace: "
                + "\(lines.first ?? "-"), \(logsPassed ? "no marker" : "a marker leaked")")
+    case "power-loss":
+        var run = PowerCutRun(executable: executable, work: work, shim: try PowerCutShim.build(into: work.appendingPathComponent("shim")))
+        run.rounds = options["rounds"] ?? 8
+        run.operations = options["operations"] ?? 12
+        run.setupOperations = 8
+        run.withHolder = (options["holder"] ?? 1) != 0
+        // Every fourth run creates the keychain under the power cuts.
+        run.creationEvery = 4
+        run.seed = seed
+        print("power-loss: \(run.rounds) runs of \(run.operations) changes, the power cut at every sync point, "
+              + "\(run.withHolder ? "another process holding the keychain open" : "no other process") "
+              + "(every 4th run creating the keychain, alone), seed \(seed)")
+        let outcome = try run.run { print("  \($0)") }
+        print(outcome.totals)
+        finish(outcome.passed, outcome.problems, outcome.totals)
+    case "io-faults":
+        var run = IOFaultRun(executable: executable, work: work, shim: try PowerCutShim.build(into: work.appendingPathComponent("shim")))
+        var generator = SeededGenerator(seed: seed)
+        run.positions = [1] + (1..<(options["positions"] ?? 8)).map { _ in Int.random(in: 2...40, using: &generator) }
+        run.seed = seed
+        print("io-faults: \(run.faults.count) faults at writes or syncs \(run.positions.map(String.init).joined(separator: ", ")), seed \(seed)")
+        let outcome = try run.run { print("  \($0)") }
+        print(outcome.totals)
+        finish(outcome.succeeded, outcome.problems, outcome.totals)
     default:
-        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest [--option N]...\n".utf8))
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest|power-loss|io-faults [--option N]...\n".utf8))
         exit(2)
     }
 } catch {

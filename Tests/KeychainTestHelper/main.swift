@@ -12,7 +12,8 @@
 //                                                      killed, printing each change's number
 //
 // START is a time (seconds since 1970) to wait for, so that racing processes call at once.
-// It is also the worker process of the proof suites (see KeychainProof's WorkerCommand).
+// It is also the worker process of the proof suites (see KeychainProof's WorkerCommand),
+// the power-loss and I/O-fault workers included.
 import Foundation
 import KeychainProof
 import Security
