@@ -146,6 +146,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // To capture the library's log output at trace level in a worker process.
                 .product(name: "Logging", package: "swift-log"),
+                // The remanence suite unwraps keybag rows as an attacker would, with AES-GCM
+                // and HKDF of its own rather than the library's code under test.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/KeychainProof"
         ),

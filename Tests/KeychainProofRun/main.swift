@@ -6,6 +6,7 @@
 //   keychain-proof crash   [--iterations N] [--group-size N] [--seed S]
 //   keychain-proof tamper  [--items N] [--random N] [--seed S]
 //   keychain-proof at-rest [--items N] [--seed S]
+//   keychain-proof remanence [--rounds N] [--steps N] [--items N] [--holders N] [--seed S]
 //
 // The last line printed is the verdict: PASS or FAIL with the key figures.
 import Foundation
@@ -15,12 +16,13 @@ import TestSupport
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if WorkerCommand.run(arguments) { exit(0) }
+if RemanenceHolder.run(arguments) { exit(0) }
 
 var options: [String: Int] = [:]
 var rest = arguments.dropFirst()
 while let name = rest.popFirst() {
     guard name.hasPrefix("--"), let value = rest.popFirst().flatMap({ Int($0) }) else {
-        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest [--option N]...\n".utf8))
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest|remanence [--option N]...\n".utf8))
         exit(2)
     }
     options[String(name.dropFirst(2))] = value
@@ -98,10 +100,30 @@ do {
         finish(outcome.passed && logsPassed, outcome.problems,
                "\(outcome.markers) markers, none in \(outcome.files.count) files; logs at trace: "
                + "\(lines.first ?? "-"), \(logsPassed ? "no marker" : "a marker leaked")")
+    case "remanence":
+        try runRemanence()
     default:
-        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest [--option N]...\n".utf8))
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest|remanence [--option N]...\n".utf8))
         exit(2)
     }
 } catch {
     finish(false, ["\(error)"], "the run could not be carried out")
+}
+
+/// The long remanence run: rounds of random password, delete and update changes, each
+/// checked in every page version of the files, with holder processes.
+@MainActor func runRemanence() throws {
+    var run = RemanenceRun(executable: executable, dataHome: work)
+    run.rounds = options["rounds"] ?? 10
+    run.randomSteps = options["steps"] ?? 12
+    run.itemsPerClass = options["items"] ?? 5
+    run.holders = options["holders"] ?? 2
+    run.seed = seed
+    print("remanence: \(run.rounds) rounds of \(run.randomSteps) random changes, \(run.holders) holder processes, seed \(seed)")
+    let outcome = try run.run { print("  \($0)") }
+    print(outcome.totals)
+    let failed = outcome.failed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    finish(outcome.passed, outcome.problems,
+           outcome.passed ? "no superseded key, password or secret in any page version; \(outcome.totals)"
+                          : "superseded bytes remain after: \(failed)")
 }

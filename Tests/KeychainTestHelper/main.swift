@@ -10,6 +10,7 @@
 //   KeychainTestHelper cycle-passwords NAME            change keychain NAME's password from
 //                                                      "pw-0" to "pw-1", "pw-0", ... until
 //                                                      killed, printing each change's number
+//   KeychainTestHelper remanence-hold NAME ACCOUNT     hold keychain NAME open (RemanenceHolder)
 //
 // START is a time (seconds since 1970) to wait for, so that racing processes call at once.
 // It is also the worker process of the proof suites (see KeychainProof's WorkerCommand).
@@ -61,6 +62,10 @@ case "cycle-passwords" where arguments.count == 2:
         count += 1
         FileHandle.standardOutput.write(Data("\(count)\n".utf8))
     }
+case "remanence-hold":
+    // The remanence suite's process that holds a keychain open (it never returns).
+    _ = RemanenceHolder.run(arguments)
+    exit(2)
 default:
     if WorkerCommand.run(arguments) { exit(0) }
     FileHandle.standardError.write(Data("usage: KeychainTestHelper groups | add ACCOUNT SECRET [START] | add-many PREFIX COUNT | find ACCOUNT | lock | unlock PASSWORD\n".utf8))
