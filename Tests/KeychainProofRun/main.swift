@@ -17,6 +17,7 @@ import TestSupport
 let arguments = Array(CommandLine.arguments.dropFirst())
 if WorkerCommand.run(arguments) { exit(0) }
 if RemanenceHolder.run(arguments) { exit(0) }
+if CrashKeychainCommand.run(arguments) { exit(0) }
 
 var options: [String: Int] = [:]
 var rest = arguments.dropFirst()

@@ -21,4 +21,16 @@ import TestSupport
         // Two iterations of three kill during a multi-item call, announced just before it.
         #expect(outcome.killedDuring("update-all") + outcome.killedDuring("delete-all") > 0, "\(outcome.totals)")
     }
+
+    @Test("After SIGKILL during a password set, change or removal, or a keychain's creation, with item traffic from another process: the keychain opens with the old or the new password, never neither or both, and acknowledged items are intact (rule 36, design: storage)")
+    func killedKeychainChangesLeaveTheOldOrTheNewState() throws {
+        let dataHome = TestScratch.folder("crash-keychain")
+        var run = CrashKeychainRun(executable: HelperProcess.executable, dataHome: dataHome)
+        run.iterations = 6
+        var lines: [String] = []
+        let outcome = try run.run { lines.append($0) }
+        #expect(outcome.passed, "\(outcome.problems.joined(separator: "\n"))\n\(lines.joined(separator: "\n"))")
+        #expect(outcome.verified == 6)
+        #expect(outcome.acknowledged > 0, "\(outcome.totals)")
+    }
 }
