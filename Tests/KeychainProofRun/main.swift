@@ -7,6 +7,7 @@
 //   keychain-proof tamper  [--items N] [--random N] [--seed S]
 //   keychain-proof at-rest [--items N] [--seed S]
 //   keychain-proof remanence [--rounds N] [--steps N] [--items N] [--holders N] [--seed S]
+//   keychain-proof crash-keychain [--iterations N] [--group-size N] [--seed S]
 //
 // The last line printed is the verdict: PASS or FAIL with the key figures.
 import Foundation
@@ -23,7 +24,7 @@ var options: [String: Int] = [:]
 var rest = arguments.dropFirst()
 while let name = rest.popFirst() {
     guard name.hasPrefix("--"), let value = rest.popFirst().flatMap({ Int($0) }) else {
-        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest|remanence [--option N]...\n".utf8))
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|crash-keychain|tamper|at-rest|remanence [--option N]...\n".utf8))
         exit(2)
     }
     options[String(name.dropFirst(2))] = value
@@ -103,8 +104,10 @@ do {
                + "\(lines.first ?? "-"), \(logsPassed ? "no marker" : "a marker leaked")")
     case "remanence":
         try runRemanence()
+    case "crash-keychain":
+        try runCrashKeychain()
     default:
-        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest|remanence [--option N]...\n".utf8))
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|crash-keychain|tamper|at-rest|remanence [--option N]...\n".utf8))
         exit(2)
     }
 } catch {
@@ -127,4 +130,20 @@ do {
     finish(outcome.passed, outcome.problems,
            outcome.passed ? "no superseded key, password or secret in any page version; \(outcome.totals)"
                           : "superseded bytes remain after: \(failed)")
+}
+
+/// The long keychain crash run: kills during password changes and keychain creation, with
+/// item traffic from another process.
+@MainActor func runCrashKeychain() throws {
+    var run = CrashKeychainRun(executable: executable, dataHome: work)
+    run.iterations = options["iterations"] ?? 40
+    run.groupSize = options["group-size"] ?? 100
+    run.seed = seed
+    print("crash-keychain: \(run.iterations) SIGKILLs during password and creation changes, seed \(seed)")
+    let outcome = try run.run { print("  \($0)") }
+    print(outcome.totals)
+    let kinds = ["set-password", "change-password", "remove-password", "create-keychain"]
+    let during = kinds.map { "\(outcome.killedDuring($0)) during \($0)" }.joined(separator: ", ")
+    finish(outcome.passed && outcome.acknowledged > 0, outcome.problems,
+           "\(outcome.kills) kills survived (\(during)), \(outcome.acknowledged) acknowledged keychain changes intact")
 }
