@@ -6,7 +6,7 @@ import TestSupport
 /// while another process adds, updates and deletes items in the default keychain; after each
 /// kill a fresh process checks both (``CrashKeychainVerifier``).
 ///
-/// Iterations alternate between the two modes; in half of them the kill waits for a first
+/// Iterations take the modes in turn; in half of them the kill waits for a first
 /// acknowledged change. The item writer is killed just after the
 /// keychain writer, so its calls overlap the keychain changes to the end.
 public struct CrashKeychainRun {
@@ -16,6 +16,8 @@ public struct CrashKeychainRun {
     /// scrypt keys, a few hundred milliseconds here, so kills land before, in and between them.
     public var maxDelay = 1200
     public var seed: UInt64 = 1
+    /// The modes the iterations take in turn.
+    public var modes: [CrashKeychainWriter.Mode] = [.password, .create]
     public let executable: URL
     public let dataHome: URL
 
@@ -53,7 +55,7 @@ public struct CrashKeychainRun {
         var generator = SeededGenerator(seed: seed)
         var outcome = Outcome()
         for iteration in 0..<iterations {
-            let mode: CrashKeychainWriter.Mode = iteration % 2 == 0 ? .password : .create
+            let mode = modes[iteration % modes.count]
             var items = try WorkerProcess(executable, [
                 "crash-writer", itemJournal.path, String(groupSize), "none", String(generator.next()),
             ], dataHome: dataHome, accessGroups: CrashRun.accessGroup)

@@ -7,7 +7,7 @@
 //   keychain-proof tamper  [--items N] [--random N] [--seed S]
 //   keychain-proof at-rest [--items N] [--seed S]
 //   keychain-proof remanence [--rounds N] [--steps N] [--items N] [--holders N] [--seed S]
-//   keychain-proof crash-keychain [--iterations N] [--group-size N] [--seed S]
+//   keychain-proof crash-keychain [--iterations N] [--group-size N] [--password 0] [--create 0] [--seed S]
 //
 // The last line printed is the verdict: PASS or FAIL with the key figures.
 import Foundation
@@ -139,6 +139,9 @@ do {
     run.iterations = options["iterations"] ?? 40
     run.groupSize = options["group-size"] ?? 100
     run.seed = seed
+    // --create 0 leaves keychain creation out, --password 0 the password changes.
+    run.modes = [options["password"] == 0 ? nil : .password, options["create"] == 0 ? nil : .create].compactMap { $0 }
+    guard !run.modes.isEmpty else { finish(false, ["--password 0 and --create 0 leave nothing to do"], "nothing was run") }
     print("crash-keychain: \(run.iterations) SIGKILLs during password and creation changes, seed \(seed)")
     let outcome = try run.run { print("  \($0)") }
     print(outcome.totals)
