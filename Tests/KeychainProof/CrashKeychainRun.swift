@@ -2,12 +2,14 @@ import Foundation
 import TestSupport
 
 /// The keychain crash run: a process that sets, changes and removes the default keychain's
-/// password, or creates keychains with passwords, is killed with SIGKILL at random moments
-/// while another process adds, updates and deletes items in the default keychain; after each
-/// kill a fresh process checks both (``CrashKeychainVerifier``).
+/// password, or creates keychains with passwords, or keychainctl exporting the keychain into
+/// an archive, is killed with SIGKILL at random moments while another process adds, updates
+/// and deletes items in the default keychain; after each kill a fresh process checks both
+/// (``CrashKeychainVerifier``), and an archive left behind is imported, once whole and once
+/// killed (``CrashArchive``).
 ///
 /// Iterations take the modes in turn; in half of them the kill waits for a first
-/// acknowledged change. The item writer is killed just after the
+/// acknowledged change, or for the export to finish. The item writer is killed just after the
 /// keychain writer, so its calls overlap the keychain changes to the end.
 public struct CrashKeychainRun {
     public var iterations = 6
@@ -16,14 +18,24 @@ public struct CrashKeychainRun {
     /// scrypt keys, a few hundred milliseconds here, so kills land before, in and between them.
     public var maxDelay = 1200
     public var seed: UInt64 = 1
-    /// The modes the iterations take in turn.
-    public var modes: [CrashKeychainWriter.Mode] = [.password, .create]
+    public enum Mode: String, Sendable {
+        case password, create
+        /// keychainctl's export-archive, then import-archive, killed (see ``CrashArchive``).
+        case archive
+    }
+
+    /// The modes the iterations take in turn: all three when keychainctl is given.
+    public var modes: [Mode]
     public let executable: URL
     public let dataHome: URL
+    /// The keychainctl executable, for the archive iterations.
+    public let keychainctl: URL?
 
-    public init(executable: URL, dataHome: URL) {
+    public init(executable: URL, dataHome: URL, keychainctl: URL? = nil) {
         self.executable = executable
         self.dataHome = dataHome
+        self.keychainctl = keychainctl
+        modes = keychainctl == nil ? [.password, .create] : [.password, .create, .archive]
     }
 
     public struct Outcome {
@@ -54,25 +66,47 @@ public struct CrashKeychainRun {
         try FileManager.default.createDirectory(at: dataHome, withIntermediateDirectories: true)
         var generator = SeededGenerator(seed: seed)
         var outcome = Outcome()
+        let archive = keychainctl.map { CrashArchive(keychainctl: $0, dataHome: dataHome) }
+        var archiveIterations = 0
         for iteration in 0..<iterations {
             let mode = modes[iteration % modes.count]
             var items = try WorkerProcess(executable, [
                 "crash-writer", itemJournal.path, String(groupSize), "none", String(generator.next()),
             ], dataHome: dataHome, accessGroups: CrashRun.accessGroup)
             while let line = items.readLine(), line != "ready" {}
-            var writer = try WorkerProcess(executable, [
-                "crash-keychain-writer", journal.path, mode.rawValue, String(generator.next()),
-            ], dataHome: dataHome, accessGroups: CrashRun.accessGroup)
-            while let line = writer.readLine(), line != "ready" {}
-            // Half the kills come after a first acknowledged change, so that the run always
-            // sees acknowledged changes kept, whatever the machine's speed.
-            if iteration % 4 >= 2 { while let line = writer.readLine(), line != "ok" {} }
-            usleep(UInt32.random(in: 0...UInt32(maxDelay * 1000), using: &generator))
-            writer.kill()
+            var writer: WorkerProcess?
+            var archiveVersion: String?
+            var exporting: SpawnedProcess?
+            switch mode {
+            case .password, .create:
+                var worker = try WorkerProcess(executable, [
+                    "crash-keychain-writer", journal.path, mode.rawValue, String(generator.next()),
+                ], dataHome: dataHome, accessGroups: CrashRun.accessGroup)
+                while let line = worker.readLine(), line != "ready" {}
+                // Half the kills come after a first acknowledged change, so that the run always
+                // sees acknowledged changes kept, whatever the machine's speed.
+                if iteration % 4 >= 2 { while let line = worker.readLine(), line != "ok" {} }
+                usleep(UInt32.random(in: 0...UInt32(maxDelay * 1000), using: &generator))
+                worker.kill()
+                writer = worker
+            case .archive:
+                guard let archive else { throw ProofFailure("the archive iterations need keychainctl") }
+                archiveVersion = archive.archiveVersion()
+                exporting = try archive.export()
+                // Every other export is left to finish, so that imports of new archives are killed too.
+                archiveIterations += 1
+                if archiveIterations % 2 == 1 {
+                    usleep(UInt32.random(in: 0...UInt32(maxDelay * 1000), using: &generator))
+                    exporting?.kill()
+                }
+            }
             items.kill()
             outcome.kills += 1
-            if !writer.wasSignalled {
+            if let writer, !writer.wasSignalled {
                 outcome.problems.append("iteration \(iteration): the keychain writer stopped by itself (status \(writer.terminationStatus))")
+            }
+            if let ended = exporting?.wait(), !ended.signalled, ended.status != 0 {
+                outcome.problems.append("iteration \(iteration): export-archive failed by itself (status \(ended.status))")
             }
             if !items.wasSignalled {
                 outcome.problems.append("iteration \(iteration): the item writer stopped by itself (status \(items.terminationStatus))")
@@ -85,6 +119,22 @@ public struct CrashKeychainRun {
             guard fields.first == "ok", fields.count == 4, verifier.terminationStatus == 0 else {
                 outcome.problems.append("iteration \(iteration) (\(mode.rawValue)): \(line)")
                 break
+            }
+            if let archive, let exporting {
+                let ended = exporting.wait()
+                let exportOutcome = !ended.signalled ? "none" : archive.archiveVersion() != archiveVersion ? "applied" : "absent"
+                let checked = try archive.check(iteration: iteration, exportOutcome: exportOutcome) {
+                    UInt32.random(in: 0...UInt32(maxDelay * 1000), using: &generator)
+                }
+                for (kind, result) in checked.results where result != "none" {
+                    if result == "applied" { outcome.pending[kind, default: (0, 0)].applied += 1 }
+                    if result == "absent" { outcome.pending[kind, default: (0, 0)].absent += 1 }
+                }
+                progress("iteration \(iteration) (archive): \(checked.problem ?? "ok") \(checked.results.map { "\($0.kind) \($0.outcome)" }.joined(separator: ", "))")
+                if let problem = checked.problem {
+                    outcome.problems.append("iteration \(iteration) (archive): \(problem)")
+                    break
+                }
             }
             outcome.verified += 1
             if fields[3] == "applied" { outcome.pending[fields[2], default: (0, 0)].applied += 1 }
