@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import KeychainProof
 import Security
 import Testing
@@ -54,5 +55,38 @@ import TestSupport
             let row = try #require(live.keybag[name])
             #expect(attacker.opening(name: name, wrapped: row.wrapped) == nil, "\(name)")
         }
+    }
+
+    @Test("The checks report nothing once the files hold only live data (VACUUM, then checkpoint(TRUNCATE)): they find what was superseded, not what is live")
+    func checksFindNothingInFilesWithOnlyLiveData() throws {
+        let keychain = TestKeychain(accessGroups: [RemanenceRun.accessGroup])
+        let name = "rewritten"
+        let database = keychain.directory.appendingPathComponent("\(name).keychain-db")
+        let password = Array("pw-one".utf8), next = Array("pw-two".utf8)
+        var created: SecKeychain?
+        try #require(keychain.run { SecKeychainCreate(name, UInt32(password.count), password, false, nil, &created) } == errSecSuccess)
+        let use = [kSecUseKeychain as String: try #require(created)]
+        for index in 0..<6 {
+            #expect(keychain.add(genericPassword(account: "a\(index)").with(use).with([
+                kSecValueData as String: Data("secret number \(index) of the rewritten keychain".utf8)])) == errSecSuccess)
+        }
+        let before = try KeychainSnapshot(database: database)
+        #expect(keychain.run { SecKeychainChangePassword(created, UInt32(password.count), password, UInt32(next.count), next) } == errSecSuccess)
+        #expect(keychain.delete(genericPassword(account: "a0").with(use)) == errSecSuccess)
+        #expect(keychain.update(genericPassword(account: "a1").with(use),
+                                [kSecValueData as String: Data("a new secret for the second item, long enough".utf8)]) == errSecSuccess)
+        // What a core that leaves nothing behind would leave: only the live pages.
+        let queue = try DatabaseQueue(path: database.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM")
+            _ = try db.checkpoint(.truncate)
+        }
+        try queue.close()
+        let after = try KeychainSnapshot(database: database)
+        let attacker = try DeviceKeyAttacker(deviceKeyFile: keychain.directory.appendingPathComponent("\(name).keychain-key"))
+        let findings = try RemanenceChecks.check(name: name, folder: keychain.directory, before: before, after: after, attacker: attacker)
+        #expect(findings.problems.isEmpty, "\(findings.problems)")
+        #expect(findings.keybagVersions >= DeviceKeyAttacker.lockedClassNames.count)
+        #expect(findings.supersededBlobs >= 2)
     }
 }
