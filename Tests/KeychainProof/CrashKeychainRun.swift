@@ -123,8 +123,9 @@ public struct CrashKeychainRun {
             if let archive, let exporting {
                 let ended = exporting.wait()
                 let exportOutcome = !ended.signalled ? "none" : archive.archiveVersion() != archiveVersion ? "applied" : "absent"
+                // An import is one scrypt run and one transaction: a shorter wait lands in it.
                 let checked = try archive.check(iteration: iteration, exportOutcome: exportOutcome) {
-                    UInt32.random(in: 0...UInt32(maxDelay * 1000), using: &generator)
+                    UInt32.random(in: 0...UInt32(maxDelay * 1000 / 3), using: &generator)
                 }
                 for (kind, result) in checked.results where result != "none" {
                     if result == "applied" { outcome.pending[kind, default: (0, 0)].applied += 1 }

@@ -9,7 +9,7 @@ import Foundation
 ///     `wrapping` text; rows in freed space are carved out of the bytes too);
 /// (b) every version of a class A or C keybag row, and of the `password` row, is the live one;
 /// (c) no sealed blob that the call superseded (a deleted item's, an overwritten secret's, a
-///     resealed item's) is in any file of the keychain: its first 32 bytes, the AES-GCM nonce
+///     resealed item's) is in any file of the keychain's folder: its first 32 bytes, the AES-GCM nonce
 ///     and the start of the ciphertext, are searched for byte by byte.
 public enum RemanenceChecks {
     public struct Findings: Sendable {
@@ -58,19 +58,21 @@ public enum RemanenceChecks {
 
         let superseded = before.sealedBlobs.subtracting(after.sealedBlobs).filter { $0.count >= 32 }
         findings.supersededBlobs = superseded.count
+        // Every file of the folder: the database, its log and shared memory, and any other.
         var files: [(String, [UInt8])] = []
-        for suffix in [".keychain-db", ".keychain-db-wal", ".keychain-db-shm"] {
-            if let bytes = try? FileBytes.read(folder.appendingPathComponent(name + suffix)) { files.append((suffix, bytes)) }
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            // A file gone since the listing (another process's temporary file) holds nothing.
+            if let bytes = try? FileBytes.read(folder.appendingPathComponent(file)) { files.append((file, bytes)) }
         }
         var remaining: [String: Int] = [:]
         for blob in superseded {
             let slice = Array(blob.prefix(32))
-            for (suffix, bytes) in files where !ByteSearch.offsets(of: slice, in: bytes).isEmpty {
-                remaining[suffix, default: 0] += 1
+            for (file, bytes) in files where !ByteSearch.offsets(of: slice, in: bytes).isEmpty {
+                remaining[file, default: 0] += 1
             }
         }
         if !remaining.isEmpty {
-            let where_ = remaining.sorted { $0.key < $1.key }.map { "\($0.value) in \(name)\($0.key)" }.joined(separator: ", ")
+            let where_ = remaining.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ")
             findings.problems.append("(c) of \(superseded.count) sealed blobs the call superseded, \(where_)")
         }
         return findings

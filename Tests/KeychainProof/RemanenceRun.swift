@@ -108,6 +108,10 @@ public struct RemanenceRun {
     func make(_ change: Change, state: inout RoundState, generator: inout SeededGenerator,
               outcome: inout Outcome, progress: (String) -> Void) throws {
         let database = folder.appendingPathComponent(state.name + ".keychain-db")
+        if [.deleteItem, .updateSecret].contains(change), state.items.isEmpty {
+            outcome.problems.append("\(state.name) \(change.rawValue): no item to change (the adds failed)")
+            return
+        }
         let before = change == .createWithPassword ? KeychainSnapshot.none : try KeychainSnapshot(database: database)
         let oldPassword = state.password
         let status: OSStatus
