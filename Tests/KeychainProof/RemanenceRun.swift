@@ -9,8 +9,9 @@ import TestSupport
 /// since (``OldKeybagAttack``).
 ///
 /// A round creates a keychain with a password, fills it with items of every class A and C
-/// accessibility, starts the holders, then makes the changes: in the fixed order below that
-/// covers each kind once, or at random (`randomSteps`), with more items added between them.
+/// accessibility, starts the holders, then makes the changes: those of `plan` (by default the
+/// fixed order below, which covers each kind once), or at random (`randomSteps`), with more
+/// items added between them.
 public struct RemanenceRun {
     public enum Change: String, CaseIterable, Sendable {
         case createWithPassword = "create-with-password"
@@ -27,8 +28,21 @@ public struct RemanenceRun {
         .createWithPassword, .changePassword, .deleteItem, .updateSecret, .removePassword, .setPassword, .deleteClass,
     ]
 
+    /// The shortest way to each kind of change from a new keychain with a password.
+    public static func plan(for change: Change) -> [Change] {
+        switch change {
+        case .createWithPassword: [.createWithPassword]
+        case .setPassword: [.createWithPassword, .removePassword, .setPassword]
+        default: [.createWithPassword, change]
+        }
+    }
+
     public var rounds = 1
-    /// Random changes per round after the creation; 0 for the fixed order.
+    /// The changes of a round without random ones: the first must be the creation.
+    public var plan = fixedOrder
+    /// Checks only after the plan's last change, so that a run tests one kind alone.
+    public var checkOnlyLast = false
+    /// Random changes per round after the creation; 0 for the plan.
     public var randomSteps = 0
     /// Items added per class A and C accessibility at the start of a round and between changes.
     public var itemsPerClass = 2
@@ -78,13 +92,14 @@ public struct RemanenceRun {
                     _ = SecKeychainOpen(state.name, &keychain)
                     _ = SecKeychainDelete(keychain)
                 }
-                let count = randomSteps == 0 ? Self.fixedOrder.count : randomSteps + 1
+                let count = randomSteps == 0 ? plan.count : randomSteps + 1
                 for index in 0..<count {
                     if index > 0 { state.addItems(itemsPerClass, using: &generator, outcome: &outcome) }
                     if index == 1 { try startHolders(&state, outcome: &outcome) }
                     let change = index == 0 ? Change.createWithPassword
-                        : randomSteps == 0 ? Self.fixedOrder[index] : state.randomChange(using: &generator)
-                    try make(change, state: &state, generator: &generator, outcome: &outcome, progress: progress)
+                        : randomSteps == 0 ? plan[index] : state.randomChange(using: &generator)
+                    try make(change, checked: !checkOnlyLast || index == count - 1, state: &state,
+                             generator: &generator, outcome: &outcome, progress: progress)
                 }
             }
         }
@@ -105,7 +120,7 @@ public struct RemanenceRun {
         }
     }
 
-    func make(_ change: Change, state: inout RoundState, generator: inout SeededGenerator,
+    func make(_ change: Change, checked: Bool, state: inout RoundState, generator: inout SeededGenerator,
               outcome: inout Outcome, progress: (String) -> Void) throws {
         let database = folder.appendingPathComponent(state.name + ".keychain-db")
         if [.deleteItem, .updateSecret].contains(change), state.items.isEmpty {
@@ -139,9 +154,13 @@ public struct RemanenceRun {
             status = SecItemDelete([kSecClass as String: kSecClassGenericPassword] as CFDictionary)
             state.items.removeAll()
         }
-        outcome.changes[change.rawValue, default: 0] += 1
         var problems: [String] = []
         if status != errSecSuccess { problems.append("the call gave \(status)") }
+        guard checked else {
+            outcome.problems += problems.map { "\(state.name) \(change.rawValue) (on the way): \($0)" }
+            return
+        }
+        outcome.changes[change.rawValue, default: 0] += 1
         let after = try KeychainSnapshot(database: database)
         let attacker = try DeviceKeyAttacker(deviceKeyFile: folder.appendingPathComponent(state.name + ".keychain-key"))
         let findings = try RemanenceChecks.check(name: state.name, folder: folder, before: before, after: after, attacker: attacker)

@@ -69,13 +69,11 @@ case "cycle-passwords" where arguments.count == 2 || arguments.count == 3:
         FileHandle.standardOutput.write(Data("\(count)\n".utf8))
     }
 case "crash-keychain-writer", "crash-keychain-verify":
-    // The keychain crash run's workers (they exit themselves).
-    _ = CrashKeychainCommand.run(arguments)
-    exit(2)
+    // The keychain crash run's workers (see KeychainProof's CrashKeychainCommand).
+    exit(CrashKeychainCommand.run(arguments) ? 0 : 2)
 case "remanence-hold":
     // The remanence suite's process that holds a keychain open (it never returns).
-    _ = RemanenceHolder.run(arguments)
-    exit(2)
+    exit(RemanenceHolder.run(arguments) ? 0 : 2)
 default:
     if WorkerCommand.run(arguments) { exit(0) }
     FileHandle.standardError.write(Data("usage: KeychainTestHelper groups | add ACCOUNT SECRET [START] | add-many PREFIX COUNT | find ACCOUNT | lock | unlock PASSWORD\n".utf8))
