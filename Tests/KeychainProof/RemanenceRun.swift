@@ -23,7 +23,7 @@ public struct RemanenceRun {
         case deleteClass = "delete-class"
     }
 
-    /// Each kind once: the fast sample in `swift test`.
+    /// Each kind once, in an order a new keychain with a password allows: the default plan.
     public static let fixedOrder: [Change] = [
         .createWithPassword, .changePassword, .deleteItem, .updateSecret, .removePassword, .setPassword, .deleteClass,
     ]
