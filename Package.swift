@@ -153,6 +153,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // To capture the library's log output at trace level in a worker process.
                 .product(name: "Logging", package: "swift-log"),
+                // The remanence suite unwraps keybag rows as an attacker would, with AES-GCM
+                // and HKDF of its own rather than the library's code under test.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/KeychainProof"
         ),
@@ -185,6 +188,8 @@ let package = Package(
                 "SecItemFuzzing",
                 "KeychainProof",
                 "KeychainTestHelper",
+                // The crash suite kills its archive exports and imports, a real client's.
+                "KeychainCtl",
                 // Only to tamper with stored records the way an attacker with the files would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

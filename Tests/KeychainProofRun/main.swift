@@ -8,6 +8,8 @@
 //   keychain-proof at-rest [--items N] [--seed S]
 //   keychain-proof power-loss [--rounds N] [--operations N] [--holder 0|1] [--seed S]
 //   keychain-proof io-faults  [--positions N] [--seed S]
+//   keychain-proof remanence [--rounds N] [--steps N] [--items N] [--holders N] [--seed S]
+//   keychain-proof crash-keychain [--iterations N] [--group-size N] [--password 0] [--create 0] [--archive 0] [--seed S]
 //
 // The last line printed is the verdict: PASS or FAIL with the key figures.
 import Foundation
@@ -17,12 +19,14 @@ import TestSupport
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if WorkerCommand.run(arguments) { exit(0) }
+if RemanenceHolder.run(arguments) { exit(0) }
+if CrashKeychainCommand.run(arguments) { exit(0) }
 
 var options: [String: Int] = [:]
 var rest = arguments.dropFirst()
 while let name = rest.popFirst() {
     guard name.hasPrefix("--"), let value = rest.popFirst().flatMap({ Int($0) }) else {
-        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest|power-loss|io-faults [--option N]...\n".utf8))
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|crash-keychain|tamper|at-rest|power-loss|io-faults|remanence [--option N]...\n".utf8))
         exit(2)
     }
     options[String(name.dropFirst(2))] = value
@@ -124,10 +128,56 @@ do {
         let outcome = try run.run { print("  \($0)") }
         print(outcome.totals)
         finish(outcome.succeeded, outcome.problems, outcome.totals)
+    case "remanence":
+        try runRemanence()
+    case "crash-keychain":
+        try runCrashKeychain()
     default:
-        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|tamper|at-rest|power-loss|io-faults [--option N]...\n".utf8))
+        FileHandle.standardError.write(Data("usage: keychain-proof stress|crash|crash-keychain|tamper|at-rest|power-loss|io-faults|remanence [--option N]...\n".utf8))
         exit(2)
     }
 } catch {
     finish(false, ["\(error)"], "the run could not be carried out")
+}
+
+/// The long remanence run: rounds of random password, delete and update changes, each
+/// checked in every page version of the files, with holder processes.
+@MainActor func runRemanence() throws {
+    var run = RemanenceRun(executable: executable, dataHome: work)
+    run.rounds = options["rounds"] ?? 10
+    run.randomSteps = options["steps"] ?? 12
+    run.itemsPerClass = options["items"] ?? 5
+    run.holders = options["holders"] ?? 2
+    run.seed = seed
+    print("remanence: \(run.rounds) rounds of \(run.randomSteps) random changes, \(run.holders) holder processes, seed \(seed)")
+    let outcome = try run.run { print("  \($0)") }
+    print(outcome.totals)
+    let failed = outcome.failed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    finish(outcome.passed, outcome.problems,
+           outcome.passed ? "no superseded key, password or secret in any page version; \(outcome.totals)"
+                          : "superseded bytes remain after: \(failed)")
+}
+
+/// The long keychain crash run: kills during password changes and keychain creation, with
+/// item traffic from another process.
+@MainActor func runCrashKeychain() throws {
+    // keychainctl, for the archive iterations, as Scripts/crash-keychain builds it: beside this program.
+    let keychainctl = executable.deletingLastPathComponent().appendingPathComponent("keychainctl")
+    var run = CrashKeychainRun(executable: executable, dataHome: work,
+                               keychainctl: FileManager.default.isExecutableFile(atPath: keychainctl.path) ? keychainctl : nil)
+    run.iterations = options["iterations"] ?? 40
+    run.groupSize = options["group-size"] ?? 100
+    run.seed = seed
+    // --password 0, --create 0 and --archive 0 leave out the password changes, the
+    // creations, or the archive exports and imports.
+    run.modes = run.modes.filter { options[$0.rawValue] != 0 }
+    guard !run.modes.isEmpty else { finish(false, ["--password 0, --create 0 and --archive 0 leave nothing to do"], "nothing was run") }
+    print("crash-keychain: \(run.iterations) SIGKILLs during password changes, keychain creation and archive export and import, seed \(seed)")
+    let outcome = try run.run { print("  \($0)") }
+    print(outcome.totals)
+    let kinds = ["set-password", "change-password", "remove-password", "create-keychain", "export-archive", "import-archive"]
+    let during = kinds.map { "\(outcome.killedDuring($0)) during \($0)" }.joined(separator: ", ")
+    let writes = run.modes.contains(.password) || run.modes.contains(.create)
+    finish(outcome.passed && (outcome.acknowledged > 0 || !writes), outcome.problems,
+           "\(outcome.kills) kills survived (\(during)), \(outcome.acknowledged) acknowledged keychain changes intact")
 }

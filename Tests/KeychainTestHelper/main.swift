@@ -7,9 +7,11 @@
 //   KeychainTestHelper find ACCOUNT                    print the status and the secret
 //   KeychainTestHelper lock                            lock the default keychain, print the status
 //   KeychainTestHelper unlock PASSWORD                 unlock it, print the status
-//   KeychainTestHelper cycle-passwords NAME            change keychain NAME's password from
-//                                                      "pw-0" to "pw-1", "pw-0", ... until
-//                                                      killed, printing each change's number
+//   KeychainTestHelper cycle-passwords NAME [N]        change keychain NAME's password from
+//                                                      "pw-N" (N 0 or 1, default 0) to the
+//                                                      other, and back, ... until killed,
+//                                                      printing each change's number
+//   KeychainTestHelper remanence-hold NAME ACCOUNT     hold keychain NAME open (RemanenceHolder)
 //
 // START is a time (seconds since 1970) to wait for, so that racing processes call at once.
 // It is also the worker process of the proof suites (see KeychainProof's WorkerCommand),
@@ -51,17 +53,28 @@ case "lock":
 case "unlock" where arguments.count == 2:
     let password = Array(arguments[1].utf8)
     print(SecKeychainUnlock(nil, UInt32(password.count), password, true))
-case "cycle-passwords" where arguments.count == 2:
+case "cycle-passwords" where arguments.count == 2 || arguments.count == 3:
     var keychain: SecKeychain?
     _ = SecKeychainOpen(arguments[1], &keychain)
+    // The keychain's password now: the caller knows it from the changes it saw acknowledged.
+    guard let start = arguments.count == 3 ? Int(arguments[2]) : 0, start == 0 || start == 1 else {
+        print("failed the current password must be 0 or 1")
+        exit(2)
+    }
     var count = 0
     while true {
-        let old = Array("pw-\(count % 2)".utf8), new = Array("pw-\((count + 1) % 2)".utf8)
+        let old = Array("pw-\((start + count) % 2)".utf8), new = Array("pw-\((start + count + 1) % 2)".utf8)
         let status = SecKeychainChangePassword(keychain, UInt32(old.count), old, UInt32(new.count), new)
         guard status == errSecSuccess else { print("failed", status); exit(1) }
         count += 1
         FileHandle.standardOutput.write(Data("\(count)\n".utf8))
     }
+case "crash-keychain-writer", "crash-keychain-verify":
+    // The keychain crash run's workers (see KeychainProof's CrashKeychainCommand).
+    exit(CrashKeychainCommand.run(arguments) ? 0 : 2)
+case "remanence-hold":
+    // The remanence suite's process that holds a keychain open (it never returns).
+    exit(RemanenceHolder.run(arguments) ? 0 : 2)
 default:
     if WorkerCommand.run(arguments) { exit(0) }
     FileHandle.standardError.write(Data("usage: KeychainTestHelper groups | add ACCOUNT SECRET [START] | add-many PREFIX COUNT | find ACCOUNT | lock | unlock PASSWORD\n".utf8))

@@ -21,4 +21,20 @@ import TestSupport
         // Two iterations of three kill during a multi-item call, announced just before it.
         #expect(outcome.killedDuring("update-all") + outcome.killedDuring("delete-all") > 0, "\(outcome.totals)")
     }
+
+    /// The keychain crash run's sample (the long run is Scripts/crash-keychain): the keychain
+    /// opens with the old or the new password, never neither or both; a created keychain is
+    /// absent or whole with its password; an archive is whole; an import all or nothing.
+    @Test("After SIGKILL during a password change, a keychain's creation or an archive export or import, with item traffic from another process: the old or the new state, whole, and every acknowledged item (rule 36)")
+    func killedKeychainChangesLeaveTheOldOrTheNewState() throws {
+        let dataHome = TestScratch.folder("crash-keychain")
+        var run = CrashKeychainRun(executable: HelperProcess.executable, dataHome: dataHome,
+                                   keychainctl: ProgramProcess("keychainctl").executable)
+        run.iterations = 6
+        var lines: [String] = []
+        let outcome = try run.run { lines.append($0) }
+        #expect(outcome.passed, "\(outcome.problems.joined(separator: "\n"))\n\(lines.joined(separator: "\n"))")
+        #expect(outcome.verified == 6)
+        #expect(outcome.acknowledged > 0, "\(outcome.totals)")
+    }
 }

@@ -219,7 +219,9 @@ import TestSupport
         var acknowledged = 0
         for _ in 0..<5 {
             let process = try HelperProcess.start(
-                ["cycle-passwords", "cycle"], dataHome: keychain.directory.deletingLastPathComponent(),
+                // Started from the password the keychain has now, not always "pw-0": one left
+                // at "pw-1" by the last kill made the next helper fail at once.
+                ["cycle-passwords", "cycle", String(acknowledged % 2)], dataHome: keychain.directory.deletingLastPathComponent(),
                 accessGroups: "com.example.app")
             Thread.sleep(forTimeInterval: Double.random(in: 0.3...1.5, using: &generator))
             process.kill()
@@ -227,8 +229,7 @@ import TestSupport
             // Killed while changing passwords, not ended by itself before any change.
             #expect(process.wait().signalled)
             #expect(!lines.contains { $0.hasPrefix("failed") })
-            // The helper starts from "pw-0" or "pw-1" as the keychain is: count its changes
-            // on top of those already made.
+            // Count the helper's changes on top of those already made.
             let done = lines.compactMap { Int($0) }.last ?? 0
             acknowledged += done
             let expected = Array("pw-\(acknowledged % 2)".utf8), inFlight = Array("pw-\((acknowledged + 1) % 2)".utf8)
