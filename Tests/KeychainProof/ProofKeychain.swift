@@ -102,6 +102,6 @@ public enum ProofArchive {
             guard status == errSecSuccess else { throw ProofFailure("cannot fill the archive's keychain: \(status)") }
         }
         let archive = try source.exportArchive(password: Data(password.utf8), kdf: .fastForTesting())
-        try archive.write(to: url)
+        try archive.archive.write(to: url)
     }
 }
