@@ -189,12 +189,17 @@ struct OpenedKeybag {
     /// With `creating`, the keychain must be new (else errSecDuplicateKeychain), and its
     /// keybag, password and settings are written in this one transaction: the keys a
     /// password protects are never wrapped by anything weaker, not even for a moment.
-    static func load(_ db: Database, files: KeychainFiles, creating: KeychainCreation? = nil) throws -> OpenedKeybag {
+    ///
+    /// With `mustExist`, a keybag that was never written (a creation cut short after the
+    /// tables were made) is errSecNoSuchKeychain: the keychain was never whole.
+    static func load(_ db: Database, files: KeychainFiles, creating: KeychainCreation? = nil,
+                     mustExist: Bool = false) throws -> OpenedKeybag {
         let table = KeybagTable(db: db, files: files)
         try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?)",
                        arguments: [Data(RandomBytes.draw(16))])
         var entries = try table.entries()
         if creating != nil, !entries.isEmpty { throw KeychainError.duplicateKeychain }
+        if mustExist, entries.isEmpty { throw KeychainError.noSuchKeychain }
         let deviceKey = try table.deviceKey(create: entries.isEmpty)
         var created: ClassKeyAvailability.FirstUnlock?
         if entries.isEmpty {

@@ -44,7 +44,7 @@ public final class KeychainStore: Sendable {
         return try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
             if let store = stores[files] { return store }
             guard create || exists(files) else { throw .noSuchKeychain }
-            let store = try open(files)
+            let store = try open(files, creating: nil, mustExist: !create)
             stores[files] = store
             return store
         }
@@ -96,7 +96,10 @@ public final class KeychainStore: Sendable {
         try open(files, creating: nil)
     }
 
-    static func open(_ files: KeychainFiles, creating: KeychainCreation?) throws(KeychainError) -> KeychainStore {
+    /// - Parameter mustExist: a database that has no keybag yet (its creation was cut
+    ///   short) is errSecNoSuchKeychain rather than made a keychain without a password.
+    static func open(_ files: KeychainFiles, creating: KeychainCreation?,
+                     mustExist: Bool = false) throws(KeychainError) -> KeychainStore {
         do throws(KeychainError) {
             try files.prepare()
             let store = try files.whileOpening { () throws(KeychainError) -> KeychainStore in
@@ -132,7 +135,7 @@ public final class KeychainStore: Sendable {
                     throw KeychainError.from(error, during: "open")
                 }
                 let opened = try write(database, during: "open") { db in
-                    try OpenedKeybag.load(db, files: files, creating: creating)
+                    try OpenedKeybag.load(db, files: files, creating: creating, mustExist: mustExist)
                 }
                 return KeychainStore(files: files, database: database, checkpointer: checkpointer, opened: opened)
             }
@@ -140,6 +143,8 @@ public final class KeychainStore: Sendable {
             return store
         } catch .duplicateKeychain {
             throw .duplicateKeychain
+        } catch .noSuchKeychain {
+            throw .noSuchKeychain
         } catch {
             keychainLogger.error(
                 "cannot open keychain",
