@@ -40,14 +40,27 @@ func bareSQLiteInserts(_ count: Int, synchronous: String, in directory: URL) -> 
 func durableAdds(_ count: Int, threads: Int, prefix: String) -> Double {
     let secret = Data(repeating: 0x5A, count: 32)
     let perThread = count / threads
+    // The environment is task-local: each thread enters it again, or its adds would go to
+    // the user's own default keychain.
+    let environment = KeychainEnvironment.current
+    // Threads of their own: Dispatch's concurrentPerform runs one iteration per core at a
+    // time, which would make four writers two on this machine.
+    let finished = DispatchGroup()
     let start = DispatchTime.now().uptimeNanoseconds
-    DispatchQueue.concurrentPerform(iterations: threads) { thread in
-        for index in 0..<perThread {
-            let attributes = query(thread * perThread + index)
-                .merging([kSecValueData as String: secret, kSecAttrService as String: prefix]) { $1 }
-            expectSuccess(SecItemAdd(attributes as CFDictionary, nil), "durable add")
+    for thread in 0..<threads {
+        finished.enter()
+        Thread.detachNewThread {
+            defer { finished.leave() }
+            KeychainEnvironment.withValue(environment) {
+                for index in 0..<perThread {
+                    let attributes = query(thread * perThread + index)
+                        .merging([kSecValueData as String: secret, kSecAttrService as String: prefix]) { $1 }
+                    expectSuccess(SecItemAdd(attributes as CFDictionary, nil), "durable add")
+                }
+            }
         }
     }
+    finished.wait()
     return Double(perThread * threads) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
 }
 

@@ -98,3 +98,31 @@ import TestSupport
         #expect(statuses.filter { $0 == KeychainError.duplicateKeychain.status }.count == 3)
     }
 }
+
+extension DurabilityTests {
+    @Test("group commit: adds from four threads of one process all land, each once")
+    func addsFromFourThreadsAllLand() throws {
+        let store = try KeychainStore.open(files("four-threads"))
+        let failures = Mutex<[String]>([])
+        let threads = 4, perThread = 50
+        let finished = DispatchGroup()
+        for thread in 0..<threads {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                for index in 0..<perThread {
+                    do {
+                        _ = try store.add(item("t\(thread)-\(index)", accessibility: .whenUnlocked), by: caller)
+                    } catch {
+                        failures.withLock { $0.append("t\(thread)-\(index): \(error)") }
+                    }
+                }
+            }
+        }
+        finished.wait()
+        #expect(failures.withLock { $0 } == [])
+        let found = try store.find(ItemQuery(itemClass: .genericPassword, attributes: [:], limit: .all, returning: []),
+                                   by: caller)
+        #expect(found.count == threads * perThread)
+    }
+}
