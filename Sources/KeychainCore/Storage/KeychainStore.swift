@@ -106,20 +106,25 @@ public final class KeychainStore: Sendable {
                 var configuration = Configuration()
                 configuration.busyMode = .timeout(Self.busyTimeout)
                 configuration.label = "keychain"
-                configuration.journalMode = .wal
                 let checkpointer = WALCheckpointer(path: files.database.path)
                 configuration.prepareDatabase { db in checkpointer.install(on: db) }
                 let database: DatabaseQueue
                 do {
                     database = try DatabaseQueue(path: files.database.path, configuration: configuration)
+                    // WAL mode set here rather than by GRDB's `journalMode`, which also sets
+                    // `synchronous=NORMAL` and, finding the log file empty (as every clean
+                    // close and every scrub leaves it), writes and drops a table to make it
+                    // non-empty: two syncs in every process that opens the keychain.
                     // Acknowledged means durable: each commit syncs the log (FULL), not only
-                    // each checkpoint (NORMAL, which GRDB sets with WAL mode), so a power cut
-                    // after a call returned success loses nothing, also while another process
-                    // holds the keychain open. Deleted means gone: freed space is zeroed in the
-                    // database file; the log's older page versions are emptied by
-                    // ``GroupCommit/scrub(_:)``. Both set explicitly, after GRDB's own
-                    // settings: SQLite's compiled-in defaults differ between builds.
+                    // each checkpoint, so a power cut after a call returned success loses
+                    // nothing, also while another process holds the keychain open. Deleted
+                    // means gone: freed space is zeroed in the database file; the log's older
+                    // page versions are emptied by ``GroupCommit/scrub(_:)``. Set explicitly:
+                    // SQLite's compiled-in defaults differ between builds.
                     try database.writeWithoutTransaction { db in
+                        guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                            throw KeychainError.notAvailable("the keychain database cannot use a write-ahead log")
+                        }
                         try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
                     }
                 } catch {
