@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The `keybag` and `meta` rows that hold a keychain's keys and password parameters, read
 /// and written in the caller's transaction.
@@ -108,7 +109,13 @@ struct KeybagTable {
     }
 
     static func keyEpoch(_ db: Database) throws -> UInt64 {
-        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'key-epoch'").map { UInt64(bitPattern: $0) } ?? 0
+        // A cached statement: every class A or C write reads it.
+        var epoch: UInt64 = 0
+        try DirectStatement(db, sql: "SELECT value FROM meta WHERE key = 'key-epoch'", values: []).forEachRow { statement in
+            epoch = UInt64(bitPattern: sqlite3_column_int64(statement, 0))
+            return false
+        }
+        return epoch
     }
 
     /// Fails with ``StaleClassKeys`` unless the keybag's keys are of `epoch`: what a write
