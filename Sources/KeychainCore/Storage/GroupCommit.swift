@@ -50,8 +50,12 @@ final class GroupCommit: @unchecked Sendable {
         return queue.count
     }
 
-    init(database: DatabaseQueue) {
+    /// How long a scrub keeps trying while other connections hold the log.
+    private let patience: TimeInterval
+
+    init(database: DatabaseQueue, patience: TimeInterval) {
         self.database = database
+        self.patience = patience
     }
 
     /// Runs `change` in a transaction, alone or with other threads' changes, and returns
@@ -119,7 +123,7 @@ final class GroupCommit: @unchecked Sendable {
                     return .commit
                 }
                 if scrubPending || batch.contains(where: { $0.supersedes && $0.error == nil }) {
-                    scrubPending = !Self.scrub(db)
+                    scrubPending = !Self.scrub(db, patience: patience)
                 }
             }
         } catch {
@@ -133,18 +137,24 @@ final class GroupCommit: @unchecked Sendable {
     /// remains in any file: SQLite keeps the versions a transaction replaced in the log
     /// until a checkpoint, and `secure_delete` zeroes what is freed in the database file.
     ///
-    /// It waits for other processes' reads to end, at most the busy timeout of the
-    /// connection; a reader holding a snapshot longer leaves the scrub to the next write
-    /// (false, logged).
-    static func scrub(_ db: Database) -> Bool {
-        do {
-            _ = try db.checkpoint(.truncate)
-            return true
-        } catch {
-            keychainLogger.warning(
-                "the log could not be emptied after a change; superseded data stays in it until the next write",
-                metadata: ["reason": "\(error)"])
-            return false
+    /// It waits for other connections' reads to end (SQLite's busy handler) and for their
+    /// checkpoints, which a checkpoint meets with SQLITE_BUSY at once (a background one of
+    /// this process, after a burst of writes), trying again for at most `patience`; a
+    /// reader holding a snapshot longer leaves the scrub to the next write (false, logged).
+    static func scrub(_ db: Database, patience: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: patience)
+        while true {
+            do {
+                _ = try db.checkpoint(.truncate)
+                return true
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(1_000)
+            } catch {
+                keychainLogger.warning(
+                    "the log could not be emptied after a change; superseded data stays in it until the next write",
+                    metadata: ["reason": "\(error)"])
+                return false
+            }
         }
     }
 }

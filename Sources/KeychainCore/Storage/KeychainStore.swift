@@ -25,7 +25,7 @@ public final class KeychainStore: Sendable {
         self.files = files
         self.database = database
         self.checkpointer = checkpointer
-        self.commits = GroupCommit(database: database)
+        self.commits = GroupCommit(database: database, patience: Self.busyTimeout)
         self.classKeys = ClassKeyAvailability(
             keychainID: opened.keychainID, alwaysKeys: opened.alwaysKeys, firstUnlock: opened.firstUnlock)
         self.hasher = IndexHasher(key: opened.indexKey)
