@@ -318,6 +318,16 @@ import TestSupport
         #expect(try keyBytes(second, .afterFirstUnlock) == keyBytes(first, .afterFirstUnlock))
     }
 
+    @Test("§5: an update that makes an item akpu needs a keychain with a password (errSecAuthFailed without one)")
+    func updateToPasscodeClass() throws {
+        let store = try newStore("update-akpu", password: password)
+        let changes = ItemChanges(attributes: ["pdmn": .string(Accessibility.whenPasscodeSetThisDeviceOnly.rawValue)])
+        try store.update(query("ck"), with: changes, by: caller)
+        #expect(try secret(store, "ck") == "s3cret")
+        let plain = try newStore("update-akpu-plain", password: nil)
+        #expect(status { try plain.update(query("ck"), with: changes, by: caller) } == KeychainError.authFailed.status)
+    }
+
     func keyBytes(_ store: KeychainStore, _ accessibility: Accessibility) throws -> Data {
         try store.classKeys.key(for: accessibility).withUnsafeBytes { Data($0) }
     }

@@ -153,4 +153,12 @@ extension KeychainStore {
         guard accessibility == .whenPasscodeSetThisDeviceOnly, try !hasPassword else { return }
         throw .authFailed
     }
+
+    /// The same, inside a transaction: the connection runs one operation at a time, so a
+    /// closure that holds it cannot ask it for ``hasPassword``.
+    func requirePassword(for accessibility: Accessibility, in db: Database) throws {
+        guard accessibility == .whenPasscodeSetThisDeviceOnly,
+              try KeybagTable(db: db, files: files).passwordKDF() == nil else { return }
+        throw KeychainError.authFailed
+    }
 }

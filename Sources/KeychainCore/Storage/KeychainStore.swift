@@ -292,7 +292,9 @@ public final class KeychainStore: Sendable {
                 let columns = newValues.isEmpty ? row.columns : try StoredColumns(record: updated, hasher: self.hasher)
                 let (key, epoch) = try self.classKeys.keyAndEpoch(for: updated.accessibility)
                 if let epoch, epoch != currentEpoch { throw StaleClassKeys() }
-                if updated.accessibility != record.accessibility { try self.requirePassword(for: updated.accessibility) }
+                if updated.accessibility != record.accessibility {
+                    try self.requirePassword(for: updated.accessibility, in: db)
+                }
                 let secret = try changes.data ?? self.openSecret(row)
                 let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key,
                                            random: RandomBytes.draw(2 * 12)[...])
