@@ -1,2 +1,4 @@
 // keychainctl: Keychain Services from the command line, speaking as macOS `security` does.
+import KeychainCtlCommands
+
 ToolEntry.run(Array(CommandLine.arguments.dropFirst()))
