@@ -170,9 +170,11 @@ let package = Package(
             ],
             path: "Tests/KeychainFuzzTargets"
         ),
+        // libFuzzer's driver, declared for the fuzz program's main.
+        .target(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
         .executableTarget(
             name: "KeychainLibFuzz",
-            dependencies: ["KeychainFuzzTargets"],
+            dependencies: ["KeychainFuzzTargets", "CLibFuzzer"],
             path: "Tests/KeychainLibFuzz"
         ),
         .target(

@@ -9,6 +9,9 @@
 // standard input that is not one.
 import Foundation
 import KeychainFuzzTargets
+#if LIBFUZZER
+import CLibFuzzer
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,6 +52,17 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     guard let target else { fail("LLVMFuzzerInitialize did not run") }
     target.run(UnsafeRawBufferPointer(start: data, count: size))
     return 0
+}
+
+/// SwiftPM makes an executable's `main` its entry point (`--defsym main=KeychainLibFuzz_main`),
+/// so libFuzzer's own `main` is not linked: this one hands over to libFuzzer's driver.
+@main
+enum LibFuzzMain {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzerTestOneInput(data, size) })
+    }
 }
 #else
 @main
