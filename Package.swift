@@ -70,8 +70,8 @@ let package = Package(
         ),
         // The top layer: only the program and the fuzz targets import it. keychainctl's
         // commands are a library so that a fuzz target can parse and run argument vectors in
-        // its own process (an executable module cannot be imported by a library); the files
-        // stay in one folder, the program being main.swift alone.
+        // its own process (an executable module cannot be imported by a library); the
+        // program is Program/main.swift alone.
         .target(
             name: "KeychainCtlCommands",
             dependencies: [
@@ -80,13 +80,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/KeychainCtl",
-            exclude: ["main.swift"]
+            exclude: ["Program"]
         ),
         .executableTarget(
             name: "KeychainCtl",
             dependencies: ["KeychainCtlCommands"],
-            path: "Sources/KeychainCtl",
-            sources: ["main.swift"]
+            path: "Sources/KeychainCtl/Program"
         ),
         .executableTarget(
             name: "KeychainDemo",
