@@ -6,7 +6,7 @@ import SecItemFuzzing
 /// The query parser and the four SecItem calls on dictionaries built from the fuzzer's
 /// bytes: keys from the kSec constants, near misses and noise; values of every type the API
 /// takes (strings, Data, numbers, booleans, dates, arrays, dictionaries, keychains) and of
-/// types it does not. Every dictionary goes through the parser for all four calls, then up to
+/// types it does not, most often on top of a plausible query. Every dictionary goes through the parser for all four calls, then up to
 /// four calls run against the sandbox's keychain. A crash, a hang or a status the spec does
 /// not name for the call (§2: ``FuzzRun/allowed``) is a bug; the items an input added are
 /// deleted after it.
@@ -17,7 +17,7 @@ enum QueryParserTarget {
             var added = false
             for _ in 0..<(1 + input.choice(4)) where !input.isAtEnd {
                 let call = FuzzRun.Call.allCases[input.choice(FuzzRun.Call.allCases.count)]
-                let query = dictionary(&input, depth: 0)
+                let query = dictionary(&input, depth: 0, startingFrom: plausibleQuery(&input, for: call))
                 let changes = call == .update ? dictionary(&input, depth: 0) : [:]
                 parseForEveryCall(query, changes: changes)
                 let status = perform(call, query, changes: changes, wantsResult: input.bool())
@@ -64,8 +64,22 @@ enum QueryParserTarget {
         }
     }
 
-    private static func dictionary(_ input: inout FuzzBytes, depth: Int) -> NSMutableDictionary {
-        let dictionary = NSMutableDictionary()
+    /// Most queries start as a real call would (a class, an account and a service or server
+    /// from small sets, a secret for an add), so that calls reach the store, find what earlier
+    /// calls of the input added and collide with it; the fuzzer's entries come on top.
+    private static func plausibleQuery(_ input: inout FuzzBytes, for call: FuzzRun.Call) -> [AnyHashable: Any] {
+        guard input.choice(4) != 0 else { return [:] }
+        let internet = input.bool()
+        var query: [AnyHashable: Any] = [kSecClass: internet ? kSecClassInternetPassword : kSecClassGenericPassword]
+        if input.choice(4) != 0 { query[kSecAttrAccount] = ["alice", "bob", ""][input.choice(3)] }
+        if input.choice(4) != 0 { query[internet ? kSecAttrServer : kSecAttrService] = ["example.com", "example.org"][input.choice(2)] }
+        if call == .add { query[kSecValueData] = Data("secret".utf8) }
+        return query
+    }
+
+    private static func dictionary(_ input: inout FuzzBytes, depth: Int,
+                                   startingFrom entries: [AnyHashable: Any] = [:]) -> NSMutableDictionary {
+        let dictionary = NSMutableDictionary(dictionary: entries)
         for _ in 0..<input.choice(9) {
             // Now and then a key that is not a string, which CFDictionaries can hold.
             let key: AnyHashable = input.choice(32) == 0 ? AnyHashable(NSNumber(value: input.byte())) : AnyHashable(self.key(&input))
