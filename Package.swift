@@ -22,6 +22,9 @@ let package = Package(
         .executable(name: "keychain-lock-benchmark", targets: ["LockingBenchmark"]),
         .executable(name: "keychain-fuzz", targets: ["KeychainFuzz"]),
         .executable(name: "keychain-proof", targets: ["KeychainProofRun"]),
+        // The libFuzzer targets: a fuzzer when built as Scripts/libfuzz builds it, a replayer
+        // of inputs otherwise.
+        .executable(name: "keychain-libfuzz", targets: ["KeychainLibFuzz"]),
         // The keychain from the command line, with the subcommands and output of macOS `security`.
         .executable(name: "keychainctl", targets: ["KeychainCtl"]),
     ],
@@ -65,14 +68,24 @@ let package = Package(
                 .target(name: "Security", condition: .when(platforms: [.linux])),
             ]
         ),
-        // The top layer: nothing imports it.
-        .executableTarget(
-            name: "KeychainCtl",
+        // The top layer: only the program and the fuzz targets import it. keychainctl's
+        // commands are a library so that a fuzz target can parse and run argument vectors in
+        // its own process (an executable module cannot be imported by a library); the
+        // program is Program/main.swift alone.
+        .target(
+            name: "KeychainCtlCommands",
             dependencies: [
                 "Security",
                 "KeychainCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/KeychainCtl",
+            exclude: ["Program"]
+        ),
+        .executableTarget(
+            name: "KeychainCtl",
+            dependencies: ["KeychainCtlCommands"],
+            path: "Sources/KeychainCtl/Program"
         ),
         .executableTarget(
             name: "KeychainDemo",
@@ -140,6 +153,33 @@ let package = Package(
         // The stress, crash, corruption and secrets-at-rest suites (issue 3): the workers that
         // run in other processes and the checks of what they leave, for the fast samples in
         // the tests and the long runs alike.
+        // The coverage-guided fuzz targets (Scripts/libfuzz): the query parser and the SecItem
+        // calls, the record decoder, the archive reader and keychainctl's arguments, each a
+        // function of bytes, run in a sandbox of scratch folders.
+        .target(
+            name: "KeychainFuzzTargets",
+            dependencies: [
+                "Security",
+                "KeychainCore",
+                "KeychainCtlCommands",
+                // The table of every kSec constant.
+                "SecItemFuzzing",
+                // The scratch folder, removed at exit with the keychains' unlocks.
+                "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // To seal archive payloads under a fixed key, derived independently of the reader.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/KeychainFuzzTargets"
+        ),
+        // libFuzzer's driver, declared for the fuzz program's main.
+        .target(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
+        .executableTarget(
+            name: "KeychainLibFuzz",
+            dependencies: ["KeychainFuzzTargets", "CLibFuzzer"],
+            path: "Tests/KeychainLibFuzz"
+        ),
         .target(
             name: "KeychainProof",
             dependencies: [
@@ -208,6 +248,11 @@ let package = Package(
                 // To fill keychains as other programs would, in their own access groups.
                 "Security",
             ]
+        ),
+        // Replays the fuzz corpus kept in Tests/LibFuzzCorpus through every fuzz target.
+        .testTarget(
+            name: "LibFuzzCorpusTests",
+            dependencies: ["TestSupport", "KeychainFuzzTargets", "KeychainLibFuzz", "KeychainCore"]
         ),
         .testTarget(
             name: "KeychainTests",

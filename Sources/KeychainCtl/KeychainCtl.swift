@@ -2,8 +2,8 @@ import ArgumentParser
 
 /// The root command: the subcommands of macOS `security` that work on keychains and their
 /// items, and the archive subcommands Linux adds.
-struct KeychainCtl: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct KeychainCtl: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "keychainctl",
         abstract: "Keychains and their items from the command line, as with macOS security.",
         discussion: """
@@ -42,4 +42,6 @@ struct KeychainCtl: ParsableCommand {
             ImportArchive.self,
             ErrorCommand.self,
         ])
+
+    package init() {}
 }

@@ -6,7 +6,7 @@
 ///   getopt reports the missing value and `security` prompts. ArgumentParser would reject
 ///   the missing value, so a trailing `-w` becomes the hidden flag `--prompt-for-password`.
 /// - `error -25300`: a negative code looks like an option. The codes are put after `--`.
-enum SecurityArguments {
+package enum SecurityArguments {
     static let promptFlag = "--prompt-for-password"
 
     /// Options of the add subcommands that take a value: a `-w` right after one of them is
@@ -16,7 +16,7 @@ enum SecurityArguments {
         "--access-group",
     ]
 
-    static func rewritten(_ arguments: [String]) -> [String] {
+    package static func rewritten(_ arguments: [String]) -> [String] {
         guard let subcommand = arguments.first else { return arguments }
         var rest = Array(arguments.dropFirst())
         switch subcommand {

@@ -7,8 +7,8 @@ import Foundation
 /// ArgumentParser's own `main()` would exit 64 on a usage error and 1 on any other failure;
 /// scripts written for `security` expect 2 for a usage error and the low byte of the
 /// OSStatus otherwise, so the statuses are mapped here.
-enum ToolEntry {
-    static func run(_ arguments: [String]) -> Never {
+package enum ToolEntry {
+    package static func run(_ arguments: [String]) -> Never {
         do {
             var command = try KeychainCtl.parseAsRoot(SecurityArguments.rewritten(arguments))
             try command.run()

@@ -2,13 +2,13 @@ import Foundation
 import KeychainCore
 
 /// The four calls, whose dictionaries accept different keys.
-enum SecItemCall {
+package enum SecItemCall {
     case add, copyMatching, update, delete
 }
 
 /// A query dictionary read into typed form, with the rules of §1 and §4 that concern
 /// parsing applied: key routing by prefix, value types, and what each call accepts.
-struct ParsedQuery {
+package struct ParsedQuery {
     var itemClass: ItemClass
     var attributes: [String: AttributeValue] = [:]
     var synchronizable: SynchronizableFilter = .notSynchronizable
@@ -30,7 +30,7 @@ struct ParsedQuery {
     }
 }
 
-enum QueryParser {
+package enum QueryParser {
     static let knownUseKeys: Set<String> = [
         "u_ItemList", "u_OpPrompt", "u_AuthUI", "u_AuthCtx", "u_NoAuthUI",
     ]
@@ -80,7 +80,7 @@ enum QueryParser {
     }
 
     /// Parses the query of one of the four calls.
-    static func parse(_ dictionary: NSDictionary, for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
+    package static func parse(_ dictionary: NSDictionary, for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
         try inKeyOrderOnFailure(try entries(of: dictionary)) { entries throws(KeychainError) in
             try parse(entries, for: call)
         }
@@ -156,7 +156,7 @@ enum QueryParser {
 
     /// Parses `attributesToUpdate` of SecItemUpdate (rule 31): attributes of the class and
     /// `v_Data` only.
-    static func parseChanges(_ dictionary: NSDictionary, for itemClass: ItemClass) throws(KeychainError) -> ItemChanges {
+    package static func parseChanges(_ dictionary: NSDictionary, for itemClass: ItemClass) throws(KeychainError) -> ItemChanges {
         try inKeyOrderOnFailure(try entries(of: dictionary)) { entries throws(KeychainError) in
             try parseChanges(entries, for: itemClass)
         }

@@ -2,7 +2,7 @@ import Security
 
 /// Every constant of Keychain Services, keys and values alike: the fuzzer puts each of them
 /// in places where it belongs and where it does not.
-nonisolated(unsafe) let allConstants: [CFString] = [
+nonisolated(unsafe) public let allConstants: [CFString] = [
     kSecAttrAccessControl,
     kSecAttrAccessGroup,
     kSecAttrAccessible,

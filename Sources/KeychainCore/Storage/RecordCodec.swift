@@ -3,14 +3,14 @@ import Foundation
 /// The byte form of a record's attributes before sealing: a version byte, then for each
 /// attribute its code, a type tag and a length-prefixed payload. Decoding checks every
 /// bound, so damaged input is errSecDecode, never a crash.
-enum RecordCodec {
+package enum RecordCodec {
     static let version: UInt8 = 1
 
     fileprivate enum Tag: UInt8 {
         case string = 0x73, data = 0x64, number = 0x6E, bool = 0x62, date = 0x74
     }
 
-    static func encode(_ attributes: [String: AttributeValue]) -> Data {
+    package static func encode(_ attributes: [String: AttributeValue]) -> Data {
         let sorted = attributes.sorted { $0.key < $1.key }
         let count = sorted.reduce(1) { count, entry in
             let payload = switch entry.value {
@@ -47,7 +47,7 @@ enum RecordCodec {
         }
     }
 
-    static func decode(_ bytes: Data) throws(KeychainError) -> [String: AttributeValue] {
+    package static func decode(_ bytes: Data) throws(KeychainError) -> [String: AttributeValue] {
         var reader = ByteReader(bytes: [UInt8](bytes))
         guard try reader.byte() == version else { throw .decode }
         var attributes: [String: AttributeValue] = [:]

@@ -19,15 +19,15 @@ import Foundation
 /// The plaintext is the item count (4 bytes), then per item its class code (`genp`, 4 bytes),
 /// its attributes in ``RecordCodec`` form and its secret, each of these two after a 4-byte
 /// length. ThisDeviceOnly items are never written and are refused when read (§5).
-enum KeychainArchive {
+package enum KeychainArchive {
     /// An item as an archive carries it: every attribute as stored, and the secret.
-    struct Item: Sendable {
-        let record: ItemRecord
-        let secret: Data
+    package struct Item: Sendable {
+        package let record: ItemRecord
+        package let secret: Data
     }
 
-    static let magic = Array("SWKCARCH".utf8)
-    static let formatVersion: UInt16 = 1
+    package static let magic = Array("SWKCARCH".utf8)
+    package static let formatVersion: UInt16 = 1
     private static let checkLength = 32
     private static let trailerLength = SHA256.byteCount
 
@@ -68,7 +68,7 @@ enum KeychainArchive {
     /// errSecParam, saying so, before any key is derived. Anything else that is not an intact
     /// archive of this format (truncated, altered, of another version, naming malformed KDF
     /// parameters, or holding an item no keychain could have stored) is errSecDecode.
-    static func open(_ archive: Data, password: Data) throws(KeychainError) -> [Item] {
+    package static func open(_ archive: Data, password: Data) throws(KeychainError) -> [Item] {
         let bytes = [UInt8](archive)
         let header = try Header(bytes)
         guard bytes.count >= header.length + trailerLength,
@@ -97,7 +97,7 @@ enum KeychainArchive {
     }
 
     /// The KDF parameters and salt an archive records.
-    static func recordedKDF(in archive: Data) throws(KeychainError) -> PasswordKDF {
+    package static func recordedKDF(in archive: Data) throws(KeychainError) -> PasswordKDF {
         let kdf = try Header([UInt8](archive)).kdf
         try checkBound(kdf)
         return kdf

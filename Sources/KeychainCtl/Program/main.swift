@@ -1,5 +1,7 @@
 // keychainctl: Keychain Services from the command line, speaking as macOS `security` does.
 import Foundation
+import KeychainCtlCommands
+
 StandardDescriptors.occupyClosedOnes()
 switch RawArguments.checked(RawArguments.ofProcess()) {
 case .success(let arguments):
