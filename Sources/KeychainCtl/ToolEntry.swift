@@ -8,6 +8,19 @@ import Foundation
 /// scripts written for `security` expect 2 for a usage error and the low byte of the
 /// OSStatus otherwise, so the statuses are mapped here.
 package enum ToolEntry {
+    /// What the program does: standard descriptors made safe, the raw arguments checked to
+    /// be UTF-8 (exit 2 naming the first that is not), then ``run(_:)``.
+    package static func runProcess() -> Never {
+        StandardDescriptors.occupyClosedOnes()
+        switch RawArguments.checked(RawArguments.ofProcess()) {
+        case .success(let arguments):
+            run(arguments)
+        case .failure(let invalid):
+            ConsoleOutput.error(invalid.message)
+            exit(2)
+        }
+    }
+
     package static func run(_ arguments: [String]) -> Never {
         do {
             var command = try KeychainCtl.parseAsRoot(SecurityArguments.rewritten(arguments))

@@ -74,7 +74,7 @@ public final class KeychainStore: Sendable {
     /// whose tail was lost would then lay those old pages over the newer database file.
     func close() {
         checkpointer.close()
-        try? database.writeWithoutTransaction { db in
+        database.writeWithoutTransaction { db in
             sqlite3_busy_timeout(db.sqliteConnection, 0)
             _ = sqlite3_wal_checkpoint_v2(db.sqliteConnection, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
         }
