@@ -84,7 +84,14 @@ public final class SpawnedProcess: @unchecked Sendable {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        // ETXTBSY: a program a test just copied is still open for writing in a child that
+        // another thread forked and has not yet closed its inherited descriptors in (between
+        // fork and exec). That window ends by itself; the spawn is tried again, bounded.
+        var spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        for _ in 0..<100 where spawned == ETXTBSY {
+            usleep(10_000)
+            spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        }
         // This process keeps only its own ends.
         for end in pipeEnds where end != readEnd { close(end) }
         guard spawned == 0 else {
