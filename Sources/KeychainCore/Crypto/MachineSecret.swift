@@ -37,6 +37,25 @@ enum MachineSecret {
             info: Data("swift-keychain machine secret".utf8), outputByteCount: 32)
     }
 
+    /// The secret at one location, loaded when first needed and then kept: one operation
+    /// (a create, an unlock, a password change) wraps or opens several machine-bound keys,
+    /// and each load reads the secret, the machine id and its record, and runs an HKDF.
+    final class Once: Sendable {
+        let url: URL
+        private let loaded = Mutex<SymmetricKey?>(nil)
+
+        init(_ url: URL) {
+            self.url = url
+        }
+
+        func key() throws(KeychainError) -> SymmetricKey {
+            if let key = loaded.withLock({ $0 }) { return key }
+            let key = try MachineSecret.load(at: url)
+            loaded.withLock { $0 = key }
+            return key
+        }
+    }
+
     /// The record of the machine id the secret at `url` was first combined with.
     static func recordLocation(of url: URL) -> URL { url.appendingPathExtension("machine-id") }
 

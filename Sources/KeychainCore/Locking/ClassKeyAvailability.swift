@@ -28,11 +28,13 @@ final class ClassKeyAvailability: Sendable {
         var boot: UnlockPayload?
         /// For a keychain without a password: its class keys and settings, which open it at
         /// its first use since boot, as a login keychain opens at login.
-        var firstUnlock: FirstUnlock?
+        var firstUnlock: Unlock?
     }
 
-    /// What opens a keychain without a password at its first use since boot.
-    struct FirstUnlock: Sendable {
+    /// What an unlock opens: the class A and C keys (read when first needed), the settings
+    /// that decide when class A locks again, and the keys' epoch. Also what opens a keychain
+    /// without a password at its first use since boot.
+    struct Unlock: Sendable {
         var keys: DeferredKeys
         var settings: KeychainSettings
         var epoch: UInt64
@@ -49,7 +51,7 @@ final class ClassKeyAvailability: Sendable {
     ///   - keychainID: names this keychain's entries in the cache.
     ///   - alwaysKeys: the class D keys that opened (a ThisDeviceOnly key of a keychain
     ///     copied from another machine does not).
-    init(keychainID: String, alwaysKeys: DeferredKeys, firstUnlock: FirstUnlock?,
+    init(keychainID: String, alwaysKeys: DeferredKeys, firstUnlock: Unlock?,
          cache: UnlockedKeyCache = .shared) {
         self.cache = cache
         self.sessionName = "swift-keychain:\(keychainID):session"
@@ -61,7 +63,7 @@ final class ClassKeyAvailability: Sendable {
 
     /// Sets what opens a keychain without a password at its first use since boot: nil once
     /// it has a password.
-    func setFirstUnlock(_ firstUnlock: FirstUnlock?) {
+    func setFirstUnlock(_ firstUnlock: Unlock?) {
         state.withLock { $0.firstUnlock = firstUnlock }
     }
 
@@ -89,7 +91,7 @@ final class ClassKeyAvailability: Sendable {
     @discardableResult
     func unlockForFirstUse() -> Bool {
         guard let firstUnlock = state.withLock({ $0.firstUnlock }), !wasUnlockedSinceBoot else { return false }
-        publish(firstUnlock.keys.keys, settings: firstUnlock.settings, epoch: firstUnlock.epoch)
+        publish(firstUnlock)
         return true
     }
 
@@ -137,7 +139,8 @@ final class ClassKeyAvailability: Sendable {
     var wasUnlockedSinceBoot: Bool { bootPayload() != nil }
 
     /// Opens classes A and C with the keys an unlock produced, for this and every process.
-    func publish(_ keys: [Accessibility: SymmetricKey], settings: KeychainSettings, epoch: UInt64) {
+    func publish(_ unlock: Unlock) {
+        let keys = unlock.keys.keys, settings = unlock.settings, epoch = unlock.epoch
         let boot = UnlockPayload(settings: KeychainSettings(), suspendedAtUnlock: 0, epoch: epoch,
                                  keys: keys.filter { $0.key.protectionClass == .afterFirstUnlock })
         let session = UnlockPayload(settings: settings, suspendedAtUnlock: SuspendClock.suspendedNanoseconds(),

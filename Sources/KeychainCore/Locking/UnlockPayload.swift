@@ -27,20 +27,16 @@ struct UnlockPayload: Equatable {
             keys[accessibility].map { (index, $0) }
         }
         return SecretBytes(count: Self.headerSize + present.count * (1 + Self.keySize)) { buffer in
-            var offset = 0
-            func put<T: FixedWidthInteger>(_ value: T) {
-                withUnsafeBytes(of: value.bigEndian) { buffer.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                offset += MemoryLayout<T>.size
-            }
-            put(Self.version)
-            put(settings.lockInterval ?? Self.noInterval)
-            put(UInt8(settings.lockOnSleep ? 1 : 0))
-            put(suspendedAtUnlock)
-            put(epoch)
-            for (index, key) in present {
-                put(UInt8(index))
-                key.withUnsafeBytes { buffer.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: Self.keySize) }
-                offset += Self.keySize
+            ByteWriter.fill(buffer) { writer in
+                writer.write(byte: Self.version)
+                writer.write(bigEndian: settings.lockInterval ?? Self.noInterval)
+                writer.write(byte: settings.lockOnSleep ? 1 : 0)
+                writer.write(bigEndian: suspendedAtUnlock)
+                writer.write(bigEndian: Int64(bitPattern: epoch))
+                for (index, key) in present {
+                    writer.write(byte: UInt8(index))
+                    key.withUnsafeBytes { writer.write($0) }
+                }
             }
         }
     }

@@ -17,12 +17,15 @@ struct ByteWriter {
     /// `count` bytes written by `body`, which must write exactly that many.
     static func data(count: Int, _ body: (inout ByteWriter) -> Void) -> Data {
         var data = Data(count: count)
-        data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-            var writer = ByteWriter(buffer)
-            body(&writer)
-            precondition(writer.cursor == writer.end, "ByteWriter: wrote fewer bytes than counted")
-        }
+        data.withUnsafeMutableBytes { fill($0, body) }
         return data
+    }
+
+    /// Fills `buffer` with `body`, which must write exactly its count of bytes.
+    static func fill(_ buffer: UnsafeMutableRawBufferPointer, _ body: (inout ByteWriter) -> Void) {
+        var writer = ByteWriter(buffer)
+        body(&writer)
+        precondition(writer.cursor == writer.end, "ByteWriter: wrote fewer bytes than counted")
     }
 
     /// Writes `count` bytes with `write` into a temporary buffer and hands them to `use`:

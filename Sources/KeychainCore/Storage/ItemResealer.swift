@@ -22,40 +22,33 @@ struct ItemResealer {
         ORDER BY id LIMIT \(batchSize)
         """
 
-    /// Reseals every row of the classes in `newKeys`; how many rows were left as they were.
-    @discardableResult
-    func resealAll() throws -> Int {
+    /// Reseals every row of the classes in `newKeys` that opens under its old key.
+    func resealAll() throws {
         var after: Int64 = 0
-        var leftAlone = 0
         while true {
-            var rows: [StoredRow?] = []
+            var rows: [StoredRow] = []
             var lastID: Int64?
             try DirectStatement(db, sql: Self.selectSQL, values: [.integer(after)]).forEachRow { statement in
                 lastID = sqlite3_column_int64(statement, 0)
-                rows.append(try? StoredRow(statement: statement))
+                // A row whose clear columns are damaged is left as it is.
+                if let row = try? StoredRow(statement: statement) { rows.append(row) }
                 return true
             }
-            guard let lastID else { return leftAlone }
+            guard let lastID else { return }
             after = lastID
-            for row in rows {
-                guard let row, try reseal(row) else {
-                    leftAlone += 1
-                    continue
-                }
-            }
+            for row in rows { try reseal(row) }
         }
     }
 
-    /// Whether the row opened and was sealed again.
-    private func reseal(_ row: StoredRow) throws -> Bool {
+    private func reseal(_ row: StoredRow) throws {
         guard let accessibility = Accessibility(rawValue: row.columns.protection),
-              let old = oldKeys[accessibility], let new = newKeys[accessibility] else { return false }
+              let old = oldKeys[accessibility], let new = newKeys[accessibility] else { return }
         guard var attributes = try? ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
-                                                     rowNonce: row.nonce, key: old) else { return false }
+                                                     rowNonce: row.nonce, key: old) else { return }
         var secret: Data?
         if let sealed = row.sealedSecret {
             guard let opened = try? ItemSealing.open(sealed, part: .secret, columns: row.columns,
-                                                     rowNonce: row.nonce, key: old) else { return false }
+                                                     rowNonce: row.nonce, key: old) else { return }
             secret = opened
         }
         defer {
@@ -67,6 +60,5 @@ struct ItemResealer {
         try DirectStatement(db, sql: "UPDATE item SET attributes = ?, secret = ? WHERE id = ?", values: [
             .blob(resealedAttributes), .blob(resealedSecret), .integer(row.id),
         ]).execute()
-        return true
     }
 }

@@ -13,6 +13,14 @@ struct KeybagTable {
 
     let db: Database
     let files: KeychainFiles
+    /// Read once for all the machine-bound keys this table wraps or opens.
+    let machineSecret: MachineSecret.Once
+
+    init(db: Database, files: KeychainFiles) {
+        self.db = db
+        self.files = files
+        machineSecret = MachineSecret.Once(files.machineSecret)
+    }
 
     func entries() throws -> [String: Entry] {
         var entries: [String: Entry] = [:]
@@ -37,27 +45,40 @@ struct KeybagTable {
 
     /// Wraps `key` as `wrapping` says, under `base` (the device or the password key).
     func store(_ key: SymmetricKey, named name: String, wrapping: KeyWrapping, base: SymmetricKey) throws {
-        let wrapped = try Keybag.wrap(key, named: name, with: Self.wrappingKey(wrapping, base: base, files: files))
+        let wrapped = try Keybag.wrap(key, named: name, with: wrapping.key(base: base, machineSecret: machineSecret.key))
         try db.execute(
             sql: "INSERT OR REPLACE INTO keybag (name, wrapping, wrapped) VALUES (?, ?, ?)",
             arguments: [name, wrapping.rawValue, wrapped])
     }
 
+    /// Draws a new random key for each of `names` and stores it wrapped as a keychain with a
+    /// password (`passwordKey`) or without one (`deviceKey`) wraps it: the one rule for a new
+    /// keybag and for the keys a password change replaces. The new class keys.
+    func storeNewKeys(named names: [String], passwordKey: SymmetricKey?,
+                      deviceKey: SymmetricKey?) throws -> [Accessibility: SymmetricKey] {
+        var keys: [Accessibility: SymmetricKey] = [:]
+        for name in names {
+            let key = SymmetricKey(size: .bits256)
+            let wrapping = Keybag.wrapping(of: name, withPassword: passwordKey != nil)
+            guard let base = wrapping.needsPassword ? passwordKey : deviceKey else {
+                throw KeychainError.io("no key to wrap the \(name) key with")
+            }
+            try store(key, named: name, wrapping: wrapping, base: base)
+            if let accessibility = Accessibility(rawValue: name) { keys[accessibility] = key }
+        }
+        return keys
+    }
+
     /// The key of an entry; errSecDecode when it does not open under `base`.
     func open(_ entry: Entry, named name: String, base: SymmetricKey) throws(KeychainError) -> SymmetricKey {
-        try Self.open(entry, named: name, base: base, files: files)
+        try Self.open(entry, named: name, base: base, machineSecret: machineSecret)
     }
 
+    /// The key of an entry, bound to this machine's secret (read only then) where its
+    /// wrapping says so.
     static func open(_ entry: Entry, named name: String, base: SymmetricKey,
-                     files: KeychainFiles) throws(KeychainError) -> SymmetricKey {
-        try Keybag.unwrap(entry.wrapped, named: name, with: wrappingKey(entry.wrapping, base: base, files: files))
-    }
-
-    /// The key that `wrapping` wraps with: `base`, bound to this machine's secret (read only
-    /// then) where the wrapping says so.
-    private static func wrappingKey(_ wrapping: KeyWrapping, base: SymmetricKey,
-                                    files: KeychainFiles) throws(KeychainError) -> SymmetricKey {
-        try wrapping.key(base: base) { () throws(KeychainError) in try MachineSecret.load(at: files.machineSecret) }
+                     machineSecret: MachineSecret.Once) throws(KeychainError) -> SymmetricKey {
+        try Keybag.unwrap(entry.wrapped, named: name, with: entry.wrapping.key(base: base, machineSecret: machineSecret.key))
     }
 
     /// Opens the keys of `classes` under `base`. A ThisDeviceOnly key that does not open is
@@ -66,10 +87,11 @@ struct KeybagTable {
     static func open(_ classes: [Accessibility], from entries: [String: Entry], base: SymmetricKey,
                      files: KeychainFiles, failure: KeychainError) throws(KeychainError) -> [Accessibility: SymmetricKey] {
         var keys: [Accessibility: SymmetricKey] = [:]
+        let machineSecret = MachineSecret.Once(files.machineSecret)
         for accessibility in classes {
             guard let entry = entries[accessibility.rawValue] else { throw failure }
             do {
-                keys[accessibility] = try open(entry, named: accessibility.rawValue, base: base, files: files)
+                keys[accessibility] = try open(entry, named: accessibility.rawValue, base: base, machineSecret: machineSecret)
             } catch {
                 guard entry.wrapping.needsMachineSecret else { throw failure }
                 keychainLogger.notice(
@@ -118,10 +140,12 @@ struct KeybagTable {
         return epoch
     }
 
-    /// Fails with ``StaleClassKeys`` unless the keybag's keys are of `epoch`: what a write
-    /// sealed under a class A or C key checks in its transaction, so that a process that
-    /// missed a password change never stores an item no current key opens.
-    static func requireEpoch(_ epoch: UInt64, in db: Database) throws {
+    /// Fails with ``StaleClassKeys`` unless the keybag's keys are of `epoch` (nil, for
+    /// class D keys, never changes): what a write sealed under a class A or C key checks in
+    /// its transaction, so that a process that missed a password change never stores an item
+    /// no current key opens.
+    static func requireEpoch(_ epoch: UInt64?, in db: Database) throws {
+        guard let epoch else { return }
         guard try keyEpoch(db) == epoch else { throw StaleClassKeys() }
     }
 
@@ -183,9 +207,9 @@ struct OpenedKeybag {
     let indexKey: SymmetricKey
     let alwaysKeys: DeferredKeys
     /// For a keychain without a password, the keys and settings of its first unlock.
-    let firstUnlock: ClassKeyAvailability.FirstUnlock?
+    let firstUnlock: ClassKeyAvailability.Unlock?
     /// For a keychain this open created with a password: its unlocked class A and C keys.
-    let created: ClassKeyAvailability.FirstUnlock?
+    let created: ClassKeyAvailability.Unlock?
     /// Names this keychain in the unlock cache: a random id stored in the database, hashed
     /// with the database's path, so that a copy of the folder is another keychain.
     let keychainID: String
@@ -208,21 +232,14 @@ struct OpenedKeybag {
         if creating != nil, !entries.isEmpty { throw KeychainError.duplicateKeychain }
         if mustExist, entries.isEmpty { throw KeychainError.noSuchKeychain }
         let deviceKey = try table.deviceKey(create: entries.isEmpty)
-        var created: ClassKeyAvailability.FirstUnlock?
+        var created: ClassKeyAvailability.Unlock?
         if entries.isEmpty {
             let password = (creating?.password).flatMap { $0.isEmpty ? nil : $0 }
             let passwordKey = try password.map { password throws(KeychainError) in
                 try (creating?.kdf ?? .standard()).deriveKey(from: password)
             }
-            var lockedKeys: [Accessibility: SymmetricKey] = [:]
-            for name in Keybag.keyNames {
-                let key = SymmetricKey(size: .bits256)
-                let wrapping = Keybag.wrapping(of: name, withPassword: passwordKey != nil)
-                try table.store(key, named: name, wrapping: wrapping, base: wrapping.needsPassword ? passwordKey ?? deviceKey : deviceKey)
-                if let accessibility = Accessibility(rawValue: name), Accessibility.lockedClasses.contains(accessibility) {
-                    lockedKeys[accessibility] = key
-                }
-            }
+            let lockedKeys = try table.storeNewKeys(named: Keybag.keyNames, passwordKey: passwordKey, deviceKey: deviceKey)
+                .filter { Accessibility.lockedClasses.contains($0.key) }
             if let creating {
                 if password != nil { try table.setPasswordKDF(creating.kdf) }
                 try table.setSettings(creating.settings)
@@ -263,7 +280,7 @@ struct OpenedKeybag {
         let path = Data(files.database.resolvingSymlinksInPath().path.utf8)
         let digest = SHA256.hash(data: id + path)
         let firstUnlock = try table.passwordKDF() == nil
-            ? ClassKeyAvailability.FirstUnlock(keys: DeferredKeys {
+            ? ClassKeyAvailability.Unlock(keys: DeferredKeys {
                 // Keys that do not open leave their classes locked; the notice says why.
                 (try? KeybagTable.open(Accessibility.lockedClasses, from: entriesNow, base: deviceKey, files: files,
                                        failure: .notAvailable("the keybag is damaged"))) ?? [:]

@@ -101,9 +101,7 @@ extension KeychainStore {
         }
         let insert = { (db: Database) throws -> ImportReport in
             var report = ImportReport()
-            let epoch = try KeybagTable.keyEpoch(db)
             for row in rows {
-                if let rowEpoch = row.keyEpoch, rowEpoch != epoch { throw StaleClassKeys() }
                 switch policy {
                 case .failOnDuplicate:
                     _ = try row.insert(into: db)

@@ -60,11 +60,12 @@ extension KeychainStore {
     /// ``lock()``, by its auto-lock settings, or at reboot. errSecAuthFailed for a wrong
     /// password (a keychain without a password takes nil or an empty one).
     public func unlock(password: Data?) throws(KeychainError) {
-        let (keys, settings, epoch) = try Self.oneStatement(database, during: "unlock") { db in
+        let opened = try Self.oneStatement(database, during: "unlock") { db in
             let table = KeybagTable(db: db, files: files)
-            return (try table.openLockedClasses(password: password), try table.settings(), try table.keyEpoch())
+            return ClassKeyAvailability.Unlock(keys: DeferredKeys(try table.openLockedClasses(password: password)),
+                                               settings: try table.settings(), epoch: try table.keyEpoch())
         }
-        classKeys.publish(keys, settings: settings, epoch: epoch)
+        classKeys.publish(opened)
     }
 
     /// Locks the keychain, for every process: class A items give
@@ -86,34 +87,28 @@ extension KeychainStore {
     /// errSecAuthFailed when `old` is wrong, and nothing changes. Removing the password
     /// deletes the `akpu` items, which need one. The keychain is unlocked after.
     public func changePassword(from old: Data?, to new: Data?, kdf: PasswordKDF = .standard()) throws(KeychainError) {
-        let (keys, settings, epoch, isPasswordless) = try write(during: "change the password", supersedes: true) { db in
+        let (opened, isPasswordless) = try write(during: "change the password", supersedes: true) { db in
             let table = KeybagTable(db: db, files: files)
             let oldKeys = try table.openLockedClasses(password: old)
             let newKDF = (new?.isEmpty ?? true) ? nil : kdf
-            let base = try newKDF.map { kdf throws(KeychainError) in try kdf.deriveKey(from: new ?? Data()) }
-                ?? table.deviceKey()
+            let passwordKey = try newKDF.map { kdf throws(KeychainError) in try kdf.deriveKey(from: new ?? Data()) }
             if newKDF == nil {
                 try db.execute(sql: "DELETE FROM item WHERE protection = ?",
                                arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
             }
-            var newKeys: [Accessibility: SymmetricKey] = [:]
-            for accessibility in Accessibility.lockedClasses {
-                let key = SymmetricKey(size: .bits256)
-                try table.store(key, named: accessibility.rawValue,
-                                wrapping: Keybag.wrapping(of: accessibility.rawValue, withPassword: newKDF != nil),
-                                base: base)
-                newKeys[accessibility] = key
-            }
+            let newKeys = try table.storeNewKeys(named: Accessibility.lockedClasses.map(\.rawValue), passwordKey: passwordKey,
+                                                 deviceKey: passwordKey == nil ? table.deviceKey() : nil)
             try ItemResealer(db: db, oldKeys: oldKeys, newKeys: newKeys).resealAll()
             try table.setPasswordKDF(newKDF)
             let epoch = UInt64.random(in: 1...UInt64.max)
             try table.setKeyEpoch(epoch)
             // A ThisDeviceOnly key bound to another machine did not open: its items stay
             // unreadable here, under a key no one has, and its class gets a working key.
-            return (newKeys, try table.settings(), epoch, newKDF == nil)
+            return (ClassKeyAvailability.Unlock(keys: DeferredKeys(newKeys), settings: try table.settings(), epoch: epoch),
+                    newKDF == nil)
         }
-        classKeys.setFirstUnlock(isPasswordless ? .init(keys: DeferredKeys(keys), settings: settings, epoch: epoch) : nil)
-        classKeys.publish(keys, settings: settings, epoch: epoch)
+        classKeys.setFirstUnlock(isPasswordless ? opened : nil)
+        classKeys.publish(opened)
     }
 
     /// When the keychain locks by itself.
@@ -148,14 +143,9 @@ extension KeychainStore {
     }
 
     /// errSecAuthFailed for an `akpu` item in a keychain without a password (§5), as iOS
-    /// fails such an item on a device without a passcode.
-    func requirePassword(for accessibility: Accessibility) throws(KeychainError) {
-        guard accessibility == .whenPasscodeSetThisDeviceOnly, try !hasPassword else { return }
-        throw .authFailed
-    }
-
-    /// The same, inside a transaction: the connection runs one operation at a time, so a
-    /// closure that holds it cannot ask it for ``hasPassword``.
+    /// fails such an item on a device without a passcode. Asked in the transaction that
+    /// stores the item: the connection runs one operation at a time, so a closure that holds
+    /// it cannot ask it for ``hasPassword``.
     func requirePassword(for accessibility: Accessibility, in db: Database) throws {
         guard accessibility == .whenPasscodeSetThisDeviceOnly,
               try KeybagTable(db: db, files: files).passwordKDF() == nil else { return }

@@ -30,7 +30,7 @@ public final class KeychainStore: Sendable {
             keychainID: opened.keychainID, alwaysKeys: opened.alwaysKeys, firstUnlock: opened.firstUnlock)
         self.hasher = IndexHasher(key: opened.indexKey)
         if let created = opened.created {
-            classKeys.publish(created.keys.keys, settings: created.settings, epoch: created.epoch)
+            classKeys.publish(created)
         }
     }
 
@@ -193,11 +193,10 @@ public final class KeychainStore: Sendable {
         attributes[ItemSchema.modificationDate.code] = .date(now)
 
         let record = ItemRecord(itemClass: item.itemClass, attributes: attributes)
-        try requirePassword(for: record.accessibility)
         let (row, rowID) = try withCurrentClassKeys { () throws(KeychainError) in
             let row = try newRow(record, secret: item.data ?? Data())
             return (row, try write(during: "add", supersedes: false) { db in
-                if let epoch = row.keyEpoch { try KeybagTable.requireEpoch(epoch, in: db) }
+                try self.requirePassword(for: record.accessibility, in: db)
                 return try row.insert(into: db)
             })
         }
@@ -273,7 +272,6 @@ public final class KeychainStore: Sendable {
         }
         let now = Date()
         try write(during: "update", supersedes: true) { db in
-            let currentEpoch = try KeybagTable.keyEpoch(db)
             var matches: [(StoredRow, ItemRecord)] = []
             try plan.forEachRow(in: db, withSecret: true) { row in
                 let record = try self.open(row)
@@ -291,7 +289,7 @@ public final class KeychainStore: Sendable {
                 // parts just proved: no need to hash the identity and account again.
                 let columns = newValues.isEmpty ? row.columns : try StoredColumns(record: updated, hasher: self.hasher)
                 let (key, epoch) = try self.classKeys.keyAndEpoch(for: updated.accessibility)
-                if let epoch, epoch != currentEpoch { throw StaleClassKeys() }
+                try KeybagTable.requireEpoch(epoch, in: db)
                 if updated.accessibility != record.accessibility {
                     try self.requirePassword(for: updated.accessibility, in: db)
                 }

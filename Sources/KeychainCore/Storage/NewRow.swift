@@ -48,11 +48,13 @@ struct NewRow {
         RowReference.reference(itemClass: itemClass, rowID: rowID, nonce: nonce)
     }
 
-    /// Runs the INSERT; whether it inserted.
+    /// Runs the INSERT, after checking that the row's class key is still current (a
+    /// password change in another process may have retired it); whether it inserted.
     @discardableResult
     private func execute(in db: Database, ifAbsent: Bool) throws -> Bool {
+        try KeybagTable.requireEpoch(keyEpoch, in: db)
         // `ON CONFLICT DO NOTHING` covers the UNIQUE indexes only: a broken CHECK still fails.
-        try DirectStatement(db, sql: ifAbsent ? Self.insertIfAbsentSQL : Self.insertSQL, values: [
+        return try DirectStatement(db, sql: ifAbsent ? Self.insertIfAbsentSQL : Self.insertSQL, values: [
             .blob(nonce), .integer(Int64(columns.classCode)), .integer(Int64(columns.sync)), .text(columns.protection),
             .blob(columns.identity), .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
             .blob(columns.server), .blob(sealedAttributes), .blob(sealedSecret),
