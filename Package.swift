@@ -150,7 +150,7 @@ let package = Package(
             dependencies: ["SecItemFuzzing", "Security"],
             path: "Tests/KeychainFuzz"
         ),
-        // The stress, crash, corruption and secrets-at-rest suites (issue 3): the workers that
+        // The stress, crash, corruption and secrets-at-rest suites: the workers that
         // run in other processes and the checks of what they leave, for the fast samples in
         // the tests and the long runs alike.
         // The coverage-guided fuzz targets (Scripts/libfuzz): the query parser and the SecItem

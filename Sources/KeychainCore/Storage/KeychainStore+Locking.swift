@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 
-/// Keychains with passwords, and their lock state (issue 4): what `SecKeychainCreate`,
+/// Keychains with passwords, and their lock state: what `SecKeychainCreate`,
 /// `SecKeychainUnlock`, `SecKeychainLock`, `SecKeychainChangePassword` and the settings
 /// calls do, in typed form.
 extension KeychainStore {
