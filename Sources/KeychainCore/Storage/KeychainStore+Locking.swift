@@ -87,7 +87,9 @@ extension KeychainStore {
     /// errSecAuthFailed when `old` is wrong, and nothing changes. Removing the password
     /// deletes the `akpu` items, which need one. The keychain is unlocked after.
     public func changePassword(from old: Data?, to new: Data?, kdf: PasswordKDF = .standard()) throws(KeychainError) {
-        let (opened, isPasswordless) = try write(during: "change the password", supersedes: true) { db in
+        // Scrubbed below, once the new keys are published: other processes' calls wait for
+        // them, and a scrub may wait on those processes' reads.
+        let (opened, isPasswordless) = try write(during: "change the password", supersedes: false) { db in
             let table = KeybagTable(db: db, files: files)
             let oldKeys = try table.openLockedClasses(password: old)
             let newKDF = (new?.isEmpty ?? true) ? nil : kdf
@@ -109,6 +111,12 @@ extension KeychainStore {
         }
         classKeys.setFirstUnlock(isPasswordless ? opened : nil)
         classKeys.publish(opened)
+        // The change is committed: a failure to scrub now is logged, and left to the next write.
+        do {
+            try write(during: "empty the log after a password change", supersedes: true) { _ in }
+        } catch {
+            keychainLogger.warning("the log was not emptied after a password change", metadata: ["reason": "\(error)"])
+        }
     }
 
     /// When the keychain locks by itself.

@@ -414,24 +414,28 @@ public final class KeychainStore: Sendable {
         } catch { throw .from(error, during: operation) }
     }
 
-    /// Runs `body` again, once, after another process replaced the class A and C keys (a
-    /// password change) while this one held the old ones: a write sealed under them
-    /// failed its epoch check, or a read failed to open an item it should open. Keys still
-    /// of an old epoch after that are retired keys: the classes are locked for this process.
+    /// Runs `body` again after another process replaced the class A and C keys (a password
+    /// change) while this one held the old ones: a write sealed under them failed its epoch
+    /// check, or a read failed to open an item it should open. It reads the keys from the
+    /// cache again each time, for at most ``newKeysWait``: the changing process publishes its
+    /// new keys just after its commit. Keys still of an old epoch after that are retired
+    /// keys (an unlock that lives in this process only): the classes are locked here.
     func withCurrentClassKeys<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
-        do {
-            return try body()
-        } catch {
-            guard try holdsRetiredKeys(after: error) else { throw error }
-            classKeys.forgetLocalCopies()
+        let deadline = Date(timeIntervalSinceNow: Self.newKeysWait)
+        while true {
             do {
                 return try body()
             } catch {
-                if try holdsRetiredKeys(after: error) { throw .interactionNotAllowed }
-                throw error
+                guard try holdsRetiredKeys(after: error) else { throw error }
+                guard Date() < deadline else { throw .interactionNotAllowed }
+                classKeys.forgetLocalCopies()
+                usleep(2_000)
             }
         }
     }
+
+    /// How long a call waits for a password change's new keys to reach the cache.
+    static let newKeysWait: TimeInterval = 0.5
 
     /// Whether `error` comes from class keys a password change retired.
     private func holdsRetiredKeys(after error: KeychainError) throws(KeychainError) -> Bool {
