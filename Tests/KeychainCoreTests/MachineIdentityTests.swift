@@ -19,12 +19,17 @@ import TestSupport
 
     func bytes(_ key: SymmetricKey) -> Data { key.withUnsafeBytes { Data($0) } }
 
-    @Test("ThisDeviceOnly binding: a changed machine id changes the key and is detected; the first id is not")
-    func changedIDIsDetected() throws {
+    /// A machine secret loaded on a first machine id, and a second id to load it on.
+    func secretLoadedOnFirstID() throws -> (secret: URL, first: URL, second: URL, original: SymmetricKey) {
         let secret = folder.appendingPathComponent("state/machine-secret")
         let first = try machineID("first", "0123456789abcdef0123456789abcdef")
         let second = try machineID("second", "fedcba9876543210fedcba9876543210")
-        let original = try MachineSecret.load(at: secret, machineID: first)
+        return (secret, first, second, try MachineSecret.load(at: secret, machineID: first))
+    }
+
+    @Test("ThisDeviceOnly binding: a changed machine id changes the key and is detected; the first id is not")
+    func changedIDIsDetected() throws {
+        let (secret, first, second, original) = try secretLoadedOnFirstID()
         let record = try Data(contentsOf: MachineSecret.recordLocation(of: secret))
         #expect(record.count == 32)
         // The record does not reveal the id.
@@ -42,10 +47,7 @@ import TestSupport
 
     @Test("a machine secret made before records were kept gets one for the id it is loaded on")
     func missingRecordIsMade() throws {
-        let secret = folder.appendingPathComponent("state/machine-secret")
-        let first = try machineID("first", "0123456789abcdef0123456789abcdef")
-        let second = try machineID("second", "fedcba9876543210fedcba9876543210")
-        let original = try MachineSecret.load(at: secret, machineID: first)
+        let (secret, first, second, original) = try secretLoadedOnFirstID()
         try FileManager.default.removeItem(at: MachineSecret.recordLocation(of: secret))
         #expect(bytes(try MachineSecret.load(at: secret, machineID: first)) == bytes(original))
         let raw = SymmetricKey(data: try Data(contentsOf: secret))

@@ -43,18 +43,15 @@ public struct CrashKeychainRun {
         public var kills = 0
         public var verified = 0
         /// Kills that left a change pending, by kind, and whether it was then found applied.
-        public var pending: [String: (applied: Int, absent: Int)] = [:]
+        public var pending = PendingTally()
         public var acknowledged = 0
 
         public var passed: Bool { problems.isEmpty && verified == kills }
 
-        public func killedDuring(_ kind: String) -> Int { (pending[kind]?.applied ?? 0) + (pending[kind]?.absent ?? 0) }
+        public func killedDuring(_ kind: String) -> Int { pending.count(kind) }
 
         public var totals: String {
-            let during = pending.sorted { $0.key < $1.key }
-                .map { "\($0.key) \($0.value.applied + $0.value.absent) (applied \($0.value.applied), not applied \($0.value.absent))" }
-                .joined(separator: ", ")
-            return "\(kills) kills, \(verified) verified; killed during: \(during.isEmpty ? "nothing pending" : during); "
+            "\(kills) kills, \(verified) verified; killed during: \(pending.summary ?? "nothing pending"); "
                 + "\(acknowledged) acknowledged keychain changes"
         }
     }
@@ -127,10 +124,7 @@ public struct CrashKeychainRun {
                 let checked = try archive.check(iteration: iteration, exportOutcome: exportOutcome) {
                     UInt32.random(in: 0...UInt32(maxDelay * 1000 / 3), using: &generator)
                 }
-                for (kind, result) in checked.results where result != "none" {
-                    if result == "applied" { outcome.pending[kind, default: (0, 0)].applied += 1 }
-                    if result == "absent" { outcome.pending[kind, default: (0, 0)].absent += 1 }
-                }
+                for (kind, result) in checked.results { outcome.pending.record(kind, result) }
                 progress("iteration \(iteration) (archive): \(checked.problem ?? "ok") \(checked.results.map { "\($0.kind) \($0.outcome)" }.joined(separator: ", "))")
                 if let problem = checked.problem {
                     outcome.problems.append("iteration \(iteration) (archive): \(problem)")
@@ -138,8 +132,7 @@ public struct CrashKeychainRun {
                 }
             }
             outcome.verified += 1
-            if fields[3] == "applied" { outcome.pending[fields[2], default: (0, 0)].applied += 1 }
-            if fields[3] == "absent" { outcome.pending[fields[2], default: (0, 0)].absent += 1 }
+            outcome.pending.record(fields[2], fields[3])
         }
         outcome.acknowledged = CrashKeychainModel(lines: Journal.lines(of: journal)).acknowledged
         return outcome

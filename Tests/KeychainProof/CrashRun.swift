@@ -29,19 +29,16 @@ public struct CrashRun {
         public var kills = 0
         public var verified = 0
         /// Kills that left an operation pending, by kind, and whether it was then found applied.
-        public var pending: [String: (applied: Int, absent: Int)] = [:]
+        public var pending = PendingTally()
         public var items = 0
         public var acknowledged = 0
 
         public var passed: Bool { problems.isEmpty && verified == kills }
 
-        public func killedDuring(_ kind: String) -> Int { (pending[kind]?.applied ?? 0) + (pending[kind]?.absent ?? 0) }
+        public func killedDuring(_ kind: String) -> Int { pending.count(kind) }
 
         public var totals: String {
-            let during = pending.sorted { $0.key < $1.key }
-                .map { "\($0.key) \($0.value.applied + $0.value.absent) (applied \($0.value.applied), not applied \($0.value.absent))" }
-                .joined(separator: ", ")
-            return "\(kills) kills, \(verified) verified; killed during: \(during.isEmpty ? "nothing pending" : during); "
+            "\(kills) kills, \(verified) verified; killed during: \(pending.summary ?? "nothing pending"); "
                 + "\(acknowledged) acknowledged changes, \(items) items at the end"
         }
     }
@@ -88,8 +85,7 @@ public struct CrashRun {
             }
             outcome.verified += 1
             outcome.items = Int(fields[1]) ?? 0
-            if fields[3] == "applied" { outcome.pending[fields[2], default: (0, 0)].applied += 1 }
-            if fields[3] == "absent" { outcome.pending[fields[2], default: (0, 0)].absent += 1 }
+            outcome.pending.record(fields[2], fields[3])
         }
         outcome.acknowledged = CrashModel(lines: Journal.lines(of: journal)).acknowledged
         return outcome

@@ -21,8 +21,6 @@ public struct OldKeybagAttack {
     public struct Result: Sendable {
         /// The unlock of the spliced copy with the old password.
         public let unlockStatus: OSStatus
-        /// The read of the item added after the change.
-        public let readStatus: OSStatus
         /// Whether the read yielded the item's secret: the attack worked.
         public let secretRevealed: Bool
     }
@@ -54,14 +52,14 @@ public struct OldKeybagAttack {
                 kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
                 kSecAttrAccount as String: account, kSecReturnData as String: true,
             ]
-            let read = SecItemCopyMatching(query as CFDictionary, &result)
+            _ = SecItemCopyMatching(query as CFDictionary, &result)
             let revealed = (result as? Data) == secret
             // Forget the copy's unlock, for every process, and its files.
             _ = SecKeychainLock(nil)
             var copyKeychain: SecKeychain?
             _ = SecKeychainOpen(name, &copyKeychain)
             _ = SecKeychainDelete(copyKeychain)
-            return Result(unlockStatus: unlocked, readStatus: read, secretRevealed: revealed)
+            return Result(unlockStatus: unlocked, secretRevealed: revealed)
         }
     }
 

@@ -46,18 +46,15 @@ public struct PowerCutRun {
         /// Sync points of the writers that ran to their end, added over the rounds.
         public var syncPoints = 0
         /// Cuts that left an operation under way, by kind, and whether it was then found applied.
-        public var pending: [String: (applied: Int, absent: Int)] = [:]
+        public var pending = PendingTally()
         /// Changes the writers acknowledged before the cuts, over all cuts.
         public var acknowledged = 0
 
         public var passed: Bool { problems.isEmpty && verified == cuts && cuts > 0 }
 
         public var totals: String {
-            let during = pending.sorted { $0.key < $1.key }
-                .map { "\($0.key) \($0.value.applied + $0.value.absent) (applied \($0.value.applied), not \($0.value.absent))" }
-                .joined(separator: ", ")
-            return "\(cuts) power cuts at \(syncPoints) sync points, \(verified) verified; "
-                + "cut during: \(during.isEmpty ? "nothing" : during); \(acknowledged) acknowledged changes checked"
+            "\(cuts) power cuts at \(syncPoints) sync points, \(verified) verified; "
+                + "cut during: \(pending.summary ?? "nothing"); \(acknowledged) acknowledged changes checked"
         }
     }
 
@@ -166,8 +163,7 @@ public struct PowerCutRun {
         }
         outcome.verified += 1
         outcome.acknowledged += CrashModel(lines: Journal.lines(of: journal)).acknowledged
-        if fields[3] == "applied" { outcome.pending[fields[2], default: (0, 0)].applied += 1 }
-        if fields[3] == "absent" { outcome.pending[fields[2], default: (0, 0)].absent += 1 }
+        outcome.pending.record(fields[2], fields[3])
         return reported
     }
 }

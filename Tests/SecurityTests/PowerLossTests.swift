@@ -8,11 +8,16 @@ import TestSupport
 /// keychain open, and the folder a power cut leaves (only what was fsynced, names only
 /// where the folder was fsynced) is checked in a fresh process.
 @Suite struct PowerLossTests {
+    /// A run of the helper in a new scratch folder, with the shim built there.
+    func powerCutRun(_ purpose: String) throws -> PowerCutRun {
+        let work = TestScratch.folder(purpose)
+        return PowerCutRun(executable: HelperProcess.executable, work: work,
+                           shim: try PowerCutShim.build(into: work.appendingPathComponent("shim")))
+    }
+
     @Test("A power cut at any sync point, with another process holding the keychain open, loses no acknowledged change and half-applies none (durability: synchronous=FULL)")
     func powerCutsAtEverySyncPointLoseNothingAcknowledged() throws {
-        let work = TestScratch.folder("power-loss")
-        var run = PowerCutRun(executable: HelperProcess.executable, work: work,
-                              shim: try PowerCutShim.build(into: work.appendingPathComponent("shim")))
+        var run = try powerCutRun("power-loss")
         // Item adds, updates and deletes, a password set, changed and removed, new auto-lock
         // settings, a lock and unlock, and an archive import (PowerCutWriter's first changes).
         run.operations = 9
@@ -31,9 +36,7 @@ import TestSupport
 
     @Test("A power cut while the keychain is created leaves one that opens and holds what was acknowledged (durability: the folder fsynced after files are created or renamed)")
     func powerCutsWhileCreatingTheKeychainLeaveOneThatOpens() throws {
-        let work = TestScratch.folder("power-loss-create")
-        var run = PowerCutRun(executable: HelperProcess.executable, work: work,
-                              shim: try PowerCutShim.build(into: work.appendingPathComponent("shim")))
+        var run = try powerCutRun("power-loss-create")
         run.operations = 3
         run.creationEvery = 1
         let outcome = try run.run()
