@@ -126,3 +126,64 @@ extension DurabilityTests {
         #expect(found.count == threads * perThread)
     }
 }
+
+extension DurabilityTests {
+    /// A GroupCommit over a plain database with one table, as the store's writes use it.
+    func groupCommit(_ purpose: String, siblingWait: TimeInterval) throws -> (GroupCommit, DatabaseQueue) {
+        let folder = TestScratch.folder(purpose)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("batches.sqlite").path
+        let database = try DatabaseQueue(path: path)
+        try database.write { db in try db.execute(sql: "CREATE TABLE t (thread INTEGER, n INTEGER)") }
+        return (GroupCommit(database: database, patience: 1, siblingWait: siblingWait, writerWindow: 60), database)
+    }
+
+    @Test("group commit: threads that write in a loop share each sync (no convoy of one-change batches)")
+    func threadsWritingInALoopShareEachSync() throws {
+        // A long wait for siblings, so that the test does not depend on how fast the machine
+        // schedules them: each leader waits until all four have queued.
+        let (commits, database) = try groupCommit("convoy", siblingWait: 1)
+        let threads = 4, perThread = 25
+        let warmedUp = DispatchGroup(), go = DispatchSemaphore(value: 0), finished = DispatchGroup()
+        @Sendable func insert(_ thread: Int, _ index: Int) {
+            _ = try? commits.perform(supersedes: false) { db in
+                try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [thread, index])
+            }
+        }
+        for thread in 0..<threads {
+            warmedUp.enter()
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                // One write each first, so that every thread counts as a writer.
+                insert(thread, -1)
+                warmedUp.leave()
+                go.wait()
+                for index in 0..<perThread { insert(thread, index) }
+            }
+        }
+        warmedUp.wait()
+        let batchesBefore = commits.batchCount
+        for _ in 0..<threads { go.signal() }
+        finished.wait()
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == threads * (perThread + 1))
+        // Each thread has one change queued at a time, and each leader waits for all four:
+        // every batch holds four. Without the wait, about half the batches hold one.
+        #expect(commits.batchCount - batchesBefore == perThread)
+    }
+
+    @Test("group commit: a lone writer never waits for siblings")
+    func aLoneWriterNeverWaits() throws {
+        // If a lone writer waited for siblings that do not exist, 20 writes would take 20 s.
+        let (commits, database) = try groupCommit("lone", siblingWait: 1)
+        let start = Date()
+        for index in 0..<20 {
+            try commits.perform(supersedes: false) { db in
+                try db.execute(sql: "INSERT INTO t VALUES (0, ?)", arguments: [index])
+            }
+        }
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 20)
+        #expect(commits.batchCount == 20)
+    }
+}

@@ -9,7 +9,9 @@ import GRDB
 /// savepoint of its own when there are several, so that one failing change leaves the
 /// others whole), commits once, and wakes the others with their own results. Then the next
 /// writer still queued leads the next batch. A lone writer runs its change in a
-/// transaction of its own at once, with no thread switch.
+/// transaction of its own at once, with no thread switch. A leader first waits briefly
+/// (at most `siblingWait`) for the threads that wrote in the last few milliseconds to queue
+/// their next change, so that threads writing in a loop share every sync.
 ///
 /// Every change a call made is durable when the call returns: it returns only after the
 /// commit that holds it.
@@ -42,6 +44,8 @@ final class GroupCommit: @unchecked Sendable {
     private var scrubPending = false
     /// The most changes one transaction held so far; for tests.
     private(set) var largestBatch = 0
+    /// How many transactions committed batches so far; for tests.
+    private(set) var batchCount = 0
 
     /// How many writers are queued or committing now; for tests.
     var queuedCount: Int {
@@ -53,9 +57,16 @@ final class GroupCommit: @unchecked Sendable {
     /// How long a scrub keeps trying while other connections hold the log.
     private let patience: TimeInterval
 
-    init(database: DatabaseQueue, patience: TimeInterval) {
+    /// How long a leader waits at most for threads that wrote lately to queue their next
+    /// change: a few times what a caller takes to prepare one (parse, seal), about one sync.
+    private let siblingWait: TimeInterval
+
+    init(database: DatabaseQueue, patience: TimeInterval, siblingWait: TimeInterval = 0.000_15,
+         writerWindow: TimeInterval = 0.003) {
         self.database = database
         self.patience = patience
+        self.siblingWait = siblingWait
+        recentWriters = RecentWriters(window: UInt64(writerWindow * 1e9))
     }
 
     /// Runs `change` in a transaction, alone or with other threads' changes, and returns
@@ -77,15 +88,20 @@ final class GroupCommit: @unchecked Sendable {
 
     private func run(_ writer: Writer) throws {
         condition.lock()
+        let now = DispatchTime.now().uptimeNanoseconds
+        recentWriters.note(thread: UInt(pthread_self()), at: now)
         queue.append(writer)
+        if leaderIsWaiting { condition.broadcast() }
         while !writer.isDone && queue.first !== writer { condition.wait() }
         if writer.isDone {
             condition.unlock()
             if let error = writer.error { throw error }
             return
         }
+        awaitSiblings()
         let batch = Array(queue.prefix(Self.batchLimit))
         largestBatch = max(largestBatch, batch.count)
+        batchCount += 1
         condition.unlock()
 
         commit(batch)
@@ -99,6 +115,25 @@ final class GroupCommit: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         if let error = writer.error { throw error }
+    }
+
+    /// The threads that wrote lately: the leader waits a moment for those not queued yet.
+    /// Guarded by `condition`.
+    private var recentWriters: RecentWriters
+    /// Whether a leader waits for its siblings; guarded by `condition`.
+    private var leaderIsWaiting = false
+
+    /// Waits, holding `condition`, until every thread that wrote lately has queued a change
+    /// or `siblingWait` passed. Without it, threads that write in a loop fall into a
+    /// convoy: the first one back from a commit leads a batch of one while the others are
+    /// still preparing, and every other sync carries a single change.
+    private func awaitSiblings() {
+        let expected = min(recentWriters.count(at: DispatchTime.now().uptimeNanoseconds), Self.batchLimit)
+        guard queue.count < expected else { return }
+        let deadline = Date(timeIntervalSinceNow: siblingWait)
+        leaderIsWaiting = true
+        while queue.count < expected && condition.wait(until: deadline) {}
+        leaderIsWaiting = false
     }
 
     /// Runs the batch's changes in one transaction and records each one's outcome.
@@ -156,5 +191,31 @@ final class GroupCommit: @unchecked Sendable {
                 return false
             }
         }
+    }
+}
+
+/// The threads that queued a change in the last few milliseconds, with when they last did.
+struct RecentWriters {
+    /// How long, in nanoseconds, a thread counts as a writer after its last change: a few
+    /// commits' time, so that a thread that stopped writing delays others only briefly.
+    let window: UInt64
+    private var threads: [(id: UInt, time: UInt64)] = []
+
+    init(window: UInt64) {
+        self.window = window
+    }
+
+    mutating func note(thread: UInt, at time: UInt64) {
+        if let index = threads.firstIndex(where: { $0.id == thread }) {
+            threads[index].time = time
+        } else {
+            threads.append((thread, time))
+        }
+    }
+
+    /// How many threads wrote within the window before `time`, forgetting the others.
+    mutating func count(at time: UInt64) -> Int {
+        threads.removeAll { $0.time < time && time - $0.time > window }
+        return threads.count
     }
 }
