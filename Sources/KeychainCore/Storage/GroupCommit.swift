@@ -91,7 +91,10 @@ final class GroupCommit: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         recentWriters.note(thread: UInt(pthread_self()), at: now)
         queue.append(writer)
-        if leaderIsWaiting { condition.broadcast() }
+        if awaitedCount > 0 && queue.count >= awaitedCount {
+            awaitedCount = 0
+            siblingsQueued.signal()
+        }
         while !writer.isDone && queue.first !== writer { condition.wait() }
         if writer.isDone {
             condition.unlock()
@@ -120,20 +123,31 @@ final class GroupCommit: @unchecked Sendable {
     /// The threads that wrote lately: the leader waits a moment for those not queued yet.
     /// Guarded by `condition`.
     private var recentWriters: RecentWriters
-    /// Whether a leader waits for its siblings; guarded by `condition`.
-    private var leaderIsWaiting = false
+    /// How many queued writers a waiting leader waits for (0 when none waits); guarded by
+    /// `condition`. The last of them signals `siblingsQueued`, which wakes the leader alone
+    /// rather than every queued writer.
+    private var awaitedCount = 0
+    private let siblingsQueued = DispatchSemaphore(value: 0)
 
-    /// Waits, holding `condition`, until every thread that wrote lately has queued a change
-    /// or `siblingWait` passed. Without it, threads that write in a loop fall into a
-    /// convoy: the first one back from a commit leads a batch of one while the others are
-    /// still preparing, and every other sync carries a single change.
+    /// Waits, holding `condition` on entry and return, until every thread that wrote lately
+    /// has queued a change or `siblingWait` passed. Without it, threads that write in a loop
+    /// fall into a convoy: the first one back from a commit leads a batch of one while the
+    /// others are still preparing, and every other sync carries a single change.
     private func awaitSiblings() {
         let expected = min(recentWriters.count(at: DispatchTime.now().uptimeNanoseconds), Self.batchLimit)
         guard queue.count < expected else { return }
-        let deadline = Date(timeIntervalSinceNow: siblingWait)
-        leaderIsWaiting = true
-        while queue.count < expected && condition.wait(until: deadline) {}
-        leaderIsWaiting = false
+        awaitedCount = expected
+        condition.unlock()
+        let signaled = siblingsQueued.wait(timeout: .now() + siblingWait) == .success
+        condition.lock()
+        if awaitedCount != 0 {
+            // Timed out, and nobody signaled.
+            awaitedCount = 0
+        } else if !signaled {
+            // Timed out, and the last sibling signaled just after: take that signal back,
+            // so that the next leader does not find it.
+            siblingsQueued.wait()
+        }
     }
 
     /// Runs the batch's changes in one transaction and records each one's outcome.
