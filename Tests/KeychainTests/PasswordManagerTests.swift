@@ -1,5 +1,5 @@
 import Foundation
-@testable import Keychain
+@testable import SwiftKeychain
 import Security
 import Testing
 
