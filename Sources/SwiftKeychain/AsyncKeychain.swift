@@ -82,7 +82,7 @@ public struct AsyncKeychain: Sendable, Hashable {
     }
 
     /// Moves another keychain's items into this one, without blocking the caller; see
-    /// ``migrateItems(from:removeOnCompletion:)``.
+    /// ``Keychain/migrateItems(from:removeOnCompletion:)``.
     @discardableResult
     public func migrateItems(from source: Keychain, removeOnCompletion: Bool) async throws(KeychainError) -> Int {
         try await BackgroundCalls.run { () throws(KeychainError) in
