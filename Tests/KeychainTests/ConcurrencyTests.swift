@@ -56,4 +56,36 @@ import Testing
             #expect(try await keychain.async.value(forKey: "counter", as: Int.self) == 300)
         }
     }
+
+    /// Rule 14 for the classic wrappers, which save through the same upsert as `Keychain`:
+    /// racing first registrations of one identifier all succeed and leave one item.
+    @Test func racingFirstRegistrationsOfAPasswordManagerAllSucceed() async throws {
+        try await keychainFiles.run {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<8 {
+                    group.addTask { try PasswordManager().registerKey("key-\(writer)", forIdentifier: "alice") }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try PasswordManager().key(forIdentifier: "alice")?.hasPrefix("key-") == true)
+            #expect(try Keychain(service: PasswordManager.service).allKeys().count == 1)
+        }
+    }
+
+    /// Two wrappers of one identifier, neither of which found an item, write at once: the
+    /// one whose add loses finds the other's item and updates it, so both writes succeed.
+    @Test func racingFirstWritesOfKeychainItemWrappersAllSucceed() async throws {
+        try await keychainFiles.run {
+            let wrappers = try (0..<8).map { _ in try KeychainItemWrapper(identifier: "com.example.pin") }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (writer, wrapper) in wrappers.enumerated() {
+                    group.addTask { try wrapper.setObject("pin-\(writer)", forKey: .valueData) }
+                }
+                try await group.waitForAll()
+            }
+            let stored = try KeychainItemWrapper(identifier: "com.example.pin").object(forKey: .valueData) as? String
+            #expect(stored?.hasPrefix("pin-") == true)
+            #expect(try Keychain(service: "").allKeys() == [""])
+        }
+    }
 }
