@@ -58,6 +58,22 @@ import TestSupport
         }
     }
 
+    /// The other way: the originals are read and removed by persistent reference in their
+    /// file, which the follow-up calls must name too (a reference alone would be looked up
+    /// in the default keychain and not found).
+    @Test func itemsMigrateFromAFileIntoTheDefaultKeychain() throws {
+        try createKeychain()
+        let old = Keychain(service: "com.example.ci", file: KeychainFile(path: path))
+        let new = Keychain(service: "com.example.ci")
+        try keychainFiles.run {
+            try old.set("pw", forKey: "alice")
+            try old.set("pw2", forKey: "bob")
+            #expect(try new.migrateItems(from: old, removeOnCompletion: true) == 2)
+            #expect(try new.allItems().map { try $0.value(as: String.self) } == ["pw", "pw2"])
+            #expect(try old.allKeys().isEmpty)
+        }
+    }
+
     /// A file that does not exist is not created behind the caller's back: errSecNoSuchKeychain.
     @Test func aMissingFileIsNoSuchKeychain() throws {
         let missing = Keychain(service: "s", file: KeychainFile(path: path))
