@@ -7,7 +7,7 @@ import Security
 /// ```swift
 /// let manager = PasswordManager.shared
 /// try manager.registerKey(password, forIdentifier: username)
-/// if try manager.validKey(attempt, forIdentifier: username) { ... }
+/// let valid = try manager.validKey(attempt, forIdentifier: username)
 /// try manager.deleteKey(forIdentifier: username)
 /// ```
 ///

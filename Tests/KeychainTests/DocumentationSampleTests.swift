@@ -29,6 +29,24 @@ import TestSupport
         }
     }
 
+    /// The same rule for the samples in the module's documentation comments.
+    @Test func everySwiftBlockOfTheDocumentationCommentsIsCompiledByTheTests() throws {
+        let samples = try String(
+            contentsOf: Self.packageRoot.appendingPathComponent("Tests/KeychainTests/DocumentationSamples.swift"),
+            encoding: .utf8)
+        let sources = Self.packageRoot.appendingPathComponent("Sources/SwiftKeychain")
+        let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+        var checked = 0
+        for file in files.sorted() {
+            let source = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for block in DocumentationBlocks.blocks(in: DocumentationBlocks.markdown(ofDocumentationCommentsIn: source)) {
+                #expect(DocumentationBlocks.source(samples, contains: block), "\(file): not in DocumentationSamples.swift:\n\(block)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 7)
+    }
+
     /// The checker itself: a block found with other indentation or with one line changed
     /// is not found.
     @Test func theCheckerFindsIndentedBlocksAndOnlyExactOnes() {
@@ -40,6 +58,8 @@ import TestSupport
         #expect(DocumentationBlocks.source(source, contains: "f()"))
         #expect(!DocumentationBlocks.source(source, contains: "let a = 1\nprint(a)"))
         #expect(!DocumentationBlocks.source("    let a = 1\n  print(a)", contains: "let a = 1\nprint(a)"))
+        let comments = "    /// Text.\n    ///\n    /// ```swift\n    /// g()\n    /// ```\n    func h() {}"
+        #expect(DocumentationBlocks.blocks(in: DocumentationBlocks.markdown(ofDocumentationCommentsIn: comments)) == ["g()"])
     }
 
     @Test func gettingStartedSamplesDoWhatTheArticleSays() async throws {
@@ -88,6 +108,24 @@ import TestSupport
             #expect(try PasswordManager().key(forIdentifier: "alice") == nil)
             #expect(try DocumentationSamples.fromKeychainItemWrapper() == "1234")
             #expect(try KeychainItemWrapper(identifier: "com.example.pin").object(forKey: .valueData) as? String == "")
+        }
+    }
+
+    @Test func documentationCommentSamplesDoWhatTheySay() throws {
+        try keychainFiles.run {
+            #expect(try DocumentationSamples.keychainType() == "s3cr3t")
+            let keychain = Keychain(service: "com.example.samples")
+            try keychain.set(4, forKey: "retries")
+            #expect(try DocumentationSamples.readingAValue(keychain) == 4)
+            try Keychain(service: "legacy-service").set("old", forKey: "carol")
+            try DocumentationSamples.migratingByQuery(keychain)
+            #expect(try keychain.string(forKey: "carol") == "old")
+            #expect(DocumentationSamples.keychainErrorType(keychain))
+            #expect(!DocumentationSamples.keychainErrorType(Keychain(service: "s", accessGroup: "not-mine")))
+            #expect(DocumentationSamples.keychainFileType().file?.path == "/srv/ci/ci.keychain-db")
+            #expect(try DocumentationSamples.keychainItemWrapperType() == "1234")
+            #expect(try DocumentationSamples.passwordManagerType(password: "p", attempt: "p", username: "dave"))
+            #expect(try DocumentationSamples.passwordManagerType(password: "p", attempt: "q", username: "dave") == false)
         }
     }
 }

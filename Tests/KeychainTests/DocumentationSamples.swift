@@ -2,7 +2,8 @@ import Foundation
 import Keychain
 import Security
 
-// Every ```swift block of the Keychain DocC articles, verbatim, as the body (or part of
+// Every ```swift block of the Keychain DocC articles and of the module's documentation
+// comments, verbatim, as the body (or part of
 // the body) of a function, so that the tests compile each one; DocumentationSampleTests
 // checks that each block appears here and runs the functions in a private keychain.
 enum DocumentationSamples {
@@ -105,5 +106,62 @@ enum DocumentationSamples {
         let stored = pin.object(forKey: .valueData) as? String
         try pin.resetKeychainItem()                                 // delete; the defaults come back
         return stored
+    }
+
+    // MARK: Documentation comments in Sources/SwiftKeychain
+
+    static func keychainType() throws -> String? {
+        let keychain = Keychain(service: "com.example.api")
+        try keychain.set("s3cr3t", forKey: "deploy-bot")
+        let token = try keychain.string(forKey: "deploy-bot")    // "s3cr3t", or nil if absent
+        return token
+    }
+
+    static func readingAValue(_ keychain: Keychain) throws -> Int? {
+        let retries = try keychain.value(forKey: "retries", as: Int.self)
+        return retries
+    }
+
+    static func migratingByQuery(_ keychain: Keychain) throws {
+        try keychain.migrateItems(matching: [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "legacy-service",
+        ], removeOnCompletion: true)
+    }
+
+    /// Returns whether the save succeeded.
+    static func keychainErrorType(_ keychain: Keychain) -> Bool {
+        do {
+            try keychain.set("s3cr3t", forKey: "deploy-bot")
+        } catch KeychainError.interactionNotAllowed {
+            // Locked: try again later.
+        } catch {
+            print(error.status, error.message)
+        }
+        return (try? keychain.contains("deploy-bot")) == true
+    }
+
+    /// Compiled only: the path is a server's.
+    static func keychainFileType() -> Keychain {
+        let ci = Keychain(service: "com.example.ci", file: KeychainFile(path: "/srv/ci/ci.keychain-db"))
+        return ci
+    }
+
+    static func keychainItemWrapperType() throws -> String? {
+        let pin = try KeychainItemWrapper(identifier: "com.example.app.pin", accessGroup: nil)
+        try pin.setObject("pinIdentifier", forKey: .account)
+        try pin.setObject(Accessibility.whenUnlocked, forKey: .accessible)
+        try pin.setObject("1234", forKey: .valueData)
+        let stored = pin.object(forKey: .valueData) as? String   // "1234"
+        try pin.resetKeychainItem()
+        return stored
+    }
+
+    static func passwordManagerType(password: String, attempt: String, username: String) throws -> Bool {
+        let manager = PasswordManager.shared
+        try manager.registerKey(password, forIdentifier: username)
+        let valid = try manager.validKey(attempt, forIdentifier: username)
+        try manager.deleteKey(forIdentifier: username)
+        return valid
     }
 }

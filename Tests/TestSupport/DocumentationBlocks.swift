@@ -33,6 +33,17 @@ public enum DocumentationBlocks {
         try blocks(language: language, in: String(contentsOf: url, encoding: .utf8))
     }
 
+    /// The Markdown of a Swift file's documentation comments (`///` lines, without the
+    /// slashes and the space after them); other lines become empty lines.
+    public static func markdown(ofDocumentationCommentsIn source: String) -> String {
+        source.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            let trimmed = line.drop(while: { $0 == " " })
+            guard trimmed.hasPrefix("///") else { return "" }
+            let text = trimmed.dropFirst(3)
+            return text.first == " " ? text.dropFirst() : text
+        }.joined(separator: "\n")
+    }
+
     /// Whether `source` holds `block` line for line, every non-empty line of the block
     /// preceded by the same indentation (a sample inside a function body); empty lines
     /// match lines with nothing but spaces.
