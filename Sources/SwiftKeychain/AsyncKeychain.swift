@@ -8,6 +8,10 @@ extension Keychain {
     /// In `async` code the synchronous calls stay available as they are: a Vapor handler
     /// may call `try keychain.set(...)` directly, and `try await keychain.async.set(...)`
     /// when the call should not block.
+    ///
+    /// Code written for the former `async` overloads (`try await keychain.set(...)`) still
+    /// compiles, with a warning that no operation in the `await` is async: it now makes
+    /// the synchronous call. Insert `.async` to keep the call off the caller's thread.
     public var async: AsyncKeychain { AsyncKeychain(keychain: self) }
 }
 
