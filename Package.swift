@@ -3,9 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "swift-keychain",
-    // The Apple platforms the Keychain module builds for, against the system's Security
-    // framework: the releases with Swift concurrency back-deployed and data-protection
-    // keychains on the Mac. The Linux-only products ignore these.
+    // The Apple platforms the Keychain product builds for, against the system's Security
+    // framework: macOS 13, which the package already required, and the releases of its
+    // year. The Linux-only products ignore these.
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         // Apple's Keychain Services API on Linux. On Apple platforms, depend on it only
