@@ -3,14 +3,18 @@ import PackageDescription
 
 let package = Package(
     name: "swift-keychain",
-    platforms: [.macOS(.v13)],
+    // The Apple platforms the Keychain product builds for, against the system's Security
+    // framework: macOS 13, which the package already required, and the releases of its
+    // year. The Linux-only products ignore these.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         // Apple's Keychain Services API on Linux. On Apple platforms, depend on it only
         // `.when(platforms: [.linux])` and use the system's Security framework.
         .library(name: "Security", targets: ["Security"]),
         .library(name: "KeychainCore", targets: ["KeychainCore"]),
         // The Swift-first API over Keychain Services, for Linux and Apple platforms alike.
-        .library(name: "Keychain", targets: ["Keychain"]),
+        // `import Keychain` re-exports `SwiftKeychain`, where the API lives.
+        .library(name: "Keychain", targets: ["Keychain", "SwiftKeychain"]),
         .executable(name: "keychain-demo", targets: ["KeychainDemo"]),
         // The book chapter's sample app: a PIN, then credit cards kept in the keychain.
         .executable(name: "keychain-cards", targets: ["KeychainCards"]),
@@ -61,12 +65,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The Swift-first API. Its module is not called `Keychain` like its main type, so
+        // that `SwiftKeychain.KeychainError` can name a type of the module.
         .target(
-            name: "Keychain",
+            name: "SwiftKeychain",
             dependencies: [
                 // Apple platforms have the system's Security framework.
                 .target(name: "Security", condition: .when(platforms: [.linux])),
             ]
+        ),
+        // The module apps import: `SwiftKeychain`, re-exported under the product's name.
+        .target(
+            name: "Keychain",
+            dependencies: ["SwiftKeychain"],
+            path: "Sources/KeychainExports"
         ),
         // The top layer: only the program and the fuzz targets import it. keychainctl's
         // commands are a library so that a fuzz target can parse and run argument vectors in
@@ -92,28 +104,27 @@ let package = Package(
             dependencies: ["Security"],
             path: "Examples/KeychainDemo"
         ),
-        // The examples use the Keychain module as an app would; Security only for the
-        // kSec... and errSec... names, which Apple platforms have from the system.
+        // The examples use the Keychain module alone, as an app would.
         .executableTarget(
             name: "KeychainCards",
-            dependencies: ["Keychain", .target(name: "Security", condition: .when(platforms: [.linux]))],
+            dependencies: ["Keychain"],
             path: "Examples/KeychainCards"
         ),
         .executableTarget(
             name: "ShareWriter",
-            dependencies: ["Keychain", .target(name: "Security", condition: .when(platforms: [.linux]))],
+            dependencies: ["Keychain"],
             path: "Examples/ShareWriter",
             exclude: ["keychain-share-writer.entitlements"]
         ),
         .executableTarget(
             name: "ShareReader",
-            dependencies: ["Keychain", .target(name: "Security", condition: .when(platforms: [.linux]))],
+            dependencies: ["Keychain"],
             path: "Examples/ShareReader",
             exclude: ["keychain-share-reader.entitlements"]
         ),
         .executableTarget(
             name: "ShareOutsider",
-            dependencies: ["Keychain", .target(name: "Security", condition: .when(platforms: [.linux]))],
+            dependencies: ["Keychain"],
             path: "Examples/ShareOutsider"
         ),
         .executableTarget(

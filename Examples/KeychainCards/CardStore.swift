@@ -1,6 +1,5 @@
 import Foundation
 import Keychain
-import Security
 
 /// The cards, kept as the chapter keeps its one card: JSON text in one keychain item
 /// through `KeychainItemWrapper` (identifier `com.ICF.keychain.securedData`, account
@@ -15,12 +14,12 @@ struct CardStore {
 
     /// The stored cards, oldest first.
     func cards() throws(KeychainError) -> [CreditCard] {
-        let json = wrapper.object(forKey: kSecValueData) as? String ?? ""
+        let json = wrapper.object(forKey: .valueData) as? String ?? ""
         guard !json.isEmpty else { return [] }   // the chapter's "no data stored yet"
         do {
             return try JSONDecoder().decode([CreditCard].self, from: Data(json.utf8))
         } catch {
-            throw KeychainError(status: errSecDecode, reason: "the stored cards are not a JSON list of cards")
+            throw KeychainError(.decode, reason: "the stored cards are not a JSON list of cards")
         }
     }
 
@@ -45,10 +44,10 @@ struct CardStore {
         do {
             json = String(decoding: try JSONEncoder().encode(list), as: UTF8.self)
         } catch {
-            throw KeychainError(status: errSecParam, reason: "the cards could not be encoded as JSON")
+            throw KeychainError(.param, reason: "the cards could not be encoded as JSON")
         }
-        try wrapper.setObject("secureDataIdentifer", forKey: kSecAttrAccount)
-        try wrapper.setObject(kSecAttrAccessibleWhenUnlocked, forKey: kSecAttrAccessible)
-        try wrapper.setObject(json, forKey: kSecValueData)
+        try wrapper.setObject("secureDataIdentifer", forKey: .account)
+        try wrapper.setObject(Accessibility.whenUnlocked, forKey: .accessible)
+        try wrapper.setObject(json, forKey: .valueData)
     }
 }

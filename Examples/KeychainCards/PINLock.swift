@@ -1,5 +1,4 @@
 import Keychain
-import Security
 
 /// The app's PIN, one keychain item kept through `KeychainItemWrapper` as the book's chapter
 /// does: identifier `com.ICF.Keychain.pin`, account `pinIdentifer` (the chapter's spelling),
@@ -19,9 +18,9 @@ struct PINLock {
     /// Stores a new PIN. The account and accessibility go first, so the item has them from
     /// its first write (each change is written at once).
     func set(_ pin: String) throws(KeychainError) {
-        try wrapper.setObject("pinIdentifer", forKey: kSecAttrAccount)
-        try wrapper.setObject(kSecAttrAccessibleWhenUnlocked, forKey: kSecAttrAccessible)
-        try wrapper.setObject(pin, forKey: kSecValueData)
+        try wrapper.setObject("pinIdentifer", forKey: .account)
+        try wrapper.setObject(Accessibility.whenUnlocked, forKey: .accessible)
+        try wrapper.setObject(pin, forKey: .valueData)
     }
 
     func accepts(_ pin: String) -> Bool {
@@ -38,6 +37,6 @@ struct PINLock {
     }
 
     private var storedPIN: String {
-        wrapper.object(forKey: kSecValueData) as? String ?? ""
+        wrapper.object(forKey: .valueData) as? String ?? ""
     }
 }

@@ -9,7 +9,6 @@
 // keychain refuses with errSecMissingEntitlement.
 import Foundation
 import Keychain
-import Security
 
 let sharedGroup = "com.example.shared"
 let service = "com.example.shared-secrets"
@@ -26,7 +25,7 @@ func describe(_ read: () throws(KeychainError) -> String?) -> String {
         guard let secret = try read() else { return "nothing found" }
         return "found \(secret)"
     } catch {
-        if error.status == errSecMissingEntitlement { return "refused, this program does not hold the group" }
+        if error.code == .missingEntitlement { return "refused, this program does not hold the group" }
         return "failed: \(error)"
     }
 }

@@ -8,7 +8,6 @@
 // the executable (Scripts/sharing-demo puts it there).
 import Foundation
 import Keychain
-import Security
 
 let sharedGroup = "com.example.shared"
 let keychain = Keychain(service: "com.example.shared-secrets", accessGroup: sharedGroup)
@@ -32,7 +31,7 @@ do throws(KeychainError) {
     default:
         fail("usage: keychain-share-reader [NAME]", status: 64)
     }
-} catch let error where error.status == errSecMissingEntitlement {
+} catch KeychainError.missingEntitlement {
     fail("""
         This program does not hold the access group \(sharedGroup). Place \
         keychain-share-reader.entitlements beside the executable (Scripts/sharing-demo does).

@@ -9,7 +9,6 @@
 // keychain refuses the group, as Apple's does for an app without the entitlement.
 import Foundation
 import Keychain
-import Security
 
 let sharedGroup = "com.example.shared"
 let keychain = Keychain(service: "com.example.shared-secrets", accessGroup: sharedGroup)
@@ -31,7 +30,7 @@ do throws(KeychainError) {
     default:
         fail("usage: keychain-share-writer store NAME SECRET | remove NAME", status: 64)
     }
-} catch let error where error.status == errSecMissingEntitlement {
+} catch KeychainError.missingEntitlement {
     fail("""
         This program does not hold the access group \(sharedGroup). Place \
         keychain-share-writer.entitlements beside the executable (Scripts/sharing-demo does).

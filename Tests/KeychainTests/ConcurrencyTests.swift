@@ -17,15 +17,15 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<8 {
                     group.addTask {
-                        // The async variant: each save runs on a thread of the module's queue.
-                        for key in keys { try await keychain.set("writer-\(writer)", forKey: key) }
+                        // The async view: each save runs on a thread of the module's queue.
+                        for key in keys { try await keychain.async.set("writer-\(writer)", forKey: key) }
                     }
                 }
                 try await group.waitForAll()
             }
-            #expect(try await keychain.allKeys() == keys)
+            #expect(try await keychain.async.allKeys() == keys)
             for key in keys {
-                #expect(try await keychain.string(forKey: key)?.hasPrefix("writer-") == true)
+                #expect(try await keychain.async.string(forKey: key)?.hasPrefix("writer-") == true)
             }
         }
     }
@@ -34,7 +34,7 @@ import Testing
     /// The synchronous API, called from several child tasks (threads of the cooperative pool).
     @Test func readersNeverSeeASavedItemMissing() async throws {
         let keychain = keychain
-        // Local functions are synchronous, so they call the synchronous overloads.
+        // Synchronous local functions, as a handler would call the synchronous API.
         func write(rounds: Int) throws {
             for round in 1...rounds { try keychain.set(round, forKey: "counter") }
         }
@@ -44,7 +44,7 @@ import Testing
             return missing
         }
         try await keychainFiles.run {
-            try await keychain.set(0, forKey: "counter")
+            try await keychain.async.set(0, forKey: "counter")
             let missingReads = try await withThrowingTaskGroup(of: Int.self) { group in
                 group.addTask { try write(rounds: 300); return 0 }
                 for _ in 0..<2 {
@@ -53,7 +53,39 @@ import Testing
                 return try await group.reduce(0, +)
             }
             #expect(missingReads == 0)
-            #expect(try await keychain.value(forKey: "counter", as: Int.self) == 300)
+            #expect(try await keychain.async.value(forKey: "counter", as: Int.self) == 300)
+        }
+    }
+
+    /// Rule 14 for the classic wrappers, which save through the same upsert as `Keychain`:
+    /// racing first registrations of one identifier all succeed and leave one item.
+    @Test func racingFirstRegistrationsOfAPasswordManagerAllSucceed() async throws {
+        try await keychainFiles.run {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<8 {
+                    group.addTask { try PasswordManager().registerKey("key-\(writer)", forIdentifier: "alice") }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try PasswordManager().key(forIdentifier: "alice")?.hasPrefix("key-") == true)
+            #expect(try Keychain(service: PasswordManager.service).allKeys().count == 1)
+        }
+    }
+
+    /// Two wrappers of one identifier, neither of which found an item, write at once: the
+    /// one whose add loses finds the other's item and updates it, so both writes succeed.
+    @Test func racingFirstWritesOfKeychainItemWrappersAllSucceed() async throws {
+        try await keychainFiles.run {
+            let wrappers = try (0..<8).map { _ in try KeychainItemWrapper(identifier: "com.example.pin") }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (writer, wrapper) in wrappers.enumerated() {
+                    group.addTask { try wrapper.setObject("pin-\(writer)", forKey: .valueData) }
+                }
+                try await group.waitForAll()
+            }
+            let stored = try KeychainItemWrapper(identifier: "com.example.pin").object(forKey: .valueData) as? String
+            #expect(stored?.hasPrefix("pin-") == true)
+            #expect(try Keychain(service: "").allKeys() == [""])
         }
     }
 }

@@ -47,4 +47,64 @@ import Testing
             #expect(item.description.contains("k"))
         }
     }
+
+    /// A failure is matched by name, `catch KeychainError.missingEntitlement`, with no cast
+    /// and no Security constant: the calls throw `KeychainError` (typed throws), and each
+    /// named code is a pattern.
+    @Test func failuresAreMatchedByNameInCatchClauses() throws {
+        try keychainFiles.run {
+            let denied = Keychain(service: "s", accessGroup: "not-mine")
+            var caught: String?
+            do {
+                try denied.set("v", forKey: "k")
+            } catch KeychainError.interactionNotAllowed {
+                caught = "interactionNotAllowed"
+            } catch KeychainError.missingEntitlement {
+                caught = "missingEntitlement"
+            } catch {
+                caught = "other \(error)"
+            }
+            #expect(caught == "missingEntitlement")
+        }
+    }
+
+    /// The patterns also match an error seen as `any Error` (a `do` that throws other
+    /// types too), and match nothing but a `KeychainError` of their status.
+    @Test func patternsMatchAnyErrorByStatusOnly() {
+        let thrown: any Error = KeychainError(status: errSecDecode, reason: "r")
+        #expect(KeychainError.decode ~= thrown)
+        #expect(!(KeychainError.param ~= thrown))
+        #expect(!(KeychainError.decode ~= CancellationError()))
+        let matched: Bool = switch thrown {
+        case KeychainError.decode: true
+        default: false
+        }
+        #expect(matched)
+    }
+
+    /// Every named code is its Keychain Services status, so `error.code` and `error.status`
+    /// agree, and a status without a name is still a code.
+    @Test(arguments: [
+        (KeychainError.itemNotFound, errSecItemNotFound), (KeychainError.duplicateItem, errSecDuplicateItem),
+        (KeychainError.param, errSecParam), (KeychainError.decode, errSecDecode),
+        (KeychainError.interactionNotAllowed, errSecInteractionNotAllowed),
+        (KeychainError.missingEntitlement, errSecMissingEntitlement), (KeychainError.userCanceled, errSecUserCanceled),
+        (KeychainError.authFailed, errSecAuthFailed), (KeychainError.noSuchKeychain, errSecNoSuchKeychain),
+        (KeychainError.noSuchAttribute, errSecNoSuchAttr),
+    ])
+    func namedCodesAreTheirStatuses(code: KeychainError.Code, status: OSStatus) {
+        #expect(code.rawValue == status)
+        #expect(KeychainError(status: status).code == code)
+        #expect(KeychainError(code).status == status)
+        #expect(KeychainError(status: -12345).code == KeychainError.Code(rawValue: -12345))
+    }
+
+    /// `SwiftKeychain.KeychainError` names the type even where the type `Keychain` hides
+    /// the module `Keychain`: the module and the type have different names.
+    @Test func moduleQualifiedNamesResolve() {
+        let error: SwiftKeychain.KeychainError = SwiftKeychain.KeychainError(.param)
+        let keychain: SwiftKeychain.Keychain = Keychain(service: "s")
+        #expect(error.status == errSecParam)
+        #expect(keychain.service == "s")
+    }
 }

@@ -78,6 +78,27 @@ import Testing
         }
     }
 
+    /// The named keys need no Security import; each is the constant's string, and an
+    /// `Accessibility` is stored as its `kSecAttrAccessible` value.
+    @Test func namedKeysAreTheConstants() throws {
+        #expect(KeychainItemWrapper.Key.account.name == kSecAttrAccount as String)
+        #expect(KeychainItemWrapper.Key.valueData.name == kSecValueData as String)
+        #expect(KeychainItemWrapper.Key.accessible.name == kSecAttrAccessible as String)
+        #expect(Set(KeychainItemWrapper.Key.allCases.map(\.name)).count == KeychainItemWrapper.Key.allCases.count)
+        try keychainFiles.run {
+            let wrapper = try KeychainItemWrapper(identifier: "named", accessGroup: nil)
+            try wrapper.setObject("com.example.named", forKey: .service)
+            try wrapper.setObject("carol", forKey: .account)
+            try wrapper.setObject(Accessibility.afterFirstUnlock, forKey: .accessible)
+            try wrapper.setObject("pw", forKey: .valueData)
+            #expect(wrapper.object(forKey: kSecAttrAccount) as? String == "carol")
+            #expect(wrapper.object(forKey: .valueData) as? String == "pw")
+            let stored = try #require(keychainFiles.storedAttributes(genericPasswordQuery(service: "com.example.named", account: "carol")))
+            #expect(stored[kSecAttrAccessible as String] as? String == kSecAttrAccessibleAfterFirstUnlock as String)
+            #expect(try Keychain(service: "com.example.named").string(forKey: "carol") == "pw")
+        }
+    }
+
     /// Rule 14, the sample's collision quirk, kept: the wrapper searches by kSecAttrGeneric
     /// but the item's identity is account + service, so two identifiers that both keep the
     /// empty default account are the same item and the second write is a duplicate.

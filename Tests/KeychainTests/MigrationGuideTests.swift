@@ -3,8 +3,9 @@ import Keychain
 import Security
 import Testing
 
-/// What docs/Migrating.md promises about items that other wrappers wrote: each is stored
-/// here as that wrapper stores it, through Keychain Services, and read with this API.
+/// What the Keychain documentation's migration articles promise about items that other
+/// wrappers wrote: each is stored here as that wrapper stores it, through Keychain
+/// Services, and read with this API.
 @Suite struct MigrationGuideTests {
     let keychainFiles = PrivateKeychain()
 

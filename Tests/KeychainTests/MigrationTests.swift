@@ -1,5 +1,5 @@
 import Foundation
-@testable import Keychain
+@testable import SwiftKeychain
 import Security
 import Testing
 
@@ -107,10 +107,10 @@ import Testing
     @Test func movesItemsFromAnotherConfiguration() async throws {
         try await keychainFiles.run {
             let old = Keychain(server: "example.com", protocol: .https)
-            try await old.set("pw", forKey: "alice")
-            #expect(try await destination.migrateItems(from: old, removeOnCompletion: true) == 1)
-            #expect(try await destination.string(forKey: "alice") == "pw")
-            #expect(try await old.contains("alice") == false)
+            try await old.async.set("pw", forKey: "alice")
+            #expect(try await destination.async.migrateItems(from: old, removeOnCompletion: true) == 1)
+            #expect(try await destination.async.string(forKey: "alice") == "pw")
+            #expect(try await old.async.contains("alice") == false)
         }
     }
 

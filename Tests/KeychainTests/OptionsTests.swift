@@ -17,6 +17,21 @@ import Testing
         #expect(changed.service == "com.example.options")
     }
 
+    /// Options are plain values: a property changed in place is what the next save writes.
+    @Test func optionsChangedInPlaceAreWritten() throws {
+        var labelled = keychain
+        labelled.options.label = "API token"
+        labelled.options.accessibility = .afterFirstUnlock
+        #expect(labelled.options == KeychainOptions(accessibility: .afterFirstUnlock, label: "API token"))
+        #expect(keychain.options == KeychainOptions())
+        try keychainFiles.run {
+            try labelled.set("v", forKey: "k")
+            let stored = try #require(keychainFiles.storedAttributes(genericPasswordQuery(service: "com.example.options", account: "k")))
+            #expect(stored[kSecAttrLabel as String] as? String == "API token")
+            #expect(stored[kSecAttrAccessible as String] as? String == "ck")
+        }
+    }
+
     /// Rules 8 and 34: accessibility is written with every save, moving an existing item.
     @Test func accessibilityIsWrittenAndChangedBySaving() throws {
         try keychainFiles.run {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Keychain
+@testable import SwiftKeychain
 import Security
 import Testing
 
@@ -226,7 +226,8 @@ import Testing
         #expect(dumped.contains("migrate"))
     }
 
-    /// The only test that touches the process-wide shared instance.
+    /// The only test that changes or drops the process-wide shared instance (a documentation
+    /// sample only registers and deletes a key through it).
     @Test func sharedInstanceAndDropShared() {
         let shared = PasswordManager.shared
         #expect(PasswordManager.shared === shared)

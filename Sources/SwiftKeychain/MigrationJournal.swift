@@ -27,10 +27,9 @@ struct MigrationJournal {
 
     /// Removes the original item, exactly that one (by its persistent reference).
     mutating func removeOriginal(_ source: MigrationSource) throws(KeychainError) {
-        let query: [String: Any] = [
-            kSecClass as String: source.itemClass,
-            kSecValuePersistentRef as String: source.persistentReference,
-        ]
+        var query = source.target
+        query[kSecClass as String] = source.itemClass
+        query[kSecValuePersistentRef as String] = source.persistentReference
         guard try SecItemCalls.delete(query, during: "removing a migrated item") else {
             throw KeychainError(status: errSecItemNotFound, reason: "a migrated item was removed by another writer during the migration")
         }
@@ -42,7 +41,7 @@ struct MigrationJournal {
     func rollBack(after failure: KeychainError) -> KeychainError {
         var undoFailures = 0
         for source in removedOriginals.reversed() {
-            var item = source.restorableAttributes
+            var item = source.restorableAttributes.merging(source.target) { attribute, _ in attribute }
             item[kSecClass as String] = source.itemClass
             item[kSecValueData as String] = source.data
             if SecItemAdd(item as CFDictionary, nil) != errSecSuccess { undoFailures += 1 }

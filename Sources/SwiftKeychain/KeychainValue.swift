@@ -10,8 +10,8 @@ import Security
 /// - Integers and floating-point numbers: their decimal text (`"42"`, `"0.1"`), which
 ///   reads back exactly.
 ///
-/// For any other `Codable` value use ``Keychain/encode(_:forKey:)-(Encodable,_)`` and
-/// ``Keychain/decode(_:forKey:)-2dvzq``, which store JSON.
+/// For any other `Codable` value use ``Keychain/encode(_:forKey:)`` and
+/// ``Keychain/decode(_:forKey:)``, which store JSON.
 public protocol KeychainValue: Sendable {
     /// The bytes to store.
     func keychainData() throws(KeychainError) -> Data

@@ -11,6 +11,9 @@ struct MigrationSource {
     let persistentReference: Data
     /// The attributes an add needs to recreate the item.
     let restorableAttributes: [String: Any]
+    /// The query keys that pick the item's keychain (`kSecUseKeychain`...), for the calls
+    /// that remove or restore it.
+    let target: [String: Any]
 
     /// The attributes of a password item that an add accepts back; the dates, references
     /// and any private attributes a platform returns are left out.
@@ -38,13 +41,14 @@ struct MigrationSource {
         var sources: [MigrationSource] = []
         for entry in try Keychain.listAttributes(matching: query, withPersistentReferences: true) {
             let key = try Keychain.requireKey(of: entry)
-            guard let data = try Keychain.secret(of: entry, itemClass: itemClass),
+            guard let data = try Keychain.secret(of: entry, itemClass: itemClass, in: query),
                   let reference = entry[kSecValuePersistentRef as String] as? Data else {
                 throw KeychainError(status: errSecItemNotFound, reason: "an item to migrate was removed while the migration read it")
             }
             sources.append(MigrationSource(
                 key: key, data: data, itemClass: itemClass, persistentReference: reference,
-                restorableAttributes: entry.filter { restorableNames.contains($0.key) }))
+                restorableAttributes: entry.filter { restorableNames.contains($0.key) },
+                target: Platform.target(of: query)))
         }
         return sources
     }

@@ -7,7 +7,7 @@ import Security
 /// ```swift
 /// let manager = PasswordManager.shared
 /// try manager.registerKey(password, forIdentifier: username)
-/// if try manager.validKey(attempt, forIdentifier: username) { ... }
+/// let valid = try manager.validKey(attempt, forIdentifier: username)
 /// try manager.deleteKey(forIdentifier: username)
 /// ```
 ///
@@ -131,21 +131,8 @@ public final class PasswordManager: Sendable, CustomReflectable {
             kSecValueData as String: Data(key.utf8),
             kSecAttrAccessible as String: accessibility.rawValue,
         ]
-        let newItem = query.merging(changes) { _, written in written }
-        // Update, else add; a few rounds cover another writer adding or removing the item
-        // between the two calls.
-        for _ in 0..<3 {
-            if try SecItemCalls.update(query, changes, during: "registering a key") {
-                remember(key)
-                return
-            }
-            if try SecItemCalls.add(newItem, during: "registering a key") {
-                remember(key)
-                return
-            }
-        }
-        throw KeychainError(status: errSecDuplicateItem,
-                            reason: "the item kept being added and removed by other writers while registering a key")
+        try SecItemCalls.upsert(query, changes: changes, during: "registering a key")
+        remember(key)
     }
 
     /// The key of an identifier in any of the process's access groups, or nil.

@@ -19,26 +19,16 @@ extension Keychain {
     }
 
     /// Stores any `Encodable` value under a key, as JSON, replacing any value there.
-    /// Read it with ``decode(_:forKey:)-2dvzq``. Saves as ``set(_:forKey:)-3c0xe`` does.
+    /// Read it with ``decode(_:forKey:)``. Saves as ``set(_:forKey:)`` does.
     ///
     /// - Throws: ``KeychainError``; `errSecParam` when the value cannot be encoded.
     public func encode(_ value: some Encodable, forKey key: String) throws(KeychainError) {
         try save(try JSONValueCoding.encode(value), forKey: key)
     }
 
-    /// The upsert behind every save.
+    /// The save behind ``set(_:forKey:)`` and ``encode(_:forKey:)``: an upsert.
     func save(_ secret: Data, forKey key: String) throws(KeychainError) {
-        let query = try itemQuery(forKey: key)
-        let changes = try writtenAttributes(secret: secret)
-        let newItem = query.merging(changes) { _, written in written }
-        // Each round can lose a race (the item added, or deleted, between the calls); a few
-        // rounds make a save succeed unless other writers keep adding and deleting the item.
-        for _ in 0..<3 {
-            if try SecItemCalls.update(query, changes, during: "saving an item") { return }
-            if try SecItemCalls.add(newItem, during: "saving an item") { return }
-        }
-        throw KeychainError(status: errSecDuplicateItem,
-                            reason: "the item kept being added and removed by other writers during the save")
+        try SecItemCalls.upsert(try itemQuery(forKey: key), changes: try writtenAttributes(secret: secret), during: "saving an item")
     }
 
     /// Removes the item of a key, synchronizable or not.

@@ -10,12 +10,12 @@ import Security
 /// let token = try keychain.string(forKey: "deploy-bot")    // "s3cr3t", or nil if absent
 /// ```
 ///
-/// A key is the item's account (`kSecAttrAccount`). A `Keychain` is an immutable value:
-/// modifiers such as ``accessibility(_:)`` return a copy with other ``KeychainOptions``.
-/// It is `Sendable`, and every method may be called from any thread: each is one or a few
-/// `SecItem` calls, which Keychain Services makes atomic. The `async` variants run those
-/// calls on a background queue, so a wait (a busy database, a lock) never blocks the
-/// caller's thread.
+/// A key is the item's account (`kSecAttrAccount`). A `Keychain` is a value: its
+/// ``options`` can be changed in place, and modifiers such as ``accessibility(_:)`` return a
+/// copy with one option changed. It is `Sendable`, and every method may be called from any
+/// thread: each is one or a few `SecItem` calls, which Keychain Services makes atomic.
+/// ``async`` gives the same calls as `async` functions, which run on a background queue so
+/// that a wait (a busy database, a lock) never blocks the caller's thread.
 ///
 /// It uses only the public Keychain Services API, so the same code builds against Apple's
 /// Security framework and against this package's `Security` module on Linux.
@@ -25,10 +25,13 @@ public struct Keychain: Sendable, Hashable {
 
     /// The access group items are saved to, and the only one searched; nil saves to the
     /// process's default group and searches all of its groups.
-    public let accessGroup: String?
+    public var accessGroup: String?
+
+    /// The keychain file the items are in; nil for the default keychain.
+    public var file: KeychainFile?
 
     /// How items are written.
-    public let options: KeychainOptions
+    public var options: KeychainOptions
 
     /// A keychain of generic passwords (`kSecClassGenericPassword`) of one service.
     ///
@@ -36,9 +39,11 @@ public struct Keychain: Sendable, Hashable {
     ///   - service: The service (`kSecAttrService`), often a reverse-DNS name.
     ///   - accessGroup: The access group to use; nil for the process's default group on
     ///     save and all of its groups on search.
+    ///   - file: The keychain file to use (macOS and Linux); nil for the default keychain.
     ///   - options: How items are written.
-    public init(service: String, accessGroup: String? = nil, options: KeychainOptions = KeychainOptions()) {
-        self.init(location: .genericPassword(service: service), accessGroup: accessGroup, options: options)
+    public init(service: String, accessGroup: String? = nil, file: KeychainFile? = nil,
+                options: KeychainOptions = KeychainOptions()) {
+        self.init(location: .genericPassword(service: service), accessGroup: accessGroup, file: file, options: options)
     }
 
     /// A keychain of internet passwords (`kSecClassInternetPassword`) of one server, protocol,
@@ -55,7 +60,8 @@ public struct Keychain: Sendable, Hashable {
     ///   - port: The port (`kSecAttrPort`), 0...65535; any other value makes every
     ///     operation throw `errSecParam`.
     ///   - path: The path (`kSecAttrPath`).
-    ///   - accessGroup: As for ``init(service:accessGroup:options:)``.
+    ///   - accessGroup: As for ``init(service:accessGroup:file:options:)``.
+    ///   - file: As for ``init(service:accessGroup:file:options:)``.
     ///   - options: How items are written.
     public init(
         server: String,
@@ -64,17 +70,19 @@ public struct Keychain: Sendable, Hashable {
         port: Int? = nil,
         path: String? = nil,
         accessGroup: String? = nil,
+        file: KeychainFile? = nil,
         options: KeychainOptions = KeychainOptions()
     ) {
         let internetPassword = InternetPasswordLocation(
             server: server, protocol: `protocol`, authenticationType: authenticationType,
             port: port ?? 0, path: path ?? "")
-        self.init(location: .internetPassword(internetPassword), accessGroup: accessGroup, options: options)
+        self.init(location: .internetPassword(internetPassword), accessGroup: accessGroup, file: file, options: options)
     }
 
-    init(location: ItemLocation, accessGroup: String?, options: KeychainOptions) {
+    init(location: ItemLocation, accessGroup: String?, file: KeychainFile?, options: KeychainOptions) {
         self.location = location
         self.accessGroup = accessGroup
+        self.file = file
         self.options = options
     }
 
@@ -94,37 +102,38 @@ public struct Keychain: Sendable, Hashable {
 
     /// A copy that writes items with other options.
     public func options(_ options: KeychainOptions) -> Keychain {
-        Keychain(location: location, accessGroup: accessGroup, options: options)
+        changing { $0.options = options }
     }
 
     /// A copy that saves items with this accessibility.
     public func accessibility(_ accessibility: Accessibility) -> Keychain {
-        options(KeychainOptions(accessibility: accessibility, synchronizable: options.synchronizable,
-                                label: options.label, comment: options.comment, attributes: options.attributes))
+        changing { $0.options.accessibility = accessibility }
     }
 
     /// A copy that reads and writes synchronizable items (true) or the others (false).
     public func synchronizable(_ synchronizable: Bool) -> Keychain {
-        options(KeychainOptions(accessibility: options.accessibility, synchronizable: synchronizable,
-                                label: options.label, comment: options.comment, attributes: options.attributes))
+        changing { $0.options.synchronizable = synchronizable }
     }
 
     /// A copy that saves items with this label (`kSecAttrLabel`).
     public func label(_ label: String?) -> Keychain {
-        options(KeychainOptions(accessibility: options.accessibility, synchronizable: options.synchronizable,
-                                label: label, comment: options.comment, attributes: options.attributes))
+        changing { $0.options.label = label }
     }
 
     /// A copy that saves items with this comment (`kSecAttrComment`).
     public func comment(_ comment: String?) -> Keychain {
-        options(KeychainOptions(accessibility: options.accessibility, synchronizable: options.synchronizable,
-                                label: options.label, comment: comment, attributes: options.attributes))
+        changing { $0.options.comment = comment }
     }
 
     /// A copy that saves items with these extra attributes, replacing any set before.
     /// See ``KeychainOptions/attributes`` for the keys allowed.
     public func attributes(_ attributes: [String: AttributeValue]) -> Keychain {
-        options(KeychainOptions(accessibility: options.accessibility, synchronizable: options.synchronizable,
-                                label: options.label, comment: options.comment, attributes: attributes))
+        changing { $0.options.attributes = attributes }
+    }
+
+    private func changing(_ change: (inout Keychain) -> Void) -> Keychain {
+        var copy = self
+        change(&copy)
+        return copy
     }
 }

@@ -1,25 +1,26 @@
 /// How a ``Keychain`` writes items: accessibility, synchronization, label, comment and extra
-/// attributes. An immutable value; ``Keychain``'s modifiers return copies with one changed.
+/// attributes. A value: change its properties (`options.label = "API token"`), or use
+/// ``Keychain``'s modifiers, which return copies with one changed.
 public struct KeychainOptions: Sendable, Hashable {
     /// When the items' secrets can be read. Written on every save, so saving an existing
     /// item also moves it to this accessibility.
-    public let accessibility: Accessibility
+    public var accessibility: Accessibility
     /// Whether items are synchronizable (`kSecAttrSynchronizable`). Reads, saves and
-    /// ``Keychain/allKeys()-7xjub`` see only items with this value; ``Keychain/remove(_:)-5xthk`` and
-    /// ``Keychain/removeAll()-2s6jr`` remove both kinds.
-    public let synchronizable: Bool
+    /// ``Keychain/allKeys()`` see only items with this value; ``Keychain/remove(_:)`` and
+    /// ``Keychain/removeAll()`` remove both kinds.
+    public var synchronizable: Bool
     /// The label (`kSecAttrLabel`) of saved items; nil leaves it unset on add and unchanged
     /// on update.
-    public let label: String?
+    public var label: String?
     /// The comment (`kSecAttrComment`) of saved items; nil leaves it unset on add and
     /// unchanged on update.
-    public let comment: String?
+    public var comment: String?
     /// Further attributes written with every save, keyed by their four-character names
     /// (`kSecAttrDescription as String`). Keys the ``Keychain`` manages itself (class,
     /// account, service, server, protocol, authentication type, port, path, access group,
     /// synchronizable, accessibility, label, comment) are rejected with `errSecParam` when
     /// saving; so are keys that are not four characters long.
-    public let attributes: [String: Keychain.AttributeValue]
+    public var attributes: [String: Keychain.AttributeValue]
 
     /// Options with the given values; the defaults are those of Keychain Services.
     public init(

@@ -54,7 +54,7 @@ extension Keychain {
     ///   keychain.
     @discardableResult
     public func migrateItems(from source: Keychain, removeOnCompletion: Bool) throws(KeychainError) -> Int {
-        guard source.location != location || source.accessGroup != accessGroup
+        guard source.location != location || source.accessGroup != accessGroup || source.file != file
                 || source.options.synchronizable != options.synchronizable else {
             throw KeychainError(status: errSecParam, reason: "a keychain cannot migrate items from itself")
         }

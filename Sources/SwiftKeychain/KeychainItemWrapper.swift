@@ -6,10 +6,10 @@ import Security
 ///
 /// ```swift
 /// let pin = try KeychainItemWrapper(identifier: "com.example.app.pin", accessGroup: nil)
-/// try pin.setObject("pinIdentifier", forKey: kSecAttrAccount)
-/// try pin.setObject(kSecAttrAccessibleWhenUnlocked, forKey: kSecAttrAccessible)
-/// try pin.setObject("1234", forKey: kSecValueData)
-/// let stored = pin.object(forKey: kSecValueData) as? String   // "1234"
+/// try pin.setObject("pinIdentifier", forKey: .account)
+/// try pin.setObject(Accessibility.whenUnlocked, forKey: .accessible)
+/// try pin.setObject("1234", forKey: .valueData)
+/// let stored = pin.object(forKey: .valueData) as? String   // "1234"
 /// try pin.resetKeychainItem()
 /// ```
 ///
@@ -18,8 +18,8 @@ import Security
 /// into memory, or, if there is no item, the sample's defaults: account, label, description
 /// and secret all `""`. ``object(forKey:)-(String)`` reads that memory; ``setObject(_:forKey:)-(_,String)``
 /// changes it and writes the whole item at once (added the first time, updated after).
-/// Keys may be the constants themselves (`kSecAttrAccount`) or their strings
-/// (`kSecAttrAccount as String`).
+/// Keys may be a ``Key`` (`.account`), which needs no `import Security`, the constants
+/// themselves (`kSecAttrAccount`) or their strings (`kSecAttrAccount as String`).
 ///
 /// ## The sample's quirks this keeps, for compatibility
 /// - **Items collide on account and service.** The wrapper searches by `kSecAttrGeneric`,
@@ -112,7 +112,7 @@ public final class KeychainItemWrapper: Sendable, CustomReflectable {
     ///
     /// - Parameters:
     ///   - object: The value: a `String` or `Data` for `kSecValueData`; a `String`, `Data`,
-    ///     number, `Bool` or `Date` for attributes (a `kSecAttrAccessible...` constant for
+    ///     number, `Bool` or `Date` for attributes (an ``Accessibility`` or a `kSecAttrAccessible...` constant for
     ///     `kSecAttrAccessible`). Nil does nothing, as in the sample.
     ///   - key: `kSecValueData` or a generic-password attribute such as `kSecAttrAccount`,
     ///     `kSecAttrService`, `kSecAttrLabel`, `kSecAttrAccessible`, `kSecAttrAccessGroup`.
@@ -216,6 +216,9 @@ public final class KeychainItemWrapper: Sendable, CustomReflectable {
             if let data = object as? Data { return secret(data) }
             throw KeychainError(status: errSecParam, reason: "kSecValueData takes a String or Data")
         }
+        if let accessibility = object as? Accessibility {
+            return .string(accessibility.rawValue)
+        }
         guard let value = Keychain.AttributeValue(dictionaryValue: object) else {
             throw KeychainError(status: errSecParam, reason: "'\(key)' takes a String, Data, number, Bool or Date")
         }
@@ -254,35 +257,40 @@ public final class KeychainItemWrapper: Sendable, CustomReflectable {
         default: Data()
         }
 
-        var search = Self.searchQuery(identifier: identifier, accessGroup: accessGroup)
-        search[kSecReturnAttributes as String] = true
-        search[kSecMatchLimit as String] = kSecMatchLimitOne
-        if case .found(let result) = try SecItemCalls.copyMatching(search, during: "writing a keychain item"),
-           let found = result as? [String: Any] {
-            // The found item's primary key (spec §3), so that the update touches it alone.
-            var query: [String: Any] = [
-                kSecClass as String: kSecClassGenericPassword,
-                kSecAttrGeneric as String: found[kSecAttrGeneric as String] ?? identifier,
-            ]
-            // An absent account or service is the same key as an empty one.
-            for name in [kSecAttrAccount, kSecAttrService].map({ $0 as String }) {
-                query[name] = found[name] ?? ""
-            }
-            query[kSecAttrAccessGroup as String] = found[kSecAttrAccessGroup as String]
-            var changes = attributes
-            changes[kSecValueData as String] = secret
-            if try SecItemCalls.update(query, changes, during: "writing a keychain item") { return }
-            // Deleted since the search: add it again below.
-        }
-
-        var newItem = attributes
+        var changes = attributes
+        changes[kSecValueData as String] = secret
+        var newItem = changes
         newItem[kSecClass as String] = kSecClassGenericPassword
         newItem[kSecAttrGeneric as String] = identifier
-        newItem[kSecValueData as String] = secret
-        if try SecItemCalls.add(newItem, during: "writing a keychain item") { return }
-        throw KeychainError(
-            status: errSecDuplicateItem,
-            reason: "another item has this account and service, a generic password's primary key; "
-                + "give each KeychainItemWrapper its own kSecAttrAccount or kSecAttrService")
+        do throws(KeychainError) {
+            try SecItemCalls.upsert(try identityOfStoredItem(), changes: changes, newItem: newItem,
+                                    during: "writing a keychain item")
+        } catch KeychainError.duplicateItem {
+            throw KeychainError(
+                .duplicateItem,
+                reason: "another item has this account and service, a generic password's primary key; "
+                    + "give each KeychainItemWrapper its own kSecAttrAccount or kSecAttrService")
+        }
+    }
+
+    /// The query that names the wrapper's item alone: the stored item's primary key (spec
+    /// §3) when there is one, so that an update touches no other item; else the search.
+    private func identityOfStoredItem() throws(KeychainError) -> [String: Any] {
+        let search = Self.searchQuery(identifier: identifier, accessGroup: accessGroup)
+        var lookup = search
+        lookup[kSecReturnAttributes as String] = true
+        lookup[kSecMatchLimit as String] = kSecMatchLimitOne
+        guard case .found(let result) = try SecItemCalls.copyMatching(lookup, during: "writing a keychain item"),
+              let found = result as? [String: Any] else { return search }
+        var identity: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrGeneric as String: found[kSecAttrGeneric as String] ?? identifier,
+        ]
+        // An absent account or service is the same key as an empty one.
+        for name in [kSecAttrAccount, kSecAttrService].map({ $0 as String }) {
+            identity[name] = found[name] ?? ""
+        }
+        identity[kSecAttrAccessGroup as String] = found[kSecAttrAccessGroup as String]
+        return identity
     }
 }

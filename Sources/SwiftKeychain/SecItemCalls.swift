@@ -1,7 +1,8 @@
 import Foundation
 import Security
 
-/// The four `SecItem` functions with statuses turned into ``KeychainError``s.
+/// The four `SecItem` functions with statuses turned into ``KeychainError``s, and the one
+/// save built on them (``upsert(_:changes:newItem:during:)``).
 enum SecItemCalls {
     /// What a search found.
     enum SearchResult {
@@ -65,5 +66,27 @@ enum SecItemCalls {
         case errSecItemNotFound: return false
         default: throw KeychainError(status: status, reason: "\(operation) failed")
         }
+    }
+
+    /// Updates the item `identity` names with `changes`, else adds `newItem` (by default
+    /// `identity` with `changes`): the save of ``Keychain``, ``PasswordManager`` and
+    /// ``KeychainItemWrapper``.
+    ///
+    /// It never deletes first, so readers never see the item missing. Each round can lose a
+    /// race (the item added, or deleted, by another writer between the two calls); a few
+    /// rounds make the save succeed unless other writers keep adding and deleting the item.
+    ///
+    /// - Throws: ``KeychainError``; `errSecDuplicateItem` when every add found an item with
+    ///   `newItem`'s identity that `identity` does not match (another writer's, or an item
+    ///   that shares the primary key but not the other attributes of `identity`).
+    static func upsert(
+        _ identity: [String: Any], changes: [String: Any], newItem: [String: Any]? = nil, during operation: String
+    ) throws(KeychainError) {
+        let newItem = newItem ?? identity.merging(changes) { _, written in written }
+        for _ in 0..<3 {
+            if try update(identity, changes, during: operation) { return }
+            if try add(newItem, during: operation) { return }
+        }
+        throw KeychainError(.duplicateItem, reason: "\(operation) kept finding another item with the same identity")
     }
 }

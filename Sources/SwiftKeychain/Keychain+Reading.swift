@@ -33,7 +33,7 @@ extension Keychain {
         return try Value(keychainData: data)
     }
 
-    /// A `Decodable` value stored as JSON under a key by ``encode(_:forKey:)-(Encodable,_)``.
+    /// A `Decodable` value stored as JSON under a key by ``encode(_:forKey:)``.
     ///
     /// - Returns: The value, or nil when there is no item for the key.
     /// - Throws: ``KeychainError``; `errSecDecode` when the stored JSON is not a `Value`.
@@ -45,7 +45,7 @@ extension Keychain {
     /// The text stored under a key: `try keychain["token"]`.
     ///
     /// Read-only, because a subscript setter cannot throw and a failed write of a secret
-    /// must not pass silently; use ``set(_:forKey:)-3c0xe`` to write.
+    /// must not pass silently; use ``set(_:forKey:)`` to write.
     public subscript(key: String) -> String? {
         get throws(KeychainError) { try string(forKey: key) }
     }

@@ -1,7 +1,7 @@
 import Dispatch
 import Security
 
-/// Runs blocking `SecItem` work for the `async` variants on a dispatch queue, so that a wait
+/// Runs blocking `SecItem` work for ``AsyncKeychain`` on a dispatch queue, so that a wait
 /// in Keychain Services (a busy database, a lock) holds a thread of that queue instead of
 /// the caller's thread or one of Swift's cooperative threads.
 enum BackgroundCalls {
@@ -15,19 +15,9 @@ enum BackgroundCalls {
         _ operation: @escaping @Sendable () throws(KeychainError) -> Value
     ) async throws(KeychainError) -> Value {
         if Task.isCancelled {
-            throw KeychainError(status: errSecUserCanceled, reason: "the task was cancelled before the operation started")
+            throw KeychainError(.userCanceled, reason: "the task was cancelled before the operation started")
         }
-        #if os(Linux)
-        // On Linux the SecItem functions read their keychain from a task-local
-        // (`KeychainEnvironment`), which does not cross to a dispatch queue. Carrying it over
-        // makes an async variant act on the same keychain as its synchronous twin would.
-        let environment = KeychainEnvironment.current
-        let body: @Sendable () -> Result<Value, KeychainError> = {
-            KeychainEnvironment.withValue(environment) { Result(catching: operation) }
-        }
-        #else
-        let body: @Sendable () -> Result<Value, KeychainError> = { Result(catching: operation) }
-        #endif
+        let body = Platform.keepingCallersKeychain { Result(catching: operation) }
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, KeychainError>, Never>) in
             queue.async { continuation.resume(returning: body()) }
         }

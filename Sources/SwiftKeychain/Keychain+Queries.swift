@@ -48,6 +48,7 @@ extension Keychain {
         case .configured: query[kSecAttrSynchronizable as String] = options.synchronizable
         case .any: query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
         }
+        try Platform.target(&query, file: file)
         return query
     }
 

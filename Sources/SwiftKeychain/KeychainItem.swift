@@ -1,7 +1,7 @@
 import Foundation
 import Security
 
-/// An item of a ``Keychain``, as ``Keychain/allItems()-7jjmg`` returns it: its key, its secret and
+/// An item of a ``Keychain``, as ``Keychain/allItems()`` returns it: its key, its secret and
 /// its attributes.
 ///
 /// Its `description` and reflection (`dump`, debuggers' summaries) show the key and
@@ -52,7 +52,7 @@ public struct KeychainItem: Sendable, Hashable, CustomStringConvertible, CustomR
         try Value(keychainData: data)
     }
 
-    /// The secret decoded from JSON, as ``Keychain/encode(_:forKey:)-(Encodable,_)`` stores it.
+    /// The secret decoded from JSON, as ``Keychain/encode(_:forKey:)`` stores it.
     ///
     /// - Throws: ``KeychainError`` `errSecDecode` when the bytes are not a JSON `Value`.
     public func decode<Value: Decodable>(_ type: Value.Type) throws(KeychainError) -> Value {

@@ -22,11 +22,12 @@ extension Keychain {
     ///   secrets cannot be read now.
     public func allItems() throws(KeychainError) -> [KeychainItem] {
         var items: [KeychainItem] = []
-        for entry in try listedAttributes(withPersistentReferences: true) {
+        let query = try baseQuery(synchronizable: .configured)
+        for entry in try Self.listAttributes(matching: query, withPersistentReferences: true) {
             let key = try Self.requireKey(of: entry)
             // Secrets are read one at a time by persistent reference: Apple's file-based
             // keychain on macOS refuses kSecReturnData with kSecMatchLimitAll.
-            guard let data = try Self.secret(of: entry, itemClass: itemClass) else { continue }
+            guard let data = try Self.secret(of: entry, itemClass: itemClass, in: query) else { continue }
             var attributes: [String: AttributeValue] = [:]
             for (name, value) in entry where name.utf8.count == 4 {
                 attributes[name] = AttributeValue(dictionaryValue: value)
@@ -37,9 +38,8 @@ extension Keychain {
     }
 
     /// The attribute dictionaries of every item, in insertion order (spec rule 28).
-    func listedAttributes(withPersistentReferences: Bool = false) throws(KeychainError) -> [[String: Any]] {
-        try Self.listAttributes(matching: try baseQuery(synchronizable: .configured),
-                                withPersistentReferences: withPersistentReferences)
+    func listedAttributes() throws(KeychainError) -> [[String: Any]] {
+        try Self.listAttributes(matching: try baseQuery(synchronizable: .configured), withPersistentReferences: false)
     }
 
     static func listAttributes(matching query: [String: Any], withPersistentReferences: Bool) throws(KeychainError) -> [[String: Any]] {
@@ -58,12 +58,15 @@ extension Keychain {
         }
     }
 
-    /// The secret of a listed item, read by its persistent reference; nil if it is gone.
-    static func secret(of entry: [String: Any], itemClass: CFString) throws(KeychainError) -> Data? {
+    /// The secret of a listed item, read by its persistent reference in the keychain the
+    /// listing query went to; nil if it is gone.
+    static func secret(of entry: [String: Any], itemClass: CFString, in listingQuery: [String: Any]) throws(KeychainError) -> Data? {
         guard let reference = entry[kSecValuePersistentRef as String] as? Data else {
             throw KeychainError(status: errSecDecode, reason: "the keychain returned an item without a persistent reference")
         }
-        let query: [String: Any] = [kSecClass as String: itemClass, kSecValuePersistentRef as String: reference]
+        var query = Platform.target(of: listingQuery)
+        query[kSecClass as String] = itemClass
+        query[kSecValuePersistentRef as String] = reference
         return try SecItemCalls.data(of: query, during: "reading a listed item")
     }
 

@@ -1,0 +1,131 @@
+import Foundation
+import Keychain
+import Security
+import Testing
+import TestSupport
+
+/// The Keychain DocC articles' code: every ```swift block is compiled (it appears verbatim in
+/// DocumentationSamples.swift), and each sample does what its article says when run.
+@Suite struct DocumentationSampleTests {
+    let keychainFiles = PrivateKeychain()
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let catalog = packageRoot.appendingPathComponent("Sources/SwiftKeychain/SwiftKeychain.docc")
+    static let articles = ["SwiftKeychain.md", "GettingStarted.md", "MigratingFromOtherWrappers.md",
+                           "MigratingFromClassicWrappers.md"]
+
+    /// Documentation rule: a sample in an article is code the tests compile, so it cannot
+    /// drift from the API.
+    @Test(arguments: articles)
+    func everySwiftBlockIsCompiledByTheTests(article: String) throws {
+        let samples = try String(
+            contentsOf: Self.packageRoot.appendingPathComponent("Tests/KeychainTests/DocumentationSamples.swift"),
+            encoding: .utf8)
+        let blocks = try DocumentationBlocks.blocks(inFileAt: Self.catalog.appendingPathComponent(article))
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            #expect(DocumentationBlocks.source(samples, contains: block), "not in DocumentationSamples.swift:\n\(block)")
+        }
+    }
+
+    /// The same rule for the samples in the module's documentation comments.
+    @Test func everySwiftBlockOfTheDocumentationCommentsIsCompiledByTheTests() throws {
+        let samples = try String(
+            contentsOf: Self.packageRoot.appendingPathComponent("Tests/KeychainTests/DocumentationSamples.swift"),
+            encoding: .utf8)
+        let sources = Self.packageRoot.appendingPathComponent("Sources/SwiftKeychain")
+        let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+        var checked = 0
+        for file in files.sorted() {
+            let source = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for block in DocumentationBlocks.blocks(in: DocumentationBlocks.markdown(ofDocumentationCommentsIn: source)) {
+                #expect(DocumentationBlocks.source(samples, contains: block), "\(file): not in DocumentationSamples.swift:\n\(block)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 7)
+    }
+
+    /// The checker itself: a block found with other indentation or with one line changed
+    /// is not found.
+    @Test func theCheckerFindsIndentedBlocksAndOnlyExactOnes() {
+        let markdown = "Text\n\n```swift\nlet a = 1\n\nprint(a)\n```\n\n- item\n\n  ```swift\n  f()\n  ```\n```sh\nls\n```\n"
+        let blocks = DocumentationBlocks.blocks(in: markdown)
+        #expect(blocks == ["let a = 1\n\nprint(a)", "f()"])
+        let source = "func x() {\n        let a = 1\n\n        print(a)\n        f()\n}"
+        #expect(DocumentationBlocks.source(source, contains: blocks[0]))
+        #expect(DocumentationBlocks.source(source, contains: "f()"))
+        #expect(!DocumentationBlocks.source(source, contains: "let a = 1\nprint(a)"))
+        #expect(!DocumentationBlocks.source("    let a = 1\n  print(a)", contains: "let a = 1\nprint(a)"))
+        let comments = "    /// Text.\n    ///\n    /// ```swift\n    /// g()\n    /// ```\n    func h() {}"
+        #expect(DocumentationBlocks.blocks(in: DocumentationBlocks.markdown(ofDocumentationCommentsIn: comments)) == ["g()"])
+    }
+
+    @Test func gettingStartedSamplesDoWhatTheArticleSays() async throws {
+        let path = TestScratch.folder("ci").appendingPathComponent("ci.keychain-db").path
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try await keychainFiles.run {
+            let basics = try DocumentationSamples.saveAndRead()
+            #expect(basics.token == "s3cr3t" && basics.known && basics.keys.isEmpty)
+
+            let values = try DocumentationSamples.otherValuesWithOptions()
+            #expect(values.retries == 3 && values.endpoint == "https://api.example.com" && values.label == "API settings")
+
+            #expect(DocumentationSamples.handleFailures(Keychain(service: "s"), token: "t"))
+            #expect(!DocumentationSamples.handleFailures(Keychain(service: "s", accessGroup: "not-mine"), token: "t"))
+
+            try await DocumentationSamples.fromAsyncCode("t2")
+            #expect(try Keychain(service: "com.example.api").string(forKey: "deploy-bot") == "t2")
+
+            var created: SecKeychain?
+            #expect(SecKeychainCreate(path, 0, nil, false, nil, &created) == errSecSuccess)
+            try DocumentationSamples.anotherKeychainFile(path: path, token: "t3")
+            #expect(try Keychain(service: "com.example.ci", file: KeychainFile(path: path)).string(forKey: "deploy-bot") == "t3")
+            #expect(try Keychain(service: "com.example.ci").contains("deploy-bot") == false)
+        }
+    }
+
+    @Test func migrationSamplesDoWhatTheArticlesSay() throws {
+        #expect(keychainFiles.addRaw([
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "swift-item",
+            kSecValueData as String: Data("v1".utf8),
+        ]) == errSecSuccess)
+        #expect(keychainFiles.addRaw(genericPasswordQuery(service: "VAL_VALValet_example", account: "valet-item")
+            .merging([kSecValueData as String: Data("v2".utf8)]) { $1 }) == errSecSuccess)
+        try keychainFiles.run {
+            #expect(try DocumentationSamples.fromKeychainAccess(token: "t") == nil)
+            #expect(try Keychain(service: "com.example.github-token").string(forKey: "alice") == "t")
+
+            try DocumentationSamples.fromKeychainSwift()
+            #expect(try DocumentationSamples.fromValet(valetService: "VAL_VALValet_example") == 1)
+            #expect(try Keychain(service: "com.example.app").allKeys() == ["swift-item", "valet-item"])
+
+            // The classic wrappers, as the article runs them, in the program's own groups:
+            // nothing there names a group the program does not hold.
+            #expect(try DocumentationSamples.fromUYLPasswordManager(passwordHash: "h", attempt: "h"))
+            #expect(try PasswordManager().key(forIdentifier: "alice") == nil)
+            #expect(try DocumentationSamples.fromKeychainItemWrapper() == "1234")
+            #expect(try KeychainItemWrapper(identifier: "com.example.pin").object(forKey: .valueData) as? String == "")
+        }
+    }
+
+    @Test func documentationCommentSamplesDoWhatTheySay() throws {
+        try keychainFiles.run {
+            #expect(try DocumentationSamples.keychainType() == "s3cr3t")
+            let keychain = Keychain(service: "com.example.samples")
+            try keychain.set(4, forKey: "retries")
+            #expect(try DocumentationSamples.readingAValue(keychain) == 4)
+            try Keychain(service: "legacy-service").set("old", forKey: "carol")
+            try DocumentationSamples.migratingByQuery(keychain)
+            #expect(try keychain.string(forKey: "carol") == "old")
+            #expect(DocumentationSamples.keychainErrorType(keychain))
+            #expect(!DocumentationSamples.keychainErrorType(Keychain(service: "s", accessGroup: "not-mine")))
+            #expect(DocumentationSamples.keychainFileType().file?.path == "/srv/ci/ci.keychain-db")
+            #expect(try DocumentationSamples.keychainItemWrapperType() == "1234")
+            #expect(try DocumentationSamples.passwordManagerType(password: "p", attempt: "p", username: "dave"))
+            #expect(try DocumentationSamples.passwordManagerType(password: "p", attempt: "q", username: "dave") == false)
+        }
+    }
+}
