@@ -32,6 +32,11 @@ struct ExportArchive: ParsableCommand {
     @OptionGroup var password: StandardInputPassword
 
     func run() throws {
+        // Before the password is asked for and the items read: a path that cannot take the
+        // file fails now, saying why.
+        if let problem = PathDiagnosis.creating(output, createsFolders: false) {
+            throw ToolFailure.other("cannot write \(output): \(problem)")
+        }
         let store = try keychain.store()
         let secret = try password.read()
             ?? PasswordPrompt.newPassword("password for new archive: ", retype: "retype password for new archive: ")
@@ -43,7 +48,7 @@ struct ExportArchive: ParsableCommand {
         do {
             export = try store.exportArchive(password: secret)
         } catch {
-            throw ToolFailure.status(error.status, during: "export-archive")
+            throw keychain.location.hinted(ToolFailure.status(error.status, during: "export-archive"))
         }
         // Only the owner may read the archive, as only they may read the keychain; umask
         // also covers the temporary file of the atomic write.
@@ -52,7 +57,8 @@ struct ExportArchive: ParsableCommand {
         do {
             try export.archive.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            throw ToolFailure.other("cannot write \(output): \(error.localizedDescription)")
+            let reason = PathDiagnosis.creating(output, createsFolders: false) ?? error.localizedDescription
+            throw ToolFailure.other("cannot write \(output): \(reason)")
         }
         try UnreadableItemsReport.check(export.skipped, during: "export-archive", othersWere: "exported")
     }

@@ -38,6 +38,7 @@ struct ImportArchive: ParsableCommand {
     func run() throws {
         let store = try keychain.store()
         let archive = try BoundedFile.read(file, limit: Self.largestArchive)
+        guard !archive.isEmpty else { throw ToolFailure.other("cannot read \(file): it is empty, not an archive") }
         let secret = try password.read() ?? PasswordPrompt.password("password to open \(file): ")
         let report: ImportReport
         do {
@@ -49,7 +50,7 @@ struct ImportArchive: ParsableCommand {
             throw ToolFailure(message: "keychainctl: import-archive: \(reason)",
                               exitStatus: ToolFailure.exitStatus(for: errSecParam))
         } catch {
-            throw ToolFailure.status(error.status, during: "import-archive")
+            throw keychain.location.hinted(ToolFailure.status(error.status, during: "import-archive"))
         }
         ConsoleOutput.error("imported: \(report.imported), replaced: \(report.replaced), skipped: \(report.skipped)")
     }
