@@ -11,7 +11,8 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
             discussion: """
                 -a and -s are required. The label defaults to the \(Fields.serviceName). Without -U, adding \
                 an item that exists already is an error (errSecDuplicateItem, exit status 45); with -U \
-                the item the attributes find is updated, its password too when one is given, in \
+                the item the attributes find is updated: the attributes given, and its password when \
+                one is given, nothing else (the item keeps its label unless -l is given), in \
                 whichever access group it is (only in --access-group's when given); when they find \
                 items of several access groups, nothing is changed and the error names the groups \
                 (exit status 3): name one with --access-group.
@@ -58,7 +59,7 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
         try keychain.runAdding { store in
             let secret = try password.read()
             if update, let existing = try store.firstInOneGroup(
-                keychain.narrowed(fields.search(fields.newItem)), during: "add-\(Fields.noun)") {
+                keychain.narrowed(fields.updateSearch), during: "add-\(Fields.noun)") {
                 var changes = fields.changes
                 changes[kSecValueData as String] = secret
                 try store.update(existing, with: changes)

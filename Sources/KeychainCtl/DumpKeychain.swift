@@ -7,7 +7,7 @@ import Security
 struct DumpKeychain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump-keychain",
-        abstract: "Show every item of a keychain.",
+        abstract: "Show every item of a keychain, of every access group or --access-group's.",
         discussion: """
             Generic and internet passwords, certificates and keys, each class in the order its items \
             were added, of every access group (or only --access-group's).

@@ -85,6 +85,7 @@ struct ExitStatus: Sendable {
         }
         return (["Exit status:"] + lines + [
             "  129+ a password prompt was ended by signal n: 128 + n (130 for Ctrl-C)",
+            "",
             "Any other status is the low byte of a Keychain Services status; keychainctl error <n> explains it.",
         ]).joined(separator: "\n")
     }

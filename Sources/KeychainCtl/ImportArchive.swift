@@ -18,6 +18,9 @@ struct ImportArchive: ParsableCommand {
             45); keep, the keychain's item stays and the archived one is skipped; replace, the \
             archived one takes its place. On success, standard error shows imported: <n>, \
             replaced: <n>, skipped: <n>.
+
+            The file must be a regular file or a pipe: a folder, a device (/dev/null) or an empty \
+            file is refused, saying so, before the password is asked for (exit status 1).
             """)
 
     @OptionGroup var keychain: ArchiveKeychainOption

@@ -79,19 +79,29 @@ import TestSupport
         #expect(secret(readingAs: "com.example.app") == nil)
     }
 
-    @Test("The same rule for internet passwords: several groups matching a server refuse -U")
+    @Test("For internet passwords too: -U finds the app's item by account and server, whatever its label")
     func internetPasswordsFollowTheSameRule() throws {
+        // As a browser stores it: no label, no authentication type, no port.
         let added = keychainctl.asProgram("com.example.browser") {
             SecItemAdd([
                 kSecClass as String: kSecClassInternetPassword, kSecAttrAccount as String: "alice",
                 kSecAttrServer as String: "example.com", kSecValueData as String: Data("browser".utf8),
-                // What keychainctl gives an item without -t, so that its -U finds this one.
-                kSecAttrAuthenticationType as String: kSecAttrAuthenticationTypeDefault,
             ] as CFDictionary, nil)
         }
         #expect(added == errSecSuccess)
+        let rotated = try keychainctl("add-internet-password", "-U", "-a", "alice", "-s", "example.com", "-w", "new")
+        #expect(rotated.status == 0)
+        let found = try keychainctl("find-internet-password", "-a", "alice", "-s", "example.com", "--json")
+        #expect(found.output.contains("\"agrp\" : \"com.example.browser\""))
+        #expect(try keychainctl("search", "server=example.com").output.components(separatedBy: "class: ").count == 2)
+        #expect(try keychainctl("find-internet-password", "-a", "alice", "-w").output == "new\n")
+        // Only the password changed: no label or authentication type of keychainctl's was imposed.
+        #expect(!found.output.contains("\"labl\""))
+        #expect(!found.output.contains("\"atyp\" : \"dflt\""))
+
+        // A copy in keychainctl's group makes two: -U refuses and names both.
         try keychainctl("add-internet-password", "-a", "alice", "-s", "example.com", "-w", "copy")
-        let update = try keychainctl("add-internet-password", "-U", "-a", "alice", "-s", "example.com", "-w", "new")
+        let update = try keychainctl("add-internet-password", "-U", "-a", "alice", "-s", "example.com", "-w", "newer")
         #expect(update.status == 3)
         #expect(update.errors.contains("(com.example.browser, keychainctl)"))
     }
