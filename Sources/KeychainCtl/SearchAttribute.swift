@@ -70,7 +70,8 @@ struct SearchAttribute {
             value = NSNumber(value: port)
         case .codeNumber, .codeText:
             guard let code = FourCharCode(argument: text) else {
-                throw .badValue(argument, "\(name) is a four-character code, such as \(name == "protocol" || name == "ptcl" ? "htps" : "aapl")")
+                let example = ["protocol": "htps", "authtype": "dflt"][definition.name] ?? "aapl"
+                throw .badValue(argument, "\(definition.name) is a four-character code, such as \(example)")
             }
             value = definition.kind == .codeNumber ? code.number : code.text
         }

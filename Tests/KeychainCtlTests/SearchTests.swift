@@ -93,7 +93,8 @@ import Testing
             ("colour=red", "'colour' is not an attribute search knows; it takes account, service, server"),
             ("alice", "'alice' is not name=value"),
             ("port=https", "a port is a number from 0 to 65535"),
-            ("protocol=https", "protocol is a four-character code"),
+            ("protocol=https", "protocol is a four-character code, such as htps"),
+            ("atyp=default", "authtype is a four-character code, such as dflt"),
         ]
         for (argument, message) in cases {
             let outcome = try keychainctl("search", argument)
