@@ -17,8 +17,9 @@ struct ExportArchive: ParsableCommand {
             twice without echo (password for new archive: , retype password for new archive: ), \
             or read with --password-stdin; it cannot be empty. The file is created readable by \
             you alone, and replaced if it exists; a folder or a device in its place, or a missing \
-            folder, is refused, saying so, before the password is asked for (exit status 1). A locked keychain does not export \
-            (errSecInteractionNotAllowed, exit status 36). import-archive reads the file.
+            folder, is refused, saying so, before the password is asked for (exit status 1). A \
+            locked keychain does not export (errSecInteractionNotAllowed, exit status 36). \
+            import-archive reads the file.
 
             An item that fails to open (its row damaged or altered) is left out: every other item \
             is exported, the file is written, and the skipped items are listed on standard error by \

@@ -14,7 +14,8 @@ struct KeychainOptions: ParsableArguments {
     @Option(name: .customLong("access-group"), parsing: .unconditional,
             help: ArgumentHelp(
                 "Only items of this access group; for adds, the group of the new item.",
-                discussion: "Without it, searches cover every group and new items go to keychainctl's own, keychainctl (or the first of $KEYCHAIN_ACCESS_GROUPS), which other programs do not see.",
+                discussion: "Without it, searches cover every group and new items go to keychainctl's own, "
+                    + "keychainctl (or the first of $KEYCHAIN_ACCESS_GROUPS), which other programs do not see.",
                 valueName: "group"))
     var accessGroup: String?
 

@@ -25,10 +25,8 @@ struct SearchItems: ParsableCommand {
             keychainctl search service=example.com account=alice
             """)
 
-    @Option(name: .customShort("k"),
-            help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",
-                               valueName: "keychain"))
-    var keychain: String?
+    /// `-k`, as the archive subcommands take it: the arguments are the attributes.
+    @OptionGroup var keychain: ArchiveKeychainOption
 
     @Option(name: .customLong("access-group"),
             help: ArgumentHelp("Only items of this access group.", valueName: "group"))
@@ -74,7 +72,7 @@ struct SearchItems: ParsableCommand {
     }
 
     func run() throws {
-        let location = KeychainLocation(argument: keychain)
+        let location = keychain.location
         let queries = try queries()
         let (items, skipped, path) = try location.runSeeingEveryGroup { store in
             let found = try queries.map { try store.readable($0, withData: withData) }
