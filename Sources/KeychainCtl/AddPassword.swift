@@ -7,11 +7,18 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "add-\(Fields.noun)",
-            abstract: "Add \(Fields.itemName) item.",
+            abstract: "Add \(Fields.itemName) item, to keychainctl's own access group unless --access-group names the app's.",
             discussion: """
                 -a and -s are required. The label defaults to the \(Fields.serviceName). Without -U, adding \
                 an item that exists already is an error (errSecDuplicateItem, exit status 45); with -U \
-                the first item the attributes find is updated, its password too when one is given.
+                the item the attributes find is updated: the attributes given, and its password when \
+                one is given, nothing else (the item keeps its label unless -l is given), in \
+                whichever access group it is (only in --access-group's when given); when they find \
+                items of several access groups, nothing is changed and the error names the groups \
+                (exit status 3): name one with --access-group.
+
+                A new item goes to keychainctl's own access group, keychainctl, which apps do not \
+                see: to store a secret for an app, give the app's group with --access-group.
 
                 The password: -w <password>; or -w as the last argument, to be asked twice without \
                 echo; or --password-stdin, to read it from a pipe \
@@ -45,12 +52,14 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
         }
     }
 
-    /// As `security`'s do_add_*_password: with -U, update the first item the attributes
-    /// find, else add.
+    /// As `security`'s do_add_*_password: with -U, update the item the attributes find,
+    /// else add. The item may be another program's: an administrator rotating an app's
+    /// secret must change the app's item, not add a copy the app never sees.
     func run() throws {
         try keychain.runAdding { store in
             let secret = try password.read()
-            if update, let existing = try store.first(fields.search(fields.newItem), withData: false) {
+            if update, let existing = try store.firstInOneGroup(
+                keychain.narrowed(fields.updateSearch), during: "add-\(Fields.noun)") {
                 var changes = fields.changes
                 changes[kSecValueData as String] = secret
                 try store.update(existing, with: changes)

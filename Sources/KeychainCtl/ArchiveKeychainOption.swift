@@ -2,7 +2,8 @@ import ArgumentParser
 import KeychainCore
 
 /// The `-k <keychain>` of `export-archive` and `import-archive`, whose argument is the
-/// archive file, and the typed store the archive calls need.
+/// archive file, and of `search`, whose arguments are attributes; and the typed store the
+/// archive calls need.
 struct ArchiveKeychainOption: ParsableArguments {
     @Option(name: .customShort("k"),
             help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",

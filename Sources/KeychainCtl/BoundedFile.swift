@@ -34,6 +34,15 @@ enum BoundedFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .other("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        // What was opened, not what the name showed before: a device would read forever
+        // (/dev/zero) or read as nothing (/dev/null); a pipe is a file's contents.
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw .other("cannot read \(path): \(String(cString: strerror(errno)))") }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFIFO: break
+        case S_IFDIR: throw .other("cannot read \(path): it is a folder, not a file")
+        default: throw .other("cannot read \(path): it is a device or a socket, not a file")
+        }
         switch Self.read(fd, atMost: limit + 1) {
         case .failure(let error):
             let reason = error.code == .EISDIR ? "it is a folder" : String(cString: strerror(error.code.rawValue))

@@ -14,7 +14,9 @@ struct CreateKeychain: ParsableCommand {
             keychain: , retype password for new keychain: ; three tries). An empty password \
             makes a keychain without one, which unlocks itself at its first use. A keychain that \
             exists already is an error (errSecDuplicateKeychain, exit status 48). A new keychain \
-            is unlocked.
+            is unlocked. Missing folders of a path are created (mode 0700); when the keychain \
+            cannot be created, the error says what is wrong with the path (a missing folder \
+            that cannot be made, a file where a folder should be, a folder you may not write in).
             """)
 
     @Flag(name: .customShort("P"),
@@ -44,7 +46,13 @@ struct CreateKeychain: ParsableCommand {
             let status = secret.withUnsafeBytes { bytes in
                 SecKeychainCreate(name, UInt32(bytes.count), bytes.baseAddress, false, nil, &created)
             }
-            try check(status, "SecKeychainCreate \(name)")
+            guard status == errSecSuccess else {
+                // The status alone (errSecNotAvailable, "You may need to restart your
+                // computer") does not say what is wrong with the path.
+                let reason = status == errSecDuplicateKeychain ? nil
+                    : PathDiagnosis.creating(KeychainLocation(argument: name).path, createsFolders: true)
+                throw ToolFailure.status(status, during: "SecKeychainCreate \(name)", reason: reason)
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ import Security
 struct DumpKeychain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump-keychain",
-        abstract: "Show every item of a keychain.",
+        abstract: "Show every item of a keychain, of every access group or --access-group's.",
         discussion: """
             Generic and internet passwords, certificates and keys, each class in the order its items \
             were added, of every access group (or only --access-group's).
@@ -37,17 +37,12 @@ struct DumpKeychain: ParsableCommand {
             var items: [KeychainItem] = []
             var skipped: [UnreadableItem] = []
             for itemClass in Self.classes {
-                let references = try store.references(keychain.narrowed([
+                let found = try store.readable(keychain.narrowed([
                     kSecClass as String: itemClass,
                     kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
-                ]))
-                for reference in references {
-                    switch try store.opened(reference, itemClass: itemClass, withData: withData) {
-                    case .item(let item): items.append(item)
-                    case .unreadable(let unreadable): skipped.append(unreadable)
-                    case nil: break  // deleted meanwhile
-                    }
-                }
+                ]), withData: withData)
+                items += found.items
+                skipped += found.skipped
             }
             return (items, skipped, store.keychainPath)
         }

@@ -5,8 +5,12 @@ import Security
 struct ErrorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "error",
-        abstract: "Show the message of one or more status codes.",
-        discussion: "Codes are decimal (-25300) or hexadecimal (0xFFFF9D2C). Prints Error: 0x%08X %d <message>.")
+        abstract: "Show the message of one or more status codes, and what keychainctl's exit statuses mean.",
+        discussion: """
+            Codes are decimal (-25300) or hexadecimal (0xFFFF9D2C). Prints Error: 0x%08X %d <message>; \
+            for a code that is one of keychainctl's exit statuses (0 to 255, such as 44 or 93), a second \
+            line, keychainctl exit status <n>: <meaning>, says what keychainctl means by it.
+            """)
 
     @Argument(help: ArgumentHelp("A status code.", valueName: "code"))
     var codes: [StatusCode]
@@ -16,6 +20,9 @@ struct ErrorCommand: ParsableCommand {
             let message = SecCopyErrorMessageString(code.status, nil).map { $0 as String } ?? ""
             let hex = String(UInt32(bitPattern: code.status), radix: 16, uppercase: true)
             ConsoleOutput.write("Error: 0x\(String(repeating: "0", count: 8 - hex.count))\(hex) \(code.status) \(message)\n")
+            if let explanation = ExitStatus.entry(code.status)?.explanation ?? ExitStatus.signalExplanation(code.status) {
+                ConsoleOutput.write(explanation + "\n")
+            }
         }
     }
 }

@@ -16,8 +16,10 @@ struct ExportArchive: ParsableCommand {
             a key derived from the archive's own password (scrypt). The password is asked for \
             twice without echo (password for new archive: , retype password for new archive: ), \
             or read with --password-stdin; it cannot be empty. The file is created readable by \
-            you alone, and replaced if it exists. A locked keychain does not export \
-            (errSecInteractionNotAllowed, exit status 36). import-archive reads the file.
+            you alone, and replaced if it exists; a folder or a device in its place, or a missing \
+            folder, is refused, saying so, before the password is asked for (exit status 1). A \
+            locked keychain does not export (errSecInteractionNotAllowed, exit status 36). \
+            import-archive reads the file.
 
             An item that fails to open (its row damaged or altered) is left out: every other item \
             is exported, the file is written, and the skipped items are listed on standard error by \
@@ -32,6 +34,11 @@ struct ExportArchive: ParsableCommand {
     @OptionGroup var password: StandardInputPassword
 
     func run() throws {
+        // Before the password is asked for and the items read: a path that cannot take the
+        // file fails now, saying why.
+        if let problem = PathDiagnosis.creating(output, createsFolders: false) {
+            throw ToolFailure.other("cannot write \(output): \(problem)")
+        }
         let store = try keychain.store()
         let secret = try password.read()
             ?? PasswordPrompt.newPassword("password for new archive: ", retype: "retype password for new archive: ")
@@ -43,7 +50,7 @@ struct ExportArchive: ParsableCommand {
         do {
             export = try store.exportArchive(password: secret)
         } catch {
-            throw ToolFailure.status(error.status, during: "export-archive")
+            throw keychain.location.hinted(ToolFailure.status(error.status, during: "export-archive"))
         }
         // Only the owner may read the archive, as only they may read the keychain; umask
         // also covers the temporary file of the atomic write.
@@ -52,7 +59,8 @@ struct ExportArchive: ParsableCommand {
         do {
             try export.archive.write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            throw ToolFailure.other("cannot write \(output): \(error.localizedDescription)")
+            let reason = PathDiagnosis.creating(output, createsFolders: false) ?? error.localizedDescription
+            throw ToolFailure.other("cannot write \(output): \(reason)")
         }
         try UnreadableItemsReport.check(export.skipped, during: "export-archive", othersWere: "exported")
     }

@@ -18,6 +18,9 @@ struct ImportArchive: ParsableCommand {
             45); keep, the keychain's item stays and the archived one is skipped; replace, the \
             archived one takes its place. On success, standard error shows imported: <n>, \
             replaced: <n>, skipped: <n>.
+
+            The file must be a regular file or a pipe: a folder, a device (/dev/null) or an empty \
+            file is refused, saying so, before the password is asked for (exit status 1).
             """)
 
     @OptionGroup var keychain: ArchiveKeychainOption
@@ -38,6 +41,7 @@ struct ImportArchive: ParsableCommand {
     func run() throws {
         let store = try keychain.store()
         let archive = try BoundedFile.read(file, limit: Self.largestArchive)
+        guard !archive.isEmpty else { throw ToolFailure.other("cannot read \(file): it is empty, not an archive") }
         let secret = try password.read() ?? PasswordPrompt.password("password to open \(file): ")
         let report: ImportReport
         do {
@@ -49,7 +53,7 @@ struct ImportArchive: ParsableCommand {
             throw ToolFailure(message: "keychainctl: import-archive: \(reason)",
                               exitStatus: ToolFailure.exitStatus(for: errSecParam))
         } catch {
-            throw ToolFailure.status(error.status, during: "import-archive")
+            throw keychain.location.hinted(ToolFailure.status(error.status, during: "import-archive"))
         }
         ConsoleOutput.error("imported: \(report.imported), replaced: \(report.replaced), skipped: \(report.skipped)")
     }

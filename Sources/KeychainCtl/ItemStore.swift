@@ -50,6 +50,16 @@ struct ItemStore {
         return item
     }
 
+    /// The first item a query matches, as ``first(_:withData:)`` takes it, when every match
+    /// is in one access group; matches in several groups fail (``ToolFailure/ambiguous(_:groups:)``)
+    /// rather than change one program's item by chance.
+    func firstInOneGroup(_ query: [String: Any], during operation: String) throws -> KeychainItem? {
+        let matches = try all(query, withData: false)
+        let groups = Set(matches.map { $0.attributes[kSecAttrAccessGroup as String] as? String ?? "" }).sorted()
+        guard groups.count <= 1 else { throw ToolFailure.ambiguous(operation, groups: groups) }
+        return matches.first
+    }
+
     /// Only the secret of the first match: what `find-*-password -w` needs, and no more.
     /// None is errSecItemNotFound.
     func existingSecret(_ query: [String: Any]) throws -> Data {
@@ -87,6 +97,23 @@ struct ItemStore {
         try check(status, "SecItemCopyMatching")
         guard let references = result as? [Data] else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
         return references
+    }
+
+    /// Every item of a class the query matches, in insertion order, each opened alone: the
+    /// items that fail to open are returned apart (what their rows say in the clear) rather
+    /// than failing the whole listing.
+    func readable(_ query: [String: Any], withData: Bool) throws -> (items: [KeychainItem], skipped: [UnreadableItem]) {
+        guard let itemClass = query[kSecClass as String] as? String else { return ([], []) }
+        var items: [KeychainItem] = []
+        var skipped: [UnreadableItem] = []
+        for reference in try references(query) {
+            switch try opened(reference, itemClass: itemClass, withData: withData) {
+            case .item(let item): items.append(item)
+            case .unreadable(let unreadable): skipped.append(unreadable)
+            case nil: break  // deleted meanwhile
+            }
+        }
+        return (items, skipped)
     }
 
     /// The item a persistent reference names, opened; or, when it fails to open (damaged or

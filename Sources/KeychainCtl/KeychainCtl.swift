@@ -9,17 +9,15 @@ package struct KeychainCtl: ParsableCommand {
         discussion: """
             Keychains live in $XDG_DATA_HOME/keychains (default ~/.local/share/keychains); the \
             default keychain, login unless default-keychain -s chose another, is created on first \
-            use. keychainctl sees the items of every program (every access group).
+            use. keychainctl sees the items of every program (every access group); its new items go \
+            to its own access group, keychainctl, which apps do not see: --access-group <group> puts \
+            an item in an app's group.
 
-            Exit status: 0 on success; 2 for a usage error; otherwise the Keychain Services status \
-            truncated to 8 bits, e.g. 44 when the item is not found (-25300), 45 when it already \
-            exists (-25299), 36 when its keychain is locked (-25308), 50 when the keychain does not \
-            exist (-25294), 51 for a wrong password (-25293), 206 for a bad parameter (-50; an empty or \
-            over-64-KiB password on standard input) and 93 when dump-keychain or export-archive skipped \
-            items that failed to open (-26275). An argument that is not valid UTF-8 is a usage error. \
-            Errors are printed as \
-            keychainctl: <operation>: <message>; keychainctl error <code> explains a status.
-            """,
+            An argument that is not valid UTF-8 is a usage error. Errors are printed as \
+            keychainctl: <operation>: <message>.
+
+            """ + "\n" + ExitStatus.summary,
+        version: ToolVersion.current,
         subcommands: [
             AddPassword<GenericPasswordFields>.self,
             AddPassword<InternetPasswordFields>.self,
@@ -28,6 +26,7 @@ package struct KeychainCtl: ParsableCommand {
             DeletePassword<GenericPasswordFields>.self,
             DeletePassword<InternetPasswordFields>.self,
             DumpKeychain.self,
+            SearchItems.self,
             CreateKeychain.self,
             DeleteKeychain.self,
             ListKeychains.self,

@@ -55,6 +55,25 @@ struct KeychainLocation {
         let store = ItemStore(keychain: try open())
         var environment = KeychainEnvironment.current
         environment.accessGroups = accessGroups
-        return try KeychainEnvironment.withValue(environment) { try body(store) }
+        do {
+            return try KeychainEnvironment.withValue(environment) { try body(store) }
+        } catch let failure as ToolFailure {
+            throw hinted(failure)
+        }
+    }
+
+    /// The keychain as `unlock-keychain` takes it: as the user named it, else the default
+    /// keychain's name.
+    var unlockName: String { argument ?? KeychainEnvironment.current.keychainName }
+
+    /// `failure`, followed by how to unlock the keychain when it says the keychain is locked
+    /// (errSecInteractionNotAllowed): macOS would show a dialog; here the user has to know
+    /// the command.
+    func hinted(_ failure: ToolFailure) -> ToolFailure {
+        guard failure.status == errSecInteractionNotAllowed else { return failure }
+        let plain = unlockName.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-".contains($0)) }
+        let quoted = plain ? unlockName : "'" + unlockName.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return failure.adding("keychainctl: the keychain \(unlockName) is locked; unlock it with: "
+            + "keychainctl unlock-keychain \(quoted)")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import KeychainCore
 import Security
 
@@ -8,20 +9,32 @@ import Security
 /// keychainctl is the user's tool, as `security` is: it holds Apple's special access group
 /// `*` and so sees, changes and deletes the items of every program. `--access-group`
 /// narrows a search to one group and chooses the group of a new item; without it, new
-/// items go to keychainctl's own group (the first of `KEYCHAIN_ACCESS_GROUPS`, of
-/// `keychain-access-groups` in `keychainctl.entitlements` beside the executable, else
-/// `keychainctl`), as a program's items go to its first group.
+/// items go to keychainctl's own group, ``ownGroup``.
 struct KeychainOptions: ParsableArguments {
     @Option(name: .customLong("access-group"), parsing: .unconditional,
             help: ArgumentHelp(
                 "Only items of this access group; for adds, the group of the new item.",
-                discussion: "Without it, searches cover every group and new items go to keychainctl's own.",
+                discussion: "Without it, searches cover every group and new items go to keychainctl's own, "
+                    + "keychainctl (or the first of $KEYCHAIN_ACCESS_GROUPS), which other programs do not see.",
                 valueName: "group"))
     var accessGroup: String?
 
     @OptionGroup var keychain: KeychainArgument
 
     var location: KeychainLocation { keychain.location }
+
+    /// keychainctl's own access group, where new items go without `--access-group`: the
+    /// first of `KEYCHAIN_ACCESS_GROUPS` when it is set, else `keychainctl`. Not the name of
+    /// the executable, as a program's default group is: a copy or a link under another name
+    /// must keep finding the items it added. No entitlements file is read either: keychainctl
+    /// holds every group (`*`) anyway, and its own group is only where new items go.
+    static var ownGroup: String {
+        if ProcessInfo.processInfo.environment["KEYCHAIN_ACCESS_GROUPS"] != nil,
+           let first = KeychainEnvironment.process.accessGroups.first(where: { $0 != CallerIdentity.everyGroup }) {
+            return first
+        }
+        return "keychainctl"
+    }
 
     /// `query`, narrowed to the chosen group, if any.
     func narrowed(_ query: [String: Any]) -> [String: Any] {
@@ -32,13 +45,21 @@ struct KeychainOptions: ParsableArguments {
 
     /// Runs searches, updates and deletes in the keychain, seeing every access group.
     func run<Result>(_ body: (ItemStore) throws -> Result) throws -> Result {
-        try location.run(accessGroups: [CallerIdentity.everyGroup], body)
+        try location.runSeeingEveryGroup(body)
     }
 
     /// Runs an add (and its `-U` update) in the keychain; the new item goes to the chosen
     /// group or keychainctl's own.
     func runAdding<Result>(_ body: (ItemStore) throws -> Result) throws -> Result {
-        let group = accessGroup ?? CallerIdentity.ofCurrentProcess().defaultGroup ?? "keychainctl"
+        let group = accessGroup ?? Self.ownGroup
         return try location.run(accessGroups: [group, CallerIdentity.everyGroup], body)
+    }
+}
+
+extension KeychainLocation {
+    /// Runs searches, updates and deletes in the keychain, seeing every access group, as
+    /// keychainctl does unless `--access-group` narrows the query.
+    func runSeeingEveryGroup<Result>(_ body: (ItemStore) throws -> Result) throws -> Result {
+        try run(accessGroups: [CallerIdentity.everyGroup], body)
     }
 }

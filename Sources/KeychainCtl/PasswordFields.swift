@@ -72,9 +72,10 @@ extension PasswordFields {
     /// not given.
     var named: [String: Any] { Self.nonzero(given) }
 
-    /// What `-U` changes in the item it finds: the new item's attributes, numbers that are 0
-    /// left out as `security` leaves them out.
-    var changes: [String: Any] { Self.nonzero(newItem) }
+    /// What `-U` changes in the item it finds: the attributes given, numbers that are 0 left
+    /// out as `security` leaves them out. Not a new item's defaults (its label, `dflt`): the
+    /// item may be an app's, whose own label and authentication type stay.
+    var changes: [String: Any] { named }
 
     /// The query of `security`'s find_first_*_password for `attributes`: when the whole
     /// primary key is named, it alone is searched (so `-U` can change the other attributes),
@@ -83,6 +84,16 @@ extension PasswordFields {
         let named = Self.nonzero(attributes)
         let key = named.filter { Self.primaryKey.contains($0.key) }
         var query = key.count == Self.primaryKey.count ? key : named
+        query[kSecClass as String] = Self.itemClass
+        query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
+        return query
+    }
+
+    /// What `-U` looks for: the primary-key attributes given, and only those. The others
+    /// are what `-U` changes; and the defaults of a new item (its label, `dflt`), compared,
+    /// would miss an app's item that has other ones and add a copy the app never sees.
+    var updateSearch: [String: Any] {
+        var query = named.filter { Self.primaryKey.contains($0.key) }
         query[kSecClass as String] = Self.itemClass
         query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
         return query

@@ -17,7 +17,7 @@ package enum ToolEntry {
             run(arguments)
         case .failure(let invalid):
             ConsoleOutput.error(invalid.message)
-            exit(2)
+            exit(ExitStatus.usage.code)
         }
     }
 
@@ -38,7 +38,7 @@ package enum ToolEntry {
                 exit(0)
             }
             ConsoleOutput.error(message)
-            exit(code == .validationFailure ? 2 : code.rawValue)
+            exit(code == .validationFailure ? ExitStatus.usage.code : code.rawValue)
         }
     }
 }

@@ -5,25 +5,43 @@ import Security
 struct ToolFailure: Error {
     let message: String
     let exitStatus: Int32
+    /// The Keychain Services status it reports, when it reports one.
+    var status: OSStatus? = nil
 
     /// A Keychain Services status, reported as `security` reports one:
     /// `keychainctl: <operation>: <SecCopyErrorMessageString's text>`, exit status the
     /// status's low byte (errSecItemNotFound -25300 exits 44).
-    static func status(_ status: OSStatus, during operation: String) -> ToolFailure {
+    /// With a `reason`, what went wrong in the user's words comes first and the status's
+    /// text follows in parentheses: `keychainctl: SecKeychainCreate /proc/nope/kc: there is
+    /// no folder /proc/nope, ... (No keychain is available. ...)`.
+    static func status(_ status: OSStatus, during operation: String, reason: String? = nil) -> ToolFailure {
         let text = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
-        return ToolFailure(message: "keychainctl: \(operation): \(text)", exitStatus: exitStatus(for: status))
+        return ToolFailure(message: "keychainctl: \(operation): " + (reason.map { "\($0) (\(text))" } ?? text),
+                           exitStatus: exitStatus(for: status), status: status)
     }
 
-    /// A failure that is not a Keychain Services status; it exits 1.
+    /// An add with -U or a delete whose attributes match items of `groups`, several access
+    /// groups: acting on the first would pick one program's item by chance.
+    static func ambiguous(_ operation: String, groups: [String]) -> ToolFailure {
+        ToolFailure(
+            message: "keychainctl: \(operation): items of \(groups.count) access groups match (\(groups.joined(separator: ", "))); "
+                + "name the one to change with --access-group <group>",
+            exitStatus: ExitStatus.ambiguous.code)
+    }
+
+    /// This failure with `line` after its message.
+    func adding(_ line: String) -> ToolFailure {
+        ToolFailure(message: message + "\n" + line, exitStatus: exitStatus, status: status)
+    }
+
+    /// A failure that is not a Keychain Services status; it exits 1 (``ExitStatus/failure``).
     static func other(_ text: String) -> ToolFailure {
-        ToolFailure(message: "keychainctl: \(text)", exitStatus: 1)
+        ToolFailure(message: "keychainctl: \(text)", exitStatus: ExitStatus.failure.code)
     }
 
-    /// The status truncated to 8 bits, as `security`'s exit status is. A failure whose low
-    /// byte is 0 (-256, say) exits 1 instead: a script must never read it as success.
+    /// The exit status of a Keychain Services status (see ``ExitStatus/code(for:)``).
     static func exitStatus(for status: OSStatus) -> Int32 {
-        let low = Int32(UInt8(truncatingIfNeeded: status))
-        return low == 0 && status != 0 ? 1 : low
+        ExitStatus.code(for: status)
     }
 }
 

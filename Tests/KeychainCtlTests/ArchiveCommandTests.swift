@@ -89,7 +89,11 @@ import TestSupport
         try keychainctl("lock-keychain")
         let locked = try keychainctl("export-archive", "-o", archive.path, "--password-stdin", input: "archive pw")
         #expect(locked.status == 36)
-        #expect(locked.errors == "keychainctl: export-archive: User interaction is not allowed.\n")
+        #expect(locked.errors == """
+            keychainctl: export-archive: User interaction is not allowed.
+            keychainctl: the keychain login is locked; unlock it with: keychainctl unlock-keychain login
+
+            """)
         #expect(!FileManager.default.fileExists(atPath: archive.path))
 
         let missing = try keychainctl("import-archive", "-k", "nowhere", "--password-stdin", archive.path, input: "pw")

@@ -1,4 +1,5 @@
 import Foundation
+import Security
 import Testing
 
 /// Usage errors, `error`, help and completions: what a script sees besides the items.
@@ -46,6 +47,7 @@ import Testing
             Error: 0xFFFF9D2D -25299 The specified item already exists in the keychain.
             Error: 0xFFFF9D33 -25293 The user name or passphrase you entered is not correct.
             Error: 0x00000000 0 No error.
+            keychainctl exit status 0: success
             Error: 0x00003039 12345 OSStatus 12345
 
             """)
@@ -54,13 +56,60 @@ import Testing
         #expect(try keychainctl("error", "--help").output.contains("USAGE: keychainctl error <code> ..."))
     }
 
+    /// keychainctl's exit statuses are explained by `error`, from the same table the exits
+    /// use: the status a failure really exits with is explained as that failure.
+    @Test func errorExplainsTheExitStatusesKeychainctlExitsWith() throws {
+        let notFound = try keychainctl("find-generic-password", "-a", "nobody")
+        let usage = try keychainctl("find-generic-password", "--no-such-flag")
+        let locked: Int32 = 36, damaged: Int32 = 93
+        let outcome = try keychainctl("error", "\(notFound.status)", "\(usage.status)", "\(locked)", "\(damaged)", "130")
+        #expect(outcome.status == 0)
+        #expect(outcome.output == """
+            Error: 0x0000002C 44 OSStatus 44
+            keychainctl exit status 44: no item matches (errSecItemNotFound, -25300: The specified item could not be found in the keychain.)
+            Error: 0x00000002 2 OSStatus 2
+            keychainctl exit status 2: a usage error: an unknown option, a bad argument, one not UTF-8
+            Error: 0x00000024 36 OSStatus 36
+            keychainctl exit status 36: the keychain is locked (unlock-keychain) (errSecInteractionNotAllowed, -25308: User interaction is not allowed.)
+            Error: 0x0000005D 93 OSStatus 93
+            keychainctl exit status 93: items that failed to open were skipped, or not an archive (errSecDecode, -26275: Unable to decode the provided data.)
+            Error: 0x00000082 130 OSStatus 130
+            keychainctl exit status 130: a password prompt was ended by signal 2
+
+            """)
+        // Each documented Keychain Services exit is that status's low byte, as security's.
+        for (status, code) in [(errSecItemNotFound, 44), (errSecInteractionNotAllowed, 36), (errSecDecode, 93)] {
+            #expect(Int32(UInt8(truncatingIfNeeded: status)) == code)
+        }
+        // The help's list of exit statuses comes from the same table, a line each.
+        let help = try keychainctl("--help").output
+        #expect(help.contains("\n    3  items of several access groups match: choose with --access-group\n"))
+        #expect(help.contains("\n   44  errSecItemNotFound: no item matches\n"))
+        #expect(help.contains("\n   36  errSecInteractionNotAllowed: the keychain is locked (unlock-keychain)\n"))
+    }
+
+    /// `--version` prints the version and nothing else, as scripts that check it expect.
+    @Test func versionPrintsOneLine() throws {
+        let outcome = try keychainctl("--version")
+        #expect(outcome.status == 0)
+        #expect(outcome.errors.isEmpty)
+        let line = outcome.output.dropLast()
+        #expect(outcome.output.hasSuffix("\n") && !line.contains("\n"))
+        // Semantic versioning: major.minor.patch, then an optional pre-release tag.
+        #expect(line.wholeMatch(of: /[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?/) != nil, "\(line)")
+        // The manual page is generated from the same source and states the same version.
+        let page = try String(contentsOf: SourceRulesTests.sources.deletingLastPathComponent()
+            .appendingPathComponent("docs/keychainctl.1"), encoding: .utf8)
+        #expect(page.contains(String(line)))
+    }
+
     @Test func everySubcommandHasHelp() throws {
         for subcommand in ["add-generic-password", "add-internet-password", "find-generic-password",
                            "find-internet-password", "delete-generic-password", "delete-internet-password",
                            "dump-keychain", "error", "create-keychain", "delete-keychain", "list-keychains",
                            "default-keychain", "login-keychain", "unlock-keychain", "lock-keychain",
                            "set-keychain-password", "set-keychain-settings", "show-keychain-info",
-                           "export-archive", "import-archive"] {
+                           "export-archive", "import-archive", "search"] {
             let help = try keychainctl(subcommand, "--help")
             #expect(help.status == 0, "\(subcommand)")
             #expect(help.output.contains("USAGE: keychainctl \(subcommand)"), "\(subcommand)")

@@ -76,6 +76,8 @@ import Testing
         // Without a password, -U keeps the one the item has.
         #expect(try keychainctl("add-generic-password", "-U", "-a", "alice", "-s", "example.com", "-j", "c").status == 0)
         #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").output == "two\n")
+        // -U changes what is given, no more: the label stays, rather than going back to the default.
+        #expect(try keychainctl("find-generic-password", "-a", "alice").output.contains("0x00000007 <blob>=\"Renamed\""))
         #expect(try keychainctl("dump-keychain").output.components(separatedBy: "class: ").count == 2)
     }
 

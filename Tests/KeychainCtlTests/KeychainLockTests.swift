@@ -8,8 +8,15 @@ import Testing
 @Suite struct KeychainLockTests {
     let keychainctl = Keychainctl()
 
-    /// The message of a class A item read while its keychain is locked.
-    static let locked = "keychainctl: SecItemCopyMatching: User interaction is not allowed.\n"
+    /// The message of a class A item read while its keychain `name` is locked: the status,
+    /// then the command that unlocks it (the user has no dialog to unlock it, as on macOS).
+    static func locked(_ name: String) -> String {
+        """
+        keychainctl: SecItemCopyMatching: User interaction is not allowed.
+        keychainctl: the keychain \(name) is locked; unlock it with: keychainctl unlock-keychain \(name)
+
+        """
+    }
 
     @Test func createAsksTwiceWithoutEchoThenLockAndUnlockWithThePassword() throws {
         let created = try keychainctl.onTerminal("create-keychain", "work", answering: [
@@ -29,7 +36,7 @@ import Testing
         #expect(refused.status == errSecInteractionNotAllowed & 0xFF)
         #expect(refused.status == 36)
         #expect(refused.output.isEmpty)
-        #expect(refused.errors == Self.locked)
+        #expect(refused.errors == Self.locked("work"))
 
         let unlocked = try keychainctl.onTerminal("unlock-keychain", "work",
                                                   answering: [("password to unlock work: ", "typed s3cr3t")])
@@ -74,7 +81,7 @@ import Testing
         }
         #expect(try keychainctl("lock-keychain", "-a").status == 0)
         for name in ["work", "home"] {
-            #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", name).errors == Self.locked, "\(name)")
+            #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", name).errors == Self.locked(name), "\(name)")
         }
         #expect(try keychainctl("unlock-keychain", "-p", "", "home").status == 0)
         #expect(try keychainctl("find-generic-password", "-a", "alice", "-w", "home").output == "in home\n")
@@ -84,7 +91,10 @@ import Testing
         // Without a name, the default keychain.
         try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "in login")
         #expect(try keychainctl("lock-keychain").status == 0)
-        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").status == 36)
+        let lockedLogin = try keychainctl("find-generic-password", "-a", "alice", "-w")
+        #expect(lockedLogin.status == 36)
+        // The hint names the default keychain as unlock-keychain takes it.
+        #expect(lockedLogin.errors == Self.locked("login"))
 
         let missing = try keychainctl("lock-keychain", "nowhere")
         #expect(missing.status == 50)

@@ -49,5 +49,8 @@ enum KeychainCtlArgumentsTarget {
         "secret", "password", "", " ", "0", "1", "-1", "65536", "300", "-25300", "-25308", "4294967296",
         "http", "htps", "ftp ", "dflt", "form", "genp", "inet", "1234", "user", "system", "common", "dynamic", "s",
         "replace", "skip", "fail", "fuzz.app", "fuzz.group", "\u{FFFD}", "é", "🔑",
+        // search's attributes and find's --raw.
+        "--raw", "account=alice", "service=example.com", "server=example.com", "port=443", "protocol=htps",
+        "acct=", "=", "colour=red",
     ]
 }

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Errors about the paths the user gives: what is wrong with the path (a folder, a device,
+/// an empty file, a missing folder), never only a status that names none of it.
+@Suite struct PathErrorTests {
+    let keychainctl = Keychainctl()
+    let scratch = TestScratch.folder("paths")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    @Test("import-archive says the archive is a device, a folder or empty, before asking for its password")
+    func importArchiveNamesWhatTheFileIs() throws {
+        let empty = scratch.appendingPathComponent("empty.archive").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        for (file, reason) in [
+            ("/dev/null", "it is a device or a socket, not a file"),
+            ("/dev/zero", "it is a device or a socket, not a file"),
+            (scratch.path, "it is a folder, not a file"),
+            (empty, "it is empty, not an archive"),
+            (scratch.appendingPathComponent("missing").path, "No such file or directory"),
+        ] {
+            // No --password-stdin: were the password asked for, the prompt would fail on /dev/null.
+            let outcome = try keychainctl("import-archive", file)
+            #expect(outcome.status == 1, "\(file)")
+            #expect(outcome.errors == "keychainctl: cannot read \(file): \(reason)\n", "\(file)")
+        }
+    }
+
+    @Test("export-archive says the output is a folder, a device or in a missing folder, before anything is read")
+    func exportArchiveNamesWhatIsWrongWithTheOutput() throws {
+        let missingFolder = scratch.appendingPathComponent("missing")
+        for (file, reason) in [
+            (scratch.path, "\(scratch.path) is a folder"),
+            ("/dev/null", "/dev/null is not a regular file (a device, a pipe or a socket)"),
+            (missingFolder.appendingPathComponent("work.archive").path, "there is no folder \(missingFolder.path)"),
+        ] {
+            let outcome = try keychainctl("export-archive", "-o", file)
+            #expect(outcome.status == 1, "\(file)")
+            #expect(outcome.errors == "keychainctl: cannot write \(file): \(reason)\n", "\(file)")
+        }
+        // Nothing was created, not even the default keychain.
+        #expect(!FileManager.default.fileExists(atPath: keychainctl.loginPath))
+    }
+
+    @Test("create-keychain says which folder is missing, is a file, or is open to others, and the status")
+    func createKeychainNamesTheFolder() throws {
+        let notAvailable = "(No keychain is available. You may need to restart your computer.)"
+        let proc = try keychainctl("create-keychain", "-p", "", "/proc/nope/kc")
+        #expect(proc.status == 53)   // errSecNotAvailable, -25291
+        // (The library also logs its own account of the failure on standard error, before.)
+        #expect(proc.errors.hasSuffix("\nkeychainctl: SecKeychainCreate /proc/nope/kc: there is no folder /proc/nope, "
+            + "and none can be created in /proc \(notAvailable)\n"))
+
+        let file = scratch.appendingPathComponent("a-file")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8)))
+        let underFile = try keychainctl("create-keychain", "-p", "", file.path + "/kc")
+        #expect(underFile.status == 53)
+        #expect(underFile.errors.hasSuffix("\nkeychainctl: SecKeychainCreate \(file.path)/kc: \(file.path) is not a folder \(notAvailable)\n"))
+
+        let open = scratch.appendingPathComponent("open-to-all")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+        #expect(chmod(open.path, 0o777) == 0)
+        let shared = try keychainctl("create-keychain", "-p", "", open.path + "/kc")
+        #expect(shared.status == 53)
+        #expect(shared.errors.contains("the folder \(open.path) belongs to another user or others may write in it (mode 777)"))
+        // The library changed nothing it did not create.
+        let mode = try FileManager.default.attributesOfItem(atPath: open.path)[.posixPermissions] as? Int
+        #expect(mode == 0o777)
+    }
+}
