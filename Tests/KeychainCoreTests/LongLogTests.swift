@@ -34,6 +34,29 @@ import TestSupport
                                 by: caller).count == 1)
     }
 
+    /// Durability: every commit syncs the log, and a commit that lengthens the file also
+    /// waits for its new size to reach the disk. Through a long burst of adds the log starts
+    /// over at ``WALCheckpointer/foregroundPages`` frames instead of growing.
+    @Test func aBurstOfAddsStartsTheLogOverInsteadOfGrowingIt() throws {
+        let files = KeychainFiles(directory: TestScratch.folder("burst"), name: "login")
+        let caller = CallerIdentity(accessGroups: ["com.example.app"])
+        let writer = try KeychainStore.open(files)
+        let log = files.database.path + "-wal"
+        // A frame is a page and its 24-byte header.
+        let frame = 4_096 + 24
+        var largest = 0
+        // About three frames per add: several times the frames at which the log starts over.
+        for index in 0..<2_500 {
+            _ = try writer.add(NewItem(itemClass: .genericPassword, attributes: [
+                "acct": .string("user-\(index)"), "svce": .string("example.com"),
+            ], data: Data("secret-\(index)".utf8)), by: caller)
+            largest = max(largest, try logSize(log))
+        }
+        // A commit may land a batch past the limit before the log starts over.
+        #expect(largest <= (Int(WALCheckpointer.foregroundPages) + 64) * frame + 32, "log grew to \(largest) bytes")
+        #expect(largest > Int(WALCheckpointer.backgroundPages) * frame, "the burst did not reach the limit")
+    }
+
     private func logSize(_ path: String) throws -> Int {
         try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
     }
