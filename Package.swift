@@ -8,7 +8,6 @@ let package = Package(
         // Apple's Keychain Services API on Linux. On Apple platforms, depend on it only
         // `.when(platforms: [.linux])` and use the system's Security framework.
         .library(name: "Security", targets: ["Security"]),
-        .library(name: "KeychainCore", targets: ["KeychainCore"]),
         // The Swift-first API over Keychain Services, for Linux and Apple platforms alike.
         .library(name: "Keychain", targets: ["Keychain"]),
         .executable(name: "keychain-demo", targets: ["KeychainDemo"]),
@@ -76,7 +75,6 @@ let package = Package(
             name: "KeychainCtlCommands",
             dependencies: [
                 "Security",
-                "KeychainCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/KeychainCtl",

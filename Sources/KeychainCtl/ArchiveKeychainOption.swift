@@ -1,8 +1,8 @@
 import ArgumentParser
-import KeychainCore
+import Security
 
 /// The `-k <keychain>` of `export-archive` and `import-archive`, whose argument is the
-/// archive file, and the typed store the archive calls need.
+/// archive file.
 struct ArchiveKeychainOption: ParsableArguments {
     @Option(name: .customShort("k"),
             help: ArgumentHelp("The keychain: a name in $XDG_DATA_HOME/keychains or a path (default: the default keychain).",
@@ -11,14 +11,8 @@ struct ArchiveKeychainOption: ParsableArguments {
 
     var location: KeychainLocation { KeychainLocation(argument: keychain) }
 
-    /// The keychain's store, once it is known to exist (the default one is created on first
-    /// use).
-    func store() throws -> KeychainStore {
-        let keychain = try location.open()
-        do {
-            return try keychain.store()
-        } catch {
-            throw ToolFailure.status(error.status, during: "SecKeychainOpen \(location.displayName)")
-        }
+    /// The keychain, once it is known to exist (the default one is created on first use).
+    func open() throws -> SecKeychain {
+        try location.open()
     }
 }

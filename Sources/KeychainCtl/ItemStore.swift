@@ -1,5 +1,4 @@
 import Foundation
-import KeychainCore
 import Security
 
 /// An item as keychainctl reads it back.
@@ -17,7 +16,7 @@ struct KeychainItem {
 /// An item read by its reference: opened, or named by its clear columns when it failed to.
 enum OpenedItem {
     case item(KeychainItem)
-    case unreadable(UnreadableItem)
+    case unreadable(SecUnreadableItem)
 }
 
 /// The SecItem calls keychainctl makes, in one keychain: every query names it with
@@ -100,8 +99,7 @@ struct ItemStore {
         case errSecItemNotFound:
             return nil
         case errSecDecode:
-            guard let parsed = PersistentReference(data: reference),
-                  let unreadable = (try? keychain.store().unreadableItem(at: parsed)) ?? nil
+            guard let unreadable = (try? keychain.unreadableItem(persistentReference: reference)) ?? nil
             else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
             return .unreadable(unreadable)
         default:

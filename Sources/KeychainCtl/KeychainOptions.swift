@@ -1,5 +1,4 @@
 import ArgumentParser
-import KeychainCore
 import Security
 
 /// What every item subcommand takes besides its attributes: the keychain and an access
@@ -32,13 +31,13 @@ struct KeychainOptions: ParsableArguments {
 
     /// Runs searches, updates and deletes in the keychain, seeing every access group.
     func run<Result>(_ body: (ItemStore) throws -> Result) throws -> Result {
-        try location.run(accessGroups: [CallerIdentity.everyGroup], body)
+        try location.run(accessGroups: [KeychainEnvironment.everyAccessGroup], body)
     }
 
     /// Runs an add (and its `-U` update) in the keychain; the new item goes to the chosen
     /// group or keychainctl's own.
     func runAdding<Result>(_ body: (ItemStore) throws -> Result) throws -> Result {
-        let group = accessGroup ?? CallerIdentity.ofCurrentProcess().defaultGroup ?? "keychainctl"
-        return try location.run(accessGroups: [group, CallerIdentity.everyGroup], body)
+        let group = accessGroup ?? KeychainEnvironment.process.defaultAccessGroup ?? "keychainctl"
+        return try location.run(accessGroups: [group, KeychainEnvironment.everyAccessGroup], body)
     }
 }

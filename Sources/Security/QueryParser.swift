@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+package import KeychainCore
 
 /// The four calls, whose dictionaries accept different keys.
 package enum SecItemCall {

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+internal import KeychainCore
 
 /// The objects SecItemAdd and SecItemCopyMatching hand back (rules 17, 19, 22, 23).
 enum ResultShape {

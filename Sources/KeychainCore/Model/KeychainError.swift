@@ -2,7 +2,7 @@
 ///
 /// Reasons describe the request, never its values: no secret, account or label is ever
 /// part of an error.
-public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
     /// errSecParam (-50): a malformed query or value.
     case param(String)
     /// errSecNoSuchAttr (-25303): the class has no attribute with this code.
@@ -40,7 +40,7 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
     case io(String)
 
     /// The Keychain Services status code of this error.
-    public var status: Int32 {
+    package var status: Int32 {
         switch self {
         case .param: -50
         case .noSuchAttribute: -25303
@@ -62,7 +62,7 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .param(let reason): "invalid parameter: \(reason)"
         case .noSuchAttribute(let code): "no attribute '\(code)' in this item class"
