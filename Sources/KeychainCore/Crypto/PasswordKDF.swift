@@ -37,10 +37,10 @@ package struct PasswordKDF: Sendable, Hashable, Codable {
 
     /// The most memory a set of parameters may ask for: scrypt's 128·N·r bytes at most
     /// 256 MiB, four times the standard's.
-    package static let maximumMemory = 256 << 20
+    static let maximumMemory = 256 << 20
     /// The most work a set of parameters may ask for: N·r·p at most 16 times the standard's
     /// (2^16 · 8 · 1), so about 16 times its time per guess.
-    package static let maximumWork = 16 << 19
+    static let maximumWork = 16 << 19
 
     /// The bytes scrypt's large array takes: 128·N·r (nil when that overflows).
     var memory: Int? {

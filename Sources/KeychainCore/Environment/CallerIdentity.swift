@@ -19,7 +19,7 @@ package struct CallerIdentity: Sendable, Hashable {
     package static let everyGroup = "*"
 
     /// Whether the caller holds ``everyGroup``.
-    package var holdsEveryGroup: Bool { accessGroups.contains(Self.everyGroup) }
+    var holdsEveryGroup: Bool { accessGroups.contains(Self.everyGroup) }
 
     /// Whether the caller may name `group` in a query or an add.
     package func holds(_ group: String) -> Bool {

@@ -13,12 +13,12 @@ package enum Accessibility: String, Sendable, CaseIterable, Hashable {
     case whenPasscodeSetThisDeviceOnly = "akpu"
 
     /// The default for new items of a class (rule 11): certificates are readable always.
-    package static func defaultValue(for itemClass: ItemClass) -> Accessibility {
+    static func defaultValue(for itemClass: ItemClass) -> Accessibility {
         itemClass == .certificate ? .always : .whenUnlocked
     }
 
     /// When the item's key is available.
-    package var protectionClass: ProtectionClass {
+    var protectionClass: ProtectionClass {
         switch self {
         case .whenUnlocked, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly: .whenUnlocked
         case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly: .afterFirstUnlock
@@ -39,7 +39,7 @@ package enum Accessibility: String, Sendable, CaseIterable, Hashable {
 }
 
 /// The protection classes of the data-protection keychain: when their keys are available.
-package enum ProtectionClass: Sendable, Hashable {
+enum ProtectionClass: Sendable, Hashable {
     /// Class A: while the keychain is unlocked.
     case whenUnlocked
     /// Class C: from the keychain's first unlock since the machine started.

@@ -33,7 +33,7 @@ package struct Attribute: Sendable, Hashable {
     /// The bytes that equality, uniqueness and index hashes use: text as its UTF-8 or raw
     /// bytes (so String "x" and Data "x" are equal), numbers as 8 big-endian bytes, dates as
     /// the bits of their reference-date interval.
-    package func canonicalBytes(of value: AttributeValue) throws(KeychainError) -> Data {
+    func canonicalBytes(of value: AttributeValue) throws(KeychainError) -> Data {
         switch kind {
         case .text:
             switch value {
@@ -69,7 +69,7 @@ package struct Attribute: Sendable, Hashable {
 
     /// The canonical bytes a primary-key field has when the item does not set it (rule 3 of
     /// §3): `""` for text, `0` for numbers and dates.
-    package var defaultCanonicalBytes: Data {
+    var defaultCanonicalBytes: Data {
         switch kind {
         case .number, .synchronizable: Self.bytes(of: Int64(0))
         case .date: Self.bytes(of: Date(timeIntervalSinceReferenceDate: 0))

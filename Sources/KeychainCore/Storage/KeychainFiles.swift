@@ -35,7 +35,7 @@ package struct KeychainFiles: Sendable, Hashable {
     package var deviceKey: URL { directory.appendingPathComponent("\(name).keychain-key") }
 
     /// The lock file that serializes opening: `<name>.keychain-lock`.
-    package var openLock: URL { directory.appendingPathComponent("\(name).keychain-lock") }
+    var openLock: URL { directory.appendingPathComponent("\(name).keychain-lock") }
 
     /// Runs `body` holding an exclusive advisory lock on ``openLock``. Processes that open a
     /// new keychain at once would otherwise race to switch it to WAL and create its tables;
