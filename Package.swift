@@ -11,7 +11,6 @@ let package = Package(
         // Apple's Keychain Services API on Linux. On Apple platforms, depend on it only
         // `.when(platforms: [.linux])` and use the system's Security framework.
         .library(name: "Security", targets: ["Security"]),
-        .library(name: "KeychainCore", targets: ["KeychainCore"]),
         // The Swift-first API over Keychain Services, for Linux and Apple platforms alike.
         // `import Keychain` re-exports `SwiftKeychain`, where the API lives.
         .library(name: "Keychain", targets: ["Keychain", "SwiftKeychain"]),
@@ -88,7 +87,6 @@ let package = Package(
             name: "KeychainCtlCommands",
             dependencies: [
                 "Security",
-                "KeychainCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/KeychainCtl",

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+package import KeychainCore
 import Synchronization
 
 /// Linux only: which keychain the `SecItem` functions use and which access groups the
@@ -100,4 +100,11 @@ public struct KeychainEnvironment: Sendable, Hashable {
     }
 
     package var files: KeychainFiles { KeychainFiles(directory: directory, name: keychainName) }
+
+    /// Apple's special access group `*`: a caller holding it sees, changes and deletes the
+    /// items of every group, as the user's own tools do.
+    package static let everyAccessGroup = CallerIdentity.everyGroup
+
+    /// Where new items go when they name no group: the first group other than `*`.
+    package var defaultAccessGroup: String? { caller.defaultGroup }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+package import KeychainCore
 
 /// The four calls, whose dictionaries accept different keys.
 package enum SecItemCall {
@@ -31,10 +31,6 @@ package struct ParsedQuery {
 }
 
 package enum QueryParser {
-    static let knownUseKeys: Set<String> = [
-        "u_ItemList", "u_OpPrompt", "u_AuthUI", "u_AuthCtx", "u_NoAuthUI",
-    ]
-
     /// Reads a dictionary's entries with String keys. A key of another type is errSecParam.
     static func entries(of dictionary: NSDictionary) throws(KeychainError) -> [(key: String, value: Any)] {
         var entries: [(key: String, value: Any)] = []
@@ -87,7 +83,7 @@ package enum QueryParser {
     }
 
     private static func parse(_ entries: [(key: String, value: Any)], for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
-        let reference = try entries.first { $0.key == "v_PersistentRef" }.map { entry throws(KeychainError) in
+        let reference = try entries.first { $0.key == QueryKey.valuePersistentRef }.map { entry throws(KeychainError) in
             guard let data = FoundationValues.data(entry.value), let reference = PersistentReference(data: data) else {
                 throw KeychainError.param("kSecValuePersistentRef takes a 20-byte persistent reference")
             }
@@ -100,7 +96,7 @@ package enum QueryParser {
 
         for (key, value) in entries {
             switch key {
-            case "class":
+            case QueryKey.itemClass:
                 continue
             case _ where key.utf8.count == 4:
                 let attribute = try schema.attribute(key)
@@ -110,36 +106,36 @@ package enum QueryParser {
                     query.attributes[key] = try FoundationValues.attributeValue(value, key: key)
                     namesOtherAttributes = true
                 }
-            case _ where key.hasPrefix("m_"):
+            case _ where key.hasPrefix(QueryKey.matchPrefix):
                 // Apple's Add reports success without adding when given a match key; we refuse.
                 guard call == .copyMatching else { throw .param("'\(key)' is only for searches") }
-                if key == "m_Limit" { query.limit = try matchLimit(value) }
-            case _ where key.hasPrefix("r_"):
+                if key == QueryKey.matchLimit { query.limit = try matchLimit(value) }
+            case _ where key.hasPrefix(QueryKey.returnPrefix):
                 let option: ReturnOptions = switch key {
-                case "r_Data": .data
-                case "r_Attributes": .attributes
-                case "r_Ref": .reference
-                case "r_PersistentRef": .persistentReference
+                case QueryKey.returnData: .data
+                case QueryKey.returnAttributes: .attributes
+                case QueryKey.returnRef: .reference
+                case QueryKey.returnPersistentRef: .persistentReference
                 default: throw .param("unknown return key '\(key)'")
                 }
                 guard call == .add || call == .copyMatching else {
                     throw .param("'\(key)' is not accepted by update or delete")
                 }
                 if try FoundationValues.flag(value, key: key) { query.returning.insert(option) }
-            case "u_Keychain":
+            case QueryKey.useKeychain:
                 guard let keychain = value as? SecKeychain else { throw .param("kSecUseKeychain takes a SecKeychain") }
                 query.keychain = keychain
-            case _ where key.hasPrefix("u_"):
-                guard knownUseKeys.contains(key) else { throw .param("unknown use key '\(key)'") }
-            case "v_Data":
+            case _ where key.hasPrefix(QueryKey.usePrefix):
+                guard QueryKey.ignoredUseKeys.contains(key) else { throw .param("unknown use key '\(key)'") }
+            case QueryKey.valueData:
                 if call == .add {
                     guard let data = FoundationValues.data(value) else { throw .param("kSecValueData takes Data") }
                     query.valueData = data
                 }
-            case "v_PersistentRef":
+            case QueryKey.valuePersistentRef:
                 if call == .add { throw .param("an add cannot name a persistent reference") }
                 query.persistentReference = reference
-            case "v_Ref":
+            case QueryKey.valueRef:
                 throw .unimplemented("item references (kSecValueRef) are not supported")
             default:
                 throw .param("unknown key '\(key)'")
@@ -166,7 +162,7 @@ package enum QueryParser {
                                      for itemClass: ItemClass) throws(KeychainError) -> ItemChanges {
         var changes = ItemChanges()
         for (key, value) in entries {
-            if key == "v_Data" {
+            if key == QueryKey.valueData {
                 guard let data = FoundationValues.data(value) else { throw .param("kSecValueData takes Data") }
                 changes.data = data
                 continue
@@ -189,7 +185,7 @@ package enum QueryParser {
     /// Rule 1: the class comes from kSecClass or from a persistent reference.
     private static func itemClass(_ entries: [(key: String, value: Any)],
                                   reference: PersistentReference?) throws(KeychainError) -> ItemClass {
-        guard let entry = entries.first(where: { $0.key == "class" }) else {
+        guard let entry = entries.first(where: { $0.key == QueryKey.itemClass }) else {
             guard let reference else { throw .param("the query names no kSecClass") }
             return reference.itemClass
         }
@@ -202,8 +198,8 @@ package enum QueryParser {
     private static func matchLimit(_ value: Any) throws(KeychainError) -> MatchLimit {
         if let name = FoundationValues.string(value) {
             switch name {
-            case "m_LimitOne": return .one
-            case "m_LimitAll": return .all
+            case QueryKey.matchLimitOne: return .one
+            case QueryKey.matchLimitAll: return .all
             default: throw .param("kSecMatchLimit takes kSecMatchLimitOne, kSecMatchLimitAll or a number")
             }
         }
@@ -219,7 +215,7 @@ package enum QueryParser {
     private static func synchronizableFilter(_ value: Any) throws(KeychainError) -> SynchronizableFilter {
         if let string = FoundationValues.string(value) {
             switch string {
-            case "syna": return .any
+            case QueryKey.synchronizableAny: return .any
             case "0": return .notSynchronizable
             case "1": return .synchronizable
             default: throw .param("kSecAttrSynchronizable takes a boolean, 0, 1 or kSecAttrSynchronizableAny")

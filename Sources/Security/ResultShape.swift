@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+internal import KeychainCore
 
 /// The objects SecItemAdd and SecItemCopyMatching hand back (rules 17, 19, 22, 23).
 enum ResultShape {
@@ -20,11 +20,11 @@ enum ResultShape {
         // The store gives a record only when attributes or a reference were asked for.
         if let record = item.record {
             dictionary = attributes(of: record)
-            if returning.contains(.reference) { dictionary["class"] = record.itemClass.rawValue }
+            if returning.contains(.reference) { dictionary[QueryKey.itemClass] = record.itemClass.rawValue }
         }
-        if returning.contains(.data) { dictionary["v_Data"] = ResultData(item.data ?? Data()) }
+        if returning.contains(.data) { dictionary[QueryKey.valueData] = ResultData(item.data ?? Data()) }
         if returning.contains(.persistentReference) {
-            dictionary["v_PersistentRef"] = ResultData(item.persistentReference.data)
+            dictionary[QueryKey.valuePersistentRef] = ResultData(item.persistentReference.data)
         }
         return dictionary as NSDictionary
     }
@@ -36,8 +36,8 @@ enum ResultShape {
         for (code, value) in record.attributes {
             dictionary[code] = FoundationValues.object(value)
         }
-        if record.itemClass.schema.attributes["acct"] != nil, dictionary["acct"] == nil {
-            dictionary["acct"] = ""
+        if record.itemClass.schema.attributes[QueryKey.account] != nil, dictionary[QueryKey.account] == nil {
+            dictionary[QueryKey.account] = ""
         }
         return dictionary
     }

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+internal import KeychainCore
 import Logging
 
 /// Adds an item to the keychain.

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+package import KeychainCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,9 +9,9 @@ import Glibc
 /// `kSecUseKeychain` in a query to use it instead of the default keychain.
 public final class SecKeychain: Sendable, Hashable, CustomStringConvertible {
     /// The keychain's files: its folder and name.
-    public let files: KeychainFiles
+    package let files: KeychainFiles
 
-    public init(files: KeychainFiles) {
+    package init(files: KeychainFiles) {
         self.files = files
     }
 
@@ -33,6 +33,10 @@ public final class SecKeychain: Sendable, Hashable, CustomStringConvertible {
         }
         self.init(files: KeychainFiles(directory: folder, name: name))
     }
+
+    /// The default keychain of the current ``KeychainEnvironment``, as
+    /// `SecKeychainCopyDefault` gives it.
+    package static var environmentDefault: SecKeychain { SecKeychain(files: KeychainEnvironment.current.files) }
 
     /// The database's path.
     public var path: String { files.database.path }
@@ -93,7 +97,7 @@ public func SecKeychainOpen(_ pathName: UnsafePointer<CChar>, _ keychain: Unsafe
 /// The default keychain: the one `SecItem` calls use without `kSecUseKeychain` (`login`
 /// unless `SecKeychainSetDefault` chose another).
 public func SecKeychainCopyDefault(_ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
-    keychain.pointee = SecKeychain(files: KeychainEnvironment.current.files)
+    keychain.pointee = SecKeychain.environmentDefault
     return errSecSuccess
 }
 
@@ -225,7 +229,7 @@ public func SecKeychainSetSettings(_ keychain: SecKeychain?, _ newSettings: Unsa
 // MARK: -
 
 private func resolve(_ keychain: SecKeychain?) throws(KeychainError) -> KeychainStore {
-    try (keychain ?? SecKeychain(files: KeychainEnvironment.current.files)).store()
+    try (keychain ?? SecKeychain.environmentDefault).store()
 }
 
 /// The keychains that exist in `directory`, by name.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-@testable @_spi(Testing) import KeychainCore
+@testable import KeychainCore
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
-@testable @_spi(Testing) import KeychainCore
+@testable import KeychainCore
 import Testing
 import TestSupport
 

@@ -103,4 +103,30 @@ import TestSupport
         #expect(noFile.status == 1)
         #expect(noFile.errors.hasPrefix("keychainctl: cannot read \(archive.path): "))
     }
+
+    /// An archive whose scrypt parameters ask for more than the bound is refused before any
+    /// key is derived, with errSecParam's exit status and a message that says how much it
+    /// asked: the reason reaches the user, not only the status. The header is changed as
+    /// someone with the file would, and its trailer rehashed with openssl's SHA-256, so that
+    /// the archive gets past the damage check to the bound.
+    @Test func anArchiveAskingForMoreThanTheScryptBoundIsRefusedSayingHowMuch() throws {
+        try exportWork()
+        var bytes = [UInt8](try Data(contentsOf: archive))
+        // After the magic (8 bytes) and the version (2): log2 N, r, p. 2^22 · 32 · 128 bytes is 16 GiB.
+        bytes[10] = 22
+        bytes[11] = 32
+        let body = archive.deletingLastPathComponent().appendingPathComponent("body")
+        let trailer = archive.deletingLastPathComponent().appendingPathComponent("trailer")
+        try Data(bytes.dropLast(32)).write(to: body)
+        let openssl = try SpawnedProcess("/usr/bin/openssl", ["dgst", "-sha256", "-binary", "-out", trailer.path, body.path],
+                                         environment: [:], stdin: .open("/dev/null", 0))
+        #expect(openssl.wait().status == 0)
+        try (Data(bytes.dropLast(32)) + Data(contentsOf: trailer)).write(to: archive)
+
+        let refused = try importInto("home")
+        #expect(refused.status == 206)   // errSecParam, -50
+        #expect(refused.errors.hasPrefix(
+            "keychainctl: import-archive: the archive asks for more than the bound allows: scrypt N=2^22, r=32, p="))
+        #expect(refused.errors.contains("16384 MiB"))
+    }
 }

@@ -8,16 +8,56 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources")
 
+    /// The Swift files under `Sources/<folder>` (every source file for nil).
+    static func swiftFiles(in folder: String? = nil) throws -> [URL] {
+        let root = folder.map { Self.sources.appendingPathComponent($0) } ?? Self.sources
+        return try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    }
+
+    /// The numbers of the lines of `file` that `matches` picks.
+    static func lines(of file: URL, where matches: (Substring) -> Bool) throws -> [Int] {
+        try String(contentsOf: file, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .filter { matches($0.element) }.map { $0.offset + 1 }
+    }
+
     /// "No `try!`": an error that can happen must become a status or a message, never a crash.
     @Test func noSourceFileUsesTryBang() throws {
-        let files = try #require(FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil))
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let files = try Self.swiftFiles()
         #expect(files.count > 50, "the scan must see the sources")
         for file in files {
-            let text = try String(contentsOf: file, encoding: .utf8)
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-                .filter { $0.element.contains("try!") }.map { $0.offset + 1 }
+            let lines = try Self.lines(of: file) { $0.contains("try!") }
             #expect(lines.isEmpty, "try! in \(file.path) at line(s) \(lines)")
+        }
+    }
+
+    /// Layering: keychainctl is written against the `Security` API only; the core is that
+    /// module's implementation detail.
+    @Test func keychainctlDoesNotImportTheCore() throws {
+        let files = try Self.swiftFiles(in: "KeychainCtl")
+        #expect(files.count > 30, "the scan must see keychainctl's sources")
+        for file in files {
+            let lines = try Self.lines(of: file) { line in
+                line.split(whereSeparator: \.isWhitespace).contains("KeychainCore")
+                    && line.split(whereSeparator: \.isWhitespace).contains("import")
+            }
+            #expect(lines.isEmpty, "\(file.path) imports KeychainCore at line(s) \(lines)")
+        }
+    }
+
+    /// The core is no product: nothing in it is `public` (`package` at most), so that no
+    /// user of the library meets a second API or a second `KeychainError`.
+    @Test func theCoreDeclaresNothingPublic() throws {
+        let files = try Self.swiftFiles(in: "KeychainCore")
+        #expect(files.count > 30, "the scan must see the core's sources")
+        for file in files {
+            let lines = try Self.lines(of: file) { line in
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                let words = code.split(whereSeparator: { $0.isWhitespace || $0 == "(" })
+                return words.contains("public") || words.first == "open"
+            }
+            #expect(lines.isEmpty, "public declaration in \(file.path) at line(s) \(lines)")
         }
     }
 }

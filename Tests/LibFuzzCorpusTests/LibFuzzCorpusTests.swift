@@ -50,7 +50,7 @@ import Glibc
                                          password: FixedKeyArchive.password).isEmpty)
 
         let date = Date(timeIntervalSinceReferenceDate: 800_000_000)
-        let attributes = RecordCodec.encode([
+        let attributes = try RecordCodec.encode([
             "acct": .string("alice"), "svce": .string("example.com"), "agrp": .string("fuzz.app"),
             "pdmn": .string("ak"), "cdat": .date(date), "mdat": .date(date), "sync": .number(0),
         ])

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 #if os(Linux)
-@_spi(Testing) import KeychainCore
+import KeychainCore
 #endif
 
 /// Folders for a test process's keychains and files, all inside one folder that is removed

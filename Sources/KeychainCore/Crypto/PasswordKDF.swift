@@ -7,28 +7,28 @@ import Foundation
 ///
 /// The parameters and the salt are stored beside what the key wraps, so that they can be
 /// raised later without making older keychains or archives unreadable.
-public struct PasswordKDF: Sendable, Hashable, Codable {
+package struct PasswordKDF: Sendable, Hashable, Codable {
     /// log2 of scrypt's cost parameter N.
-    public var logRounds: Int
+    package var logRounds: Int
     /// scrypt's block size r.
-    public var blockSize: Int
+    package var blockSize: Int
     /// scrypt's parallelism p.
-    public var parallelism: Int
+    package var parallelism: Int
     /// Random, 16 bytes, drawn anew for every password.
-    public var salt: Data
+    package var salt: Data
 
     /// N = 2^16, r = 8, p = 1: 64 MiB and about 170 ms per guess on a 2-core virtual machine
     /// in release builds (twice the floor of 100 ms, so slower machines still pay it).
-    public static func standard() -> PasswordKDF {
+    package static func standard() -> PasswordKDF {
         PasswordKDF(logRounds: 16, blockSize: 8, parallelism: 1, salt: Data(RandomBytes.draw(16)))
     }
 
     /// N = 2^10: about 1 ms. Only for tests, which create and unlock many keychains.
-    public static func fastForTesting() -> PasswordKDF {
+    package static func fastForTesting() -> PasswordKDF {
         PasswordKDF(logRounds: 10, blockSize: 8, parallelism: 1, salt: Data(RandomBytes.draw(16)))
     }
 
-    public init(logRounds: Int, blockSize: Int, parallelism: Int, salt: Data) {
+    package init(logRounds: Int, blockSize: Int, parallelism: Int, salt: Data) {
         self.logRounds = logRounds
         self.blockSize = blockSize
         self.parallelism = parallelism
@@ -37,10 +37,10 @@ public struct PasswordKDF: Sendable, Hashable, Codable {
 
     /// The most memory a set of parameters may ask for: scrypt's 128·N·r bytes at most
     /// 256 MiB, four times the standard's.
-    public static let maximumMemory = 256 << 20
+    static let maximumMemory = 256 << 20
     /// The most work a set of parameters may ask for: N·r·p at most 16 times the standard's
     /// (2^16 · 8 · 1), so about 16 times its time per guess.
-    public static let maximumWork = 16 << 19
+    static let maximumWork = 16 << 19
 
     /// The bytes scrypt's large array takes: 128·N·r (nil when that overflows).
     var memory: Int? {

@@ -6,28 +6,28 @@ import Logging
 ///
 /// On Linux any process of the same user can read the keychain files, so groups separate
 /// the items of cooperating programs; they are not a wall against a hostile one.
-public struct CallerIdentity: Sendable, Hashable {
-    public let accessGroups: [String]
+package struct CallerIdentity: Sendable, Hashable {
+    package let accessGroups: [String]
 
-    public init(accessGroups: [String]) {
+    package init(accessGroups: [String]) {
         var seen = Set<String>()
         self.accessGroups = accessGroups.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     /// Apple's special access group: a caller that holds `*` may use every access group, as
     /// Apple's own `security` tool does. It is a permission, not a group items can be in.
-    public static let everyGroup = "*"
+    package static let everyGroup = "*"
 
     /// Whether the caller holds ``everyGroup``.
-    public var holdsEveryGroup: Bool { accessGroups.contains(Self.everyGroup) }
+    var holdsEveryGroup: Bool { accessGroups.contains(Self.everyGroup) }
 
     /// Whether the caller may name `group` in a query or an add.
-    public func holds(_ group: String) -> Bool {
+    package func holds(_ group: String) -> Bool {
         group != Self.everyGroup && (holdsEveryGroup || accessGroups.contains(group))
     }
 
     /// Where new items go when they name no group: the first group other than `*`.
-    public var defaultGroup: String? { accessGroups.first { $0 != Self.everyGroup } }
+    package var defaultGroup: String? { accessGroups.first { $0 != Self.everyGroup } }
 
     /// The groups of this process, from the first source that gives any:
     /// 1. `KEYCHAIN_ACCESS_GROUPS` in the environment, comma-separated;
@@ -35,7 +35,7 @@ public struct CallerIdentity: Sendable, Hashable {
     ///    `keychain-access-groups` array lists them;
     /// 3. the application identifier: the bundle identifier where an Info.plist gives one,
     ///    else the executable's name.
-    public static func ofCurrentProcess(
+    package static func ofCurrentProcess(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> CallerIdentity {
         if let list = environment["KEYCHAIN_ACCESS_GROUPS"] {

@@ -3,7 +3,7 @@
 /// Each value selects the key that seals the item, and through its ``protectionClass`` when
 /// that key is available: A while the keychain is unlocked, C from its first unlock since
 /// boot, D always. ThisDeviceOnly values are also bound to this machine.
-public enum Accessibility: String, Sendable, CaseIterable, Hashable {
+package enum Accessibility: String, Sendable, CaseIterable, Hashable {
     case whenUnlocked = "ak"
     case afterFirstUnlock = "ck"
     case always = "dk"
@@ -13,12 +13,12 @@ public enum Accessibility: String, Sendable, CaseIterable, Hashable {
     case whenPasscodeSetThisDeviceOnly = "akpu"
 
     /// The default for new items of a class (rule 11): certificates are readable always.
-    public static func defaultValue(for itemClass: ItemClass) -> Accessibility {
+    static func defaultValue(for itemClass: ItemClass) -> Accessibility {
         itemClass == .certificate ? .always : .whenUnlocked
     }
 
     /// When the item's key is available.
-    public var protectionClass: ProtectionClass {
+    var protectionClass: ProtectionClass {
         switch self {
         case .whenUnlocked, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly: .whenUnlocked
         case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly: .afterFirstUnlock
@@ -30,7 +30,7 @@ public enum Accessibility: String, Sendable, CaseIterable, Hashable {
     static let lockedClasses = allCases.filter { $0.protectionClass != .always }
 
     /// Items bound to this machine: they never leave it in an export.
-    public var isThisDeviceOnly: Bool {
+    package var isThisDeviceOnly: Bool {
         switch self {
         case .whenUnlocked, .afterFirstUnlock, .always: false
         default: true
@@ -39,7 +39,7 @@ public enum Accessibility: String, Sendable, CaseIterable, Hashable {
 }
 
 /// The protection classes of the data-protection keychain: when their keys are available.
-public enum ProtectionClass: Sendable, Hashable {
+enum ProtectionClass: Sendable, Hashable {
     /// Class A: while the keychain is unlocked.
     case whenUnlocked
     /// Class C: from the keychain's first unlock since the machine started.

@@ -1,9 +1,9 @@
 import Foundation
 
 /// One attribute of an item class: its four-character code and the kind of value it takes.
-public struct Attribute: Sendable, Hashable {
+package struct Attribute: Sendable, Hashable {
     /// How an attribute's value is read, compared and defaulted.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// String, Data or Number; compared on its bytes (rule 5).
         case text
         /// Number or Bool; a numeric string or a four-character code also converts.
@@ -22,8 +22,8 @@ public struct Attribute: Sendable, Hashable {
         case ignored
     }
 
-    public let code: String
-    public let kind: Kind
+    package let code: String
+    package let kind: Kind
 
     init(_ code: String, _ kind: Kind) {
         self.code = code
@@ -33,7 +33,7 @@ public struct Attribute: Sendable, Hashable {
     /// The bytes that equality, uniqueness and index hashes use: text as its UTF-8 or raw
     /// bytes (so String "x" and Data "x" are equal), numbers as 8 big-endian bytes, dates as
     /// the bits of their reference-date interval.
-    public func canonicalBytes(of value: AttributeValue) throws(KeychainError) -> Data {
+    func canonicalBytes(of value: AttributeValue) throws(KeychainError) -> Data {
         switch kind {
         case .text:
             switch value {
@@ -69,7 +69,7 @@ public struct Attribute: Sendable, Hashable {
 
     /// The canonical bytes a primary-key field has when the item does not set it (rule 3 of
     /// §3): `""` for text, `0` for numbers and dates.
-    public var defaultCanonicalBytes: Data {
+    var defaultCanonicalBytes: Data {
         switch kind {
         case .number, .synchronizable: Self.bytes(of: Int64(0))
         case .date: Self.bytes(of: Date(timeIntervalSinceReferenceDate: 0))

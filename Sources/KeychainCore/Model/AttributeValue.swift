@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The form is kept so that a value comes back in the caller's type (a Data account comes
 /// back as Data, rule 5); comparisons use ``Attribute/canonicalBytes(of:)`` instead.
-public enum AttributeValue: Sendable, Hashable {
+package enum AttributeValue: Sendable, Hashable {
     case string(String)
     case data(Data)
     case number(Int64)

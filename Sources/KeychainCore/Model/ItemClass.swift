@@ -1,7 +1,7 @@
 import Foundation
 
 /// The class of a keychain item, named by its four-character code (`kSecClass` values).
-public enum ItemClass: String, Sendable, CaseIterable, Hashable {
+package enum ItemClass: String, Sendable, CaseIterable, Hashable {
     case genericPassword = "genp"
     case internetPassword = "inet"
     case certificate = "cert"
@@ -11,7 +11,7 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
     case identity = "idnt"
 
     /// The schema (attributes, primary key) of this class.
-    public var schema: ItemSchema { ItemSchema.of(self) }
+    package var schema: ItemSchema { ItemSchema.of(self) }
 
     /// The four class bytes that start a persistent reference.
     var referenceTag: Data { Data(rawValue.utf8) }

@@ -2,17 +2,17 @@ import Foundation
 
 /// A stored item's attributes, as its owner set them plus what the keychain maintains:
 /// `agrp`, `pdmn`, `sync` (0 or 1), `cdat` and `mdat` are always present.
-public struct ItemRecord: Sendable, Hashable {
-    public let itemClass: ItemClass
+package struct ItemRecord: Sendable, Hashable {
+    package let itemClass: ItemClass
     /// Every attribute that is set, by four-character code.
-    public internal(set) var attributes: [String: AttributeValue]
+    package internal(set) var attributes: [String: AttributeValue]
 
-    public var accessGroup: String {
+    package var accessGroup: String {
         if case .string(let group) = attributes[ItemSchema.accessGroup.code] { return group }
         return ""
     }
 
-    public var accessibility: Accessibility {
+    package var accessibility: Accessibility {
         if case .string(let raw) = attributes[ItemSchema.accessible.code],
            let value = Accessibility(rawValue: raw) {
             return value
@@ -20,11 +20,11 @@ public struct ItemRecord: Sendable, Hashable {
         return Accessibility.defaultValue(for: itemClass)
     }
 
-    public var isSynchronizable: Bool {
+    package var isSynchronizable: Bool {
         (try? ItemSchema.synchronizable.integer(of: attributes["sync"] ?? .number(0))) == 1
     }
 
-    public var modificationDate: Date? {
+    package var modificationDate: Date? {
         if case .date(let date) = attributes[ItemSchema.modificationDate.code] { return date }
         return nil
     }
@@ -39,17 +39,17 @@ public struct ItemRecord: Sendable, Hashable {
 }
 
 /// A persistent reference: the four class bytes and the item's 16-byte UUID (rule 38).
-public struct PersistentReference: Sendable, Hashable {
-    public let itemClass: ItemClass
-    public let id: UUID
+package struct PersistentReference: Sendable, Hashable {
+    package let itemClass: ItemClass
+    package let id: UUID
 
-    public init(itemClass: ItemClass, id: UUID) {
+    package init(itemClass: ItemClass, id: UUID) {
         self.itemClass = itemClass
         self.id = id
     }
 
     /// Parses the 20-byte form; nil for anything else.
-    public init?(data: Data) {
+    package init?(data: Data) {
         guard data.count == 20,
               let itemClass = ItemClass(rawValue: String(decoding: data.prefix(4), as: UTF8.self))
         else { return nil }
@@ -58,16 +58,16 @@ public struct PersistentReference: Sendable, Hashable {
     }
 
     /// The 20-byte form handed to callers.
-    public var data: Data { itemClass.referenceTag + id.bytes }
+    package var data: Data { itemClass.referenceTag + id.bytes }
 }
 
 /// An item a query found, with the parts the caller asked for.
-public struct FoundItem: Sendable {
+package struct FoundItem: Sendable {
     /// The attributes, when attributes or a reference were asked for.
-    public let record: ItemRecord?
+    package let record: ItemRecord?
     /// The secret, when it was asked for and the item has one.
-    public let data: Data?
-    public let persistentReference: PersistentReference
+    package let data: Data?
+    package let persistentReference: PersistentReference
 }
 
 extension UUID {

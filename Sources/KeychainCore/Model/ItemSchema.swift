@@ -1,17 +1,17 @@
 /// The attributes an item class has and the ones that make up its primary key (§3).
-public struct ItemSchema: Sendable {
-    public let itemClass: ItemClass
+package struct ItemSchema: Sendable {
+    package let itemClass: ItemClass
     /// Every attribute the class accepts, by code; any other code is errSecNoSuchAttr.
-    public let attributes: [String: Attribute]
+    package let attributes: [String: Attribute]
     /// The class attributes of the primary key, in a fixed order. The access group and the
     /// synchronizable flag belong to every key as well.
-    public let primaryKey: [Attribute]
+    package let primaryKey: [Attribute]
     /// What an item's identity hash covers: the primary key, the access group and the
     /// synchronizable flag.
     let identityFields: [Attribute]
 
     /// Looks up an attribute of this class.
-    public func attribute(_ code: String) throws(KeychainError) -> Attribute {
+    package func attribute(_ code: String) throws(KeychainError) -> Attribute {
         guard let attribute = attributes[code] else { throw .noSuchAttribute(code) }
         return attribute
     }
@@ -26,14 +26,14 @@ public struct ItemSchema: Sendable {
         }
     }
 
-    public static let accessGroup = Attribute("agrp", .accessGroup)
-    public static let accessible = Attribute("pdmn", .accessibility)
-    public static let synchronizable = Attribute("sync", .synchronizable)
-    public static let creationDate = Attribute("cdat", .date)
-    public static let modificationDate = Attribute("mdat", .date)
-    public static let account = Attribute("acct", .text)
-    public static let service = Attribute("svce", .text)
-    public static let server = Attribute("srvr", .text)
+    package static let accessGroup = Attribute("agrp", .accessGroup)
+    package static let accessible = Attribute("pdmn", .accessibility)
+    package static let synchronizable = Attribute("sync", .synchronizable)
+    package static let creationDate = Attribute("cdat", .date)
+    package static let modificationDate = Attribute("mdat", .date)
+    package static let account = Attribute("acct", .text)
+    package static let service = Attribute("svce", .text)
+    package static let server = Attribute("srvr", .text)
 
     private static let common: [Attribute] = [
         accessGroup, accessible, synchronizable, creationDate, modificationDate,

@@ -2,7 +2,7 @@
 ///
 /// Reasons describe the request, never its values: no secret, account or label is ever
 /// part of an error.
-public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
     /// errSecParam (-50): a malformed query or value.
     case param(String)
     /// errSecNoSuchAttr (-25303): the class has no attribute with this code.
@@ -39,30 +39,33 @@ public enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
     /// errSecIO (-36).
     case io(String)
 
-    /// The Keychain Services status code of this error.
-    public var status: Int32 {
+    /// The Keychain Services status of this error, from the one table of them.
+    package var keychainStatus: KeychainStatus {
         switch self {
-        case .param: -50
-        case .noSuchAttribute: -25303
-        case .noSuchClass: -25306
-        case .duplicateItem: -25299
-        case .itemNotFound: -25300
-        case .missingEntitlement: -34018
-        case .decode: -26275
-        case .notAvailable: -25291
-        case .wrongVersion: -25310
-        case .unimplemented: -4
-        case .interactionNotAllowed: -25308
-        case .authFailed: -25293
-        case .noSuchKeychain: -25294
-        case .duplicateKeychain: -25296
-        case .readOnly: -25292
-        case .diskFull: -34
-        case .io: -36
+        case .param: .param
+        case .noSuchAttribute: .noSuchAttribute
+        case .noSuchClass: .noSuchClass
+        case .duplicateItem: .duplicateItem
+        case .itemNotFound: .itemNotFound
+        case .missingEntitlement: .missingEntitlement
+        case .decode: .decode
+        case .notAvailable: .notAvailable
+        case .wrongVersion: .wrongVersion
+        case .unimplemented: .unimplemented
+        case .interactionNotAllowed: .interactionNotAllowed
+        case .authFailed: .authFailed
+        case .noSuchKeychain: .noSuchKeychain
+        case .duplicateKeychain: .duplicateKeychain
+        case .readOnly: .readOnly
+        case .diskFull: .diskFull
+        case .io: .io
         }
     }
 
-    public var description: String {
+    /// The Keychain Services status code of this error.
+    package var status: Int32 { keychainStatus.code }
+
+    package var description: String {
         switch self {
         case .param(let reason): "invalid parameter: \(reason)"
         case .noSuchAttribute(let code): "no attribute '\(code)' in this item class"

@@ -6,7 +6,7 @@ import Foundation
 // (`Data`) give a mirror without its bytes, which Foundation's `Data` mirror would list.
 
 extension AttributeValue: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String {
+    package var description: String {
         switch self {
         case .string(let string): "string(<redacted, \(string.utf8.count) bytes>)"
         case .data(let data): "data(<redacted, \(data.count) bytes>)"
@@ -16,13 +16,13 @@ extension AttributeValue: CustomStringConvertible, CustomDebugStringConvertible,
         }
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
 }
 
 extension NewItem: CustomReflectable {
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: [
             "itemClass": itemClass, "attributes": attributes, "isSynchronizable": isSynchronizable,
             "data": redacted(data),
@@ -31,13 +31,13 @@ extension NewItem: CustomReflectable {
 }
 
 extension ItemChanges: CustomReflectable {
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["attributes": attributes, "data": redacted(data)])
     }
 }
 
 extension FoundItem: CustomReflectable {
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["record": record as Any, "data": redacted(data), "persistentReference": persistentReference])
     }
 }

@@ -1,5 +1,5 @@
 /// Which items a query covers by their `kSecAttrSynchronizable` value (rule 10).
-public enum SynchronizableFilter: Sendable, Hashable {
+package enum SynchronizableFilter: Sendable, Hashable {
     /// Only items that are not synchronizable: the default when the attribute is absent.
     case notSynchronizable
     /// Only synchronizable items.
@@ -8,5 +8,5 @@ public enum SynchronizableFilter: Sendable, Hashable {
     case any
 
     /// The value a new item gets from this filter; `any` adds a non-synchronizable item.
-    public var valueForNewItem: Bool { self == .synchronizable }
+    package var valueForNewItem: Bool { self == .synchronizable }
 }

@@ -1,39 +1,39 @@
 import Foundation
 
 /// How many matches a search returns (`kSecMatchLimit`, rule 7).
-public enum MatchLimit: Sendable, Hashable {
+package enum MatchLimit: Sendable, Hashable {
     case count(Int)
     case all
 
     /// The default is one (rule 19).
-    public static let one = MatchLimit.count(1)
+    package static let one = MatchLimit.count(1)
 }
 
 /// What a search or an add hands back (`kSecReturn*`).
-public struct ReturnOptions: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+package struct ReturnOptions: OptionSet, Sendable, Hashable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
 
-    public static let data = ReturnOptions(rawValue: 1)
-    public static let attributes = ReturnOptions(rawValue: 2)
+    package static let data = ReturnOptions(rawValue: 1)
+    package static let attributes = ReturnOptions(rawValue: 2)
     /// An object reference: for passwords, the attributes and the class.
-    public static let reference = ReturnOptions(rawValue: 4)
-    public static let persistentReference = ReturnOptions(rawValue: 8)
+    package static let reference = ReturnOptions(rawValue: 4)
+    package static let persistentReference = ReturnOptions(rawValue: 8)
 }
 
 /// The items a search, update or delete covers: equality on attributes, the
 /// synchronizable filter, and optionally one persistent reference.
-public struct ItemQuery: Sendable {
-    public var itemClass: ItemClass
+package struct ItemQuery: Sendable {
+    package var itemClass: ItemClass
     /// Attributes every match must equal, by code (`agrp` narrows to one access group).
-    public var attributes: [String: AttributeValue]
-    public var synchronizable: SynchronizableFilter
+    package var attributes: [String: AttributeValue]
+    package var synchronizable: SynchronizableFilter
     /// When set, the query names this one item; the synchronizable filter is ignored.
-    public var persistentReference: PersistentReference?
-    public var limit: MatchLimit
-    public var returning: ReturnOptions
+    package var persistentReference: PersistentReference?
+    package var limit: MatchLimit
+    package var returning: ReturnOptions
 
-    public init(
+    package init(
         itemClass: ItemClass,
         attributes: [String: AttributeValue] = [:],
         synchronizable: SynchronizableFilter = .notSynchronizable,
@@ -52,13 +52,13 @@ public struct ItemQuery: Sendable {
 
 /// An item to add: its attributes (including, optionally, `agrp` and `pdmn`), whether it is
 /// synchronizable, and its secret.
-public struct NewItem: Sendable {
-    public var itemClass: ItemClass
-    public var attributes: [String: AttributeValue]
-    public var isSynchronizable: Bool
-    public var data: Data?
+package struct NewItem: Sendable {
+    package var itemClass: ItemClass
+    package var attributes: [String: AttributeValue]
+    package var isSynchronizable: Bool
+    package var data: Data?
 
-    public init(itemClass: ItemClass, attributes: [String: AttributeValue] = [:],
+    package init(itemClass: ItemClass, attributes: [String: AttributeValue] = [:],
                 isSynchronizable: Bool = false, data: Data? = nil) {
         self.itemClass = itemClass
         self.attributes = attributes
@@ -69,11 +69,11 @@ public struct NewItem: Sendable {
 
 /// The changes an update applies to every match: attributes (`sync` as 0 or 1) and,
 /// optionally, a new secret.
-public struct ItemChanges: Sendable {
-    public var attributes: [String: AttributeValue]
-    public var data: Data?
+package struct ItemChanges: Sendable {
+    package var attributes: [String: AttributeValue]
+    package var data: Data?
 
-    public init(attributes: [String: AttributeValue] = [:], data: Data? = nil) {
+    package init(attributes: [String: AttributeValue] = [:], data: Data? = nil) {
         self.attributes = attributes
         self.data = data
     }

@@ -1,41 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
-import Synchronization
-
-/// A row of the `item` table as read, before anything is opened.
-struct StoredRow {
-    let id: Int64
-    /// The random half of the item's persistent reference (see ``RowReference``).
-    let nonce: Data
-    let columns: StoredColumns
-    let sealedAttributes: Data
-    let sealedSecret: Data?
-
-    /// The columns that ``PlanStatements`` select, in their order.
-    static let selectedColumns = "id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes"
-
-    /// Reads the current row of a statement that selects ``selectedColumns`` and then the
-    /// secret (or NULL). errSecDecode for a row whose clear columns are damaged.
-    init(statement: SQLiteStatement) throws(KeychainError) {
-        func blob(_ column: CInt) -> Data? {
-            sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : Data(sqliteStatement: statement, index: column)
-        }
-        guard let nonce = blob(1), nonce.count == 8, let protection = sqlite3_column_text(statement, 4),
-              let identity = blob(5), let accessGroup = blob(6), let sealedAttributes = blob(10)
-        else { throw .decode }
-        id = sqlite3_column_int64(statement, 0)
-        self.nonce = nonce
-        columns = StoredColumns(
-            classCode: Int(sqlite3_column_int64(statement, 2)),
-            sync: Int(sqlite3_column_int64(statement, 3)),
-            protection: String(cString: protection),
-            identity: identity, accessGroup: accessGroup,
-            account: blob(7), service: blob(8), server: blob(9))
-        self.sealedAttributes = sealedAttributes
-        sealedSecret = blob(11)
-    }
-}
 
 /// How a query is answered: SQL equality on the hashed and clear columns (an index lookup),
 /// then, for the attributes that have no column, a comparison after opening the record.
@@ -141,71 +105,5 @@ struct MatchPlan {
             guard try record.canonicalBytes(of: attribute) == bytes else { return false }
         }
         return true
-    }
-}
-
-/// What the SQL of a plan depends on, apart from the values it binds.
-struct PlanShape: Hashable {
-    let classCode: Int
-    let protection: Bool
-    /// Which of ``StoredColumns/hashedAttributeCodes`` the query names: bit n for the n-th.
-    let columns: UInt8
-    /// How many access groups the query covers; nil for all of them.
-    let groupCount: Int?
-    let reference: Bool
-    /// The synchronizable filter; nil for a lookup by persistent reference, which ignores it.
-    let synchronizable: SynchronizableFilter?
-
-    /// The terms of the WHERE clause, in the order of the arguments.
-    var whereClause: String {
-        var conditions: [String] = []
-        if protection { conditions.append("protection = ?") }
-        for (index, code) in StoredColumns.hashedAttributeCodes.enumerated() where columns & 1 << index != 0 {
-            // `IS NOT NULL` lets SQLite use the partial index on the column.
-            conditions.append("\(code) = ? AND \(code) IS NOT NULL")
-        }
-        // The class as a literal: SQLite uses a partial index (each class's key index) only
-        // for a query whose terms repeat its WHERE clause. Group terms stay off the indexes:
-        // every item of the caller matches them.
-        conditions.append("class = \(classCode)")
-        if let groupCount {
-            conditions.append("+agrp IN (\(Array(repeating: "?", count: groupCount).joined(separator: ", ")))")
-        }
-        if reference { conditions.append("id = ? AND nonce = ?") }
-        switch synchronizable {
-        case .notSynchronizable: conditions.append("sync = 0")
-        case .synchronizable: conditions.append("sync = 1")
-        case .any, nil: break
-        }
-        return conditions.joined(separator: " AND ")
-    }
-}
-
-/// The statements of one shape of plan, built once per shape: a call then pays a lookup
-/// rather than building and hashing its SQL (measured: a fifth of a find).
-struct PlanStatements: Sendable {
-    let select: String
-    let selectWithSecret: String
-    let delete: String
-
-    init(whereClause: String) {
-        let columns = StoredRow.selectedColumns
-        select = "SELECT \(columns), NULL FROM item WHERE \(whereClause) ORDER BY id"
-        selectWithSecret = "SELECT \(columns), secret FROM item WHERE \(whereClause) ORDER BY id"
-        delete = "DELETE FROM item WHERE \(whereClause)"
-    }
-
-    private static let built = Mutex<[PlanShape: PlanStatements]>([:])
-    /// Shapes differ by the attributes named and the number of groups: a handful per app.
-    /// Beyond the bound, a shape's statements are built each time.
-    private static let builtLimit = 512
-
-    static func of(_ shape: PlanShape) -> PlanStatements {
-        if let statements = built.withLock({ $0[shape] }) { return statements }
-        let statements = PlanStatements(whereClause: shape.whereClause)
-        built.withLock { built in
-            if built.count < builtLimit { built[shape] = statements }
-        }
-        return statements
     }
 }

@@ -8,34 +8,34 @@ import Darwin
 /// Where a keychain's files are and the permissions they get: a folder the library creates
 /// 0700, the database and its key 0600. SQLite gives the WAL and shared-memory files the
 /// database's mode, so creating the database ourselves keeps all of them private.
-public struct KeychainFiles: Sendable, Hashable {
-    public let directory: URL
-    public let name: String
+package struct KeychainFiles: Sendable, Hashable {
+    package let directory: URL
+    package let name: String
     /// The file of the secret that binds ThisDeviceOnly items to this machine: outside the
     /// keychain folder, so that a copy of the folder does not carry it. Tests play a second
     /// machine by naming another file.
-    public let machineSecret: URL
+    package let machineSecret: URL
 
-    public init(directory: URL, name: String, machineSecret: URL? = nil) {
+    package init(directory: URL, name: String, machineSecret: URL? = nil) {
         self.directory = directory
         self.name = name
         self.machineSecret = machineSecret ?? MachineSecret.processDefaultLocation
     }
 
     /// `$XDG_DATA_HOME/keychains`, or `~/.local/share/keychains` when it is unset.
-    public static func defaultDirectory(
+    package static func defaultDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> URL {
         XDGFolder.data.url(environment: environment).appendingPathComponent("keychains")
     }
 
     /// The database: `<name>.keychain-db`.
-    public var database: URL { directory.appendingPathComponent("\(name).keychain-db") }
+    package var database: URL { directory.appendingPathComponent("\(name).keychain-db") }
     /// The device key beside it: `<name>.keychain-key`.
-    public var deviceKey: URL { directory.appendingPathComponent("\(name).keychain-key") }
+    package var deviceKey: URL { directory.appendingPathComponent("\(name).keychain-key") }
 
     /// The lock file that serializes opening: `<name>.keychain-lock`.
-    public var openLock: URL { directory.appendingPathComponent("\(name).keychain-lock") }
+    var openLock: URL { directory.appendingPathComponent("\(name).keychain-lock") }
 
     /// Runs `body` holding an exclusive advisory lock on ``openLock``. Processes that open a
     /// new keychain at once would otherwise race to switch it to WAL and create its tables;

@@ -23,7 +23,7 @@ extension KeychainStore {
     ///   errSecDecode when the table itself is malformed (a row without its nonce, say),
     ///   errSecParam for an empty password or KDF parameters out of bounds. Any error means
     ///   no archive.
-    public func exportArchive(password: Data, kdf: PasswordKDF = .standard()) throws(KeychainError) -> ArchiveExport {
+    package func exportArchive(password: Data, kdf: PasswordKDF = .standard()) throws(KeychainError) -> ArchiveExport {
         let (items, skipped) = try Self.oneStatement(database, during: "export") { db in
             var items: [KeychainArchive.Item] = []
             var skipped: [UnreadableItem] = []
@@ -50,7 +50,7 @@ extension KeychainStore {
     /// The clear columns of the row a persistent reference names, for reporting an item
     /// that failed to open (errSecDecode) when it was read by reference; nil when the
     /// reference names no row.
-    public func unreadableItem(at reference: PersistentReference) throws(KeychainError) -> UnreadableItem? {
+    package func unreadableItem(at reference: PersistentReference) throws(KeychainError) -> UnreadableItem? {
         guard let location = RowReference.location(of: reference) else { return nil }
         return try Self.oneStatement(database, during: "search") { db in
             // Cast, so that a column an attacker changed to another type reads as some value
@@ -87,7 +87,7 @@ extension KeychainStore {
     ///   truncated, altered or of another format version; errSecDuplicateItem under
     ///   ``ImportPolicy/failOnDuplicate``; errSecInteractionNotAllowed when an item's class
     ///   key is locked.
-    public func importArchive(_ archive: Data, password: Data, policy: ImportPolicy,
+    package func importArchive(_ archive: Data, password: Data, policy: ImportPolicy,
                               dryRun: Bool = false) throws(KeychainError) -> ImportReport {
         let items = try KeychainArchive.open(archive, password: password)
         var rows: [NewRow] = []

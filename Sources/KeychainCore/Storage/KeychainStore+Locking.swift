@@ -15,7 +15,7 @@ extension KeychainStore {
     ///
     /// - Parameter kdf: the password's scrypt parameters; the default costs about 170 ms a
     ///   guess here. Tests may pass ``PasswordKDF/fastForTesting()``.
-    public static func create(_ files: KeychainFiles, password: Data?, kdf: PasswordKDF = .standard(),
+    package static func create(_ files: KeychainFiles, password: Data?, kdf: PasswordKDF = .standard(),
                               settings: KeychainSettings = .default) throws(KeychainError) -> KeychainStore {
         _ = closesAtExit
         return try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
@@ -28,7 +28,7 @@ extension KeychainStore {
 
     /// Deletes a keychain's files and forgets its unlocks. errSecNoSuchKeychain when there is
     /// none. Processes that have it open keep writing to the deleted files until they exit.
-    public static func delete(_ files: KeychainFiles) throws(KeychainError) {
+    package static func delete(_ files: KeychainFiles) throws(KeychainError) {
         try openStores.withLock { (stores) throws(KeychainError) in
             guard exists(files) else { throw .noSuchKeychain }
             let store: KeychainStore
@@ -45,10 +45,10 @@ extension KeychainStore {
     }
 
     /// Whether class A is open: the keychain is unlocked.
-    public var isUnlocked: Bool { classKeys.isUnlocked }
+    package var isUnlocked: Bool { classKeys.isUnlocked }
 
     /// Whether the keychain has a password.
-    public var hasPassword: Bool {
+    package var hasPassword: Bool {
         get throws(KeychainError) {
             try Self.oneStatement(database, during: "read the keychain's state") { db in
                 try KeybagTable(db: db, files: files).passwordKDF() != nil
@@ -59,7 +59,7 @@ extension KeychainStore {
     /// Unlocks the keychain for every process of this user until it locks again: by
     /// ``lock()``, by its auto-lock settings, or at reboot. errSecAuthFailed for a wrong
     /// password (a keychain without a password takes nil or an empty one).
-    public func unlock(password: Data?) throws(KeychainError) {
+    package func unlock(password: Data?) throws(KeychainError) {
         let opened = try Self.oneStatement(database, during: "unlock") { db in
             let table = KeybagTable(db: db, files: files)
             return ClassKeyAvailability.Unlock(keys: DeferredKeys(try table.openLockedClasses(password: password)),
@@ -70,7 +70,7 @@ extension KeychainStore {
 
     /// Locks the keychain, for every process: class A items give
     /// errSecInteractionNotAllowed until it is unlocked.
-    public func lock() {
+    package func lock() {
         classKeys.lock()
     }
 
@@ -86,7 +86,7 @@ extension KeychainStore {
     ///
     /// errSecAuthFailed when `old` is wrong, and nothing changes. Removing the password
     /// deletes the `akpu` items, which need one. The keychain is unlocked after.
-    public func changePassword(from old: Data?, to new: Data?, kdf: PasswordKDF = .standard()) throws(KeychainError) {
+    package func changePassword(from old: Data?, to new: Data?, kdf: PasswordKDF = .standard()) throws(KeychainError) {
         // Scrubbed below, once the new keys are published: other processes' calls wait for
         // them, and a scrub may wait on those processes' reads.
         let (opened, isPasswordless) = try write(during: "change the password", supersedes: false) { db in
@@ -120,7 +120,7 @@ extension KeychainStore {
     }
 
     /// When the keychain locks by itself.
-    public func settings() throws(KeychainError) -> KeychainSettings {
+    package func settings() throws(KeychainError) -> KeychainSettings {
         try Self.oneStatement(database, during: "read the settings") { db in
             try KeybagTable(db: db, files: files).settings()
         }
@@ -128,24 +128,22 @@ extension KeychainStore {
 
     /// Changes when the keychain locks by itself; an open session takes the new settings
     /// at once, in every process.
-    public func setSettings(_ settings: KeychainSettings) throws(KeychainError) {
+    package func setSettings(_ settings: KeychainSettings) throws(KeychainError) {
         try write(during: "change the settings", supersedes: false) { db in
             try KeybagTable(db: db, files: files).setSettings(settings)
         }
         classKeys.apply(settings)
     }
 
-    /// Closes classes A and C as a reboot would. Only for tests, which cannot reboot.
-    @_spi(Testing)
-    public func forgetUnlocksAsAtReboot() {
+    /// Closes classes A and C as a reboot would. Only for tests (package access), which cannot reboot.
+    package func forgetUnlocksAsAtReboot() {
         classKeys.forgetSinceBoot()
     }
 
     /// Forgets the unlocks of every keychain this process used, for all processes. Only for
     /// test processes, at exit: they make hundreds of keychains, whose unlocks would stay in
     /// the user's kernel keyring until reboot.
-    @_spi(Testing)
-    public static func forgetUnlocksOfKeychainsUsedByThisProcess() {
+    package static func forgetUnlocksOfKeychainsUsedByThisProcess() {
         UnlockedKeyCache.shared.removeEverythingUsed()
         SessionGeneration.removeEveryFileUsed()
     }

@@ -13,8 +13,8 @@ import Synchronization
 /// Every operation is atomic (one statement, or one transaction where it needs several), so
 /// a change is applied whole or not at all, and the database's UNIQUE constraint decides
 /// which of two racing adds wins.
-public final class KeychainStore: Sendable {
-    public let files: KeychainFiles
+package final class KeychainStore: Sendable {
+    package let files: KeychainFiles
     let database: DatabaseQueue
     let classKeys: ClassKeyAvailability
     let hasher: IndexHasher
@@ -34,38 +34,6 @@ public final class KeychainStore: Sendable {
         }
     }
 
-    static let openStores = Mutex<[KeychainFiles: KeychainStore]>([:])
-
-    /// The process-wide store for a keychain, opened on first use. With `create`, a keychain
-    /// that does not exist is created without a password (as the login keychain is);
-    /// without it, that is errSecNoSuchKeychain.
-    public static func shared(_ files: KeychainFiles, create: Bool = true) throws(KeychainError) -> KeychainStore {
-        _ = closesAtExit
-        return try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
-            if let store = stores[files] { return store }
-            guard create || exists(files) else { throw .noSuchKeychain }
-            let store = try open(files, creating: nil, mustExist: !create)
-            stores[files] = store
-            return store
-        }
-    }
-
-    /// Closes the shared stores when the process exits. The last connection to close
-    /// checkpoints the write-ahead log and deletes it; left behind, every later process
-    /// that opens the keychain alone would read the whole log to rebuild its index first:
-    /// 30 ms for 32 MiB of log left by a burst of writes, measured with strace.
-    static let closesAtExit: Void = {
-        atexit { KeychainStore.closeSharedStores() }
-    }()
-
-    private static func closeSharedStores() {
-        let stores = openStores.withLock { stores in
-            defer { stores.removeAll() }
-            return Array(stores.values)
-        }
-        for store in stores { store.close() }
-    }
-
     /// Closes the connections; the store cannot be used after.
     ///
     /// When no other process is reading, it first copies the log into the database and
@@ -82,7 +50,7 @@ public final class KeychainStore: Sendable {
     }
 
     /// Whether the keychain's database exists and holds something.
-    public static func exists(_ files: KeychainFiles) -> Bool {
+    package static func exists(_ files: KeychainFiles) -> Bool {
         let size = (try? FileManager.default.attributesOfItem(atPath: files.database.path)[.size] as? Int) ?? nil
         return (size ?? 0) > 0
     }
@@ -92,7 +60,7 @@ public final class KeychainStore: Sendable {
     ///
     /// With `creating`, the keychain must not exist yet (else errSecDuplicateKeychain): of
     /// several processes creating it at once, exactly one does.
-    public static func open(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
+    package static func open(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
         try open(files, creating: nil)
     }
 
@@ -164,7 +132,7 @@ public final class KeychainStore: Sendable {
     // MARK: - Operations
 
     /// Adds an item (rules 11 to 18) and returns what `returning` asks for.
-    public func add(_ item: NewItem, by caller: CallerIdentity, returning: ReturnOptions = []) throws(KeychainError) -> FoundItem {
+    package func add(_ item: NewItem, by caller: CallerIdentity, returning: ReturnOptions = []) throws(KeychainError) -> FoundItem {
         if item.itemClass == .identity {
             throw .unimplemented("identities are formed from a stored certificate and key, which is not supported")
         }
@@ -208,7 +176,7 @@ public final class KeychainStore: Sendable {
 
     /// Finds the items a query matches, in insertion order, up to its limit (rules 19 to 28).
     /// No match is errSecItemNotFound.
-    public func find(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) -> [FoundItem] {
+    package func find(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) -> [FoundItem] {
         try withCurrentClassKeys { () throws(KeychainError) in try findOnce(query, by: caller) }
     }
 
@@ -245,7 +213,7 @@ public final class KeychainStore: Sendable {
 
     /// Applies `changes` to every item the query matches, in one transaction: a collision
     /// with another item (rule 33) or any failure leaves every item as it was.
-    public func update(_ query: ItemQuery, with changes: ItemChanges, by caller: CallerIdentity) throws(KeychainError) {
+    package func update(_ query: ItemQuery, with changes: ItemChanges, by caller: CallerIdentity) throws(KeychainError) {
         try withCurrentClassKeys { () throws(KeychainError) in try updateOnce(query, with: changes, by: caller) }
     }
 
@@ -318,7 +286,7 @@ public final class KeychainStore: Sendable {
 
     /// Deletes every item the query matches (rule 36), all or none of them. While a class is
     /// locked, a match in it fails the whole delete with errSecInteractionNotAllowed.
-    public func delete(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) {
+    package func delete(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
         if plan.residual.isEmpty && classKeys.isUnlocked && classKeys.wasUnlockedSinceBoot {
             // The columns decide alone: one statement, which opens nothing.

@@ -6,7 +6,7 @@
 /// neither drops the archive's version of an item nor overwrites a newer local one without
 /// being asked, and it changes nothing, so the user can choose again. Restoring into a new
 /// keychain, the common case, never meets a duplicate.
-public enum ImportPolicy: Sendable, Hashable, CaseIterable {
+package enum ImportPolicy: Sendable, Hashable, CaseIterable {
     /// Keep the existing item as it is and skip the archived one.
     case keepExisting
     /// Delete the existing item and import the archived one in its place: none of the old

@@ -16,9 +16,8 @@ import Foundation
 /// contents; GCM authenticates the contents and binds them to the header, so a changed
 /// version or KDF parameter is detected too (errSecDecode).
 ///
-/// The plaintext is the item count (4 bytes), then per item its class code (`genp`, 4 bytes),
-/// its attributes in ``RecordCodec`` form and its secret, each of these two after a 4-byte
-/// length. ThisDeviceOnly items are never written and are refused when read (§5).
+/// The plaintext is in ``ArchivePayload`` form. ThisDeviceOnly items are never written and
+/// are refused when read (§5).
 package enum KeychainArchive {
     /// An item as an archive carries it: every attribute as stored, and the secret.
     package struct Item: Sendable {
@@ -36,19 +35,10 @@ package enum KeychainArchive {
     static func seal(_ items: [Item], password: Data, kdf: PasswordKDF) throws(KeychainError) -> Data {
         guard !password.isEmpty else { throw .param("an archive needs a password") }
         guard kdf.isReasonable else { throw .param("the KDF parameters are outside what an archive may record") }
-        var plaintext: [UInt8] = []
-        try appendLength(items.count, to: &plaintext)
-        for item in items {
-            guard !item.record.accessibility.isThisDeviceOnly else {
-                throw .param("ThisDeviceOnly items never leave this machine")
-            }
-            plaintext.append(contentsOf: item.record.itemClass.rawValue.utf8)
-            let attributes = RecordCodec.encode(item.record.attributes)
-            try appendLength(attributes.count, to: &plaintext)
-            plaintext.append(contentsOf: attributes)
-            try appendLength(item.secret.count, to: &plaintext)
-            plaintext.append(contentsOf: item.secret)
+        guard items.allSatisfy({ !$0.record.accessibility.isThisDeviceOnly }) else {
+            throw .param("ThisDeviceOnly items never leave this machine")
         }
+        let plaintext = try ArchivePayload.encode(items)
         let keys = try Keys(password: password, kdf: kdf)
         var header = magic
         header.append(contentsOf: [UInt8(formatVersion >> 8), UInt8(formatVersion & 0xFF)])
@@ -81,18 +71,10 @@ package enum KeychainArchive {
         let plaintext = try RecordSealer.open(
             Data(bytes[header.length..<bytes.count - trailerLength]), with: keys.payload,
             binding: Data(bytes[0..<header.length]))
-        var reader = ByteReader(bytes: [UInt8](plaintext))
         var items: [Item] = []
-        for _ in 0..<(try reader.length()) {
-            guard let itemClass = ItemClass(rawValue: String(decoding: try reader.take(4), as: UTF8.self)) else {
-                throw damaged("an item has an unknown class")
-            }
-            let attributes = try RecordCodec.decode(Data(try reader.take(try reader.length())))
-            let secret = Data(try reader.take(try reader.length()))
-            items.append(Item(record: try validated(ItemRecord(itemClass: itemClass, attributes: attributes)),
-                              secret: secret))
+        for item in try ArchivePayload.decode([UInt8](plaintext)) {
+            items.append(Item(record: try validated(item.record), secret: item.secret))
         }
-        guard reader.isAtEnd else { throw damaged("it has bytes after its last item") }
         return items
     }
 
@@ -178,13 +160,8 @@ package enum KeychainArchive {
         return record
     }
 
-    private static func appendLength(_ count: Int, to bytes: inout [UInt8]) throws(KeychainError) {
-        guard let length = UInt32(exactly: count) else { throw .param("an item is too large for an archive") }
-        withUnsafeBytes(of: length.bigEndian) { bytes.append(contentsOf: $0) }
-    }
-
     /// errSecDecode, with the reason logged: the error has no room for it.
-    private static func damaged(_ reason: String) -> KeychainError {
+    static func damaged(_ reason: String) -> KeychainError {
         keychainLogger.debug("cannot read keychain archive: \(reason)")
         return .decode
     }

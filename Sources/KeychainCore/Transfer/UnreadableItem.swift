@@ -6,14 +6,14 @@ import Foundation
 /// An export or a dump skips such an item and goes on with the rest; this is what it
 /// reports, so that the user knows which item is lost. Nothing here was sealed: the row id,
 /// the class, the protection class and the synchronizable flag are plain columns.
-public struct UnreadableItem: Sendable, Hashable, CustomStringConvertible {
+package struct UnreadableItem: Sendable, Hashable, CustomStringConvertible {
     /// The row's id in the keychain's `item` table.
-    public let rowID: Int64
+    package let rowID: Int64
     /// The class its row records; nil when the column holds no known class.
-    public let itemClass: ItemClass?
+    package let itemClass: ItemClass?
     /// The protection class its row records (`ak`, `cku`, ...), as stored.
-    public let protection: String
-    public let isSynchronizable: Bool
+    package let protection: String
+    package let isSynchronizable: Bool
 
     init(rowID: Int64, classCode: Int, protection: String, sync: Int) {
         self.rowID = rowID
@@ -28,7 +28,7 @@ public struct UnreadableItem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `row 3: class genp, protection ak, not synchronizable`.
-    public var description: String {
+    package var description: String {
         "row \(rowID): class \(itemClass?.rawValue ?? "unknown"), protection \(protection), "
             + (isSynchronizable ? "synchronizable" : "not synchronizable")
     }

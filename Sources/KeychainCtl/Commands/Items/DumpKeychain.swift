@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KeychainCore
 import Security
 
 /// `dump-keychain`: every item of the keychain, of every class it stores.
@@ -35,7 +34,7 @@ struct DumpKeychain: ParsableCommand {
     func run() throws {
         let (items, skipped, path) = try keychain.run { store in
             var items: [KeychainItem] = []
-            var skipped: [UnreadableItem] = []
+            var skipped: [SecUnreadableItem] = []
             for itemClass in Self.classes {
                 let found = try store.readable(keychain.narrowed([
                     kSecClass as String: itemClass,

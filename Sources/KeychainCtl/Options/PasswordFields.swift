@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KeychainCore
 import Security
 
 /// The attribute options of the password subcommands, common to both classes. In add
@@ -65,7 +64,7 @@ protocol PasswordFields: ParsableArguments {
 extension PasswordFields {
     /// The class's primary-key attributes (§3), as the keychain itself defines them.
     static var primaryKey: Set<String> {
-        Set(ItemClass(rawValue: itemClass)?.schema.primaryKey.map(\.code) ?? [])
+        SecItemClassKeys.primaryKey(of: itemClass)
     }
 
     /// The attributes given that name something: `security` treats a number 0 (`-P 0`) as

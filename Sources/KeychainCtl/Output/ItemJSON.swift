@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+import Security
 
 /// Items as JSON, for `--json`: an object per item with the keychain, the class, every
 /// attribute the item sets by its four-character code (access group, protection class and

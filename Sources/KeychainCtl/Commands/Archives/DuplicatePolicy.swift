@@ -1,8 +1,8 @@
 import ArgumentParser
-import KeychainCore
+import Security
 
 /// `import-archive --on-duplicate`: what happens to an archived item whose identity the
-/// keychain already holds (``ImportPolicy``).
+/// keychain already holds (``SecArchiveImportPolicy``).
 enum DuplicatePolicy: String, ExpressibleByArgument, CaseIterable {
     /// Import nothing, and say how many items collide.
     case fail
@@ -11,7 +11,7 @@ enum DuplicatePolicy: String, ExpressibleByArgument, CaseIterable {
     /// Replace the keychain's item with the archived one.
     case replace
 
-    var importPolicy: ImportPolicy {
+    var importPolicy: SecArchiveImportPolicy {
         switch self {
         case .fail: .failOnDuplicate
         case .keep: .keepExisting

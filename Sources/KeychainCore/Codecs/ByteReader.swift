@@ -11,7 +11,8 @@ struct ByteReader {
     var isAtEnd: Bool { offset >= bytes.count }
 
     mutating func byte() throws(KeychainError) -> UInt8 {
-        try take(1).first!
+        guard let byte = try take(1).first else { throw .decode }
+        return byte
     }
 
     /// A 4-byte big-endian length, as the encoders write before a payload.

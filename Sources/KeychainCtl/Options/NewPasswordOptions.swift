@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KeychainCore
 import Security
 
 /// Where the add subcommands take the new item's password from. At most one source; with

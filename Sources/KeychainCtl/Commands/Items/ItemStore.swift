@@ -1,5 +1,4 @@
 import Foundation
-import KeychainCore
 import Security
 
 /// An item as keychainctl reads it back.
@@ -17,7 +16,7 @@ struct KeychainItem {
 /// An item read by its reference: opened, or named by its clear columns when it failed to.
 enum OpenedItem {
     case item(KeychainItem)
-    case unreadable(UnreadableItem)
+    case unreadable(SecUnreadableItem)
 }
 
 /// The SecItem calls keychainctl makes, in one keychain: every query names it with
@@ -102,10 +101,10 @@ struct ItemStore {
     /// Every item of a class the query matches, in insertion order, each opened alone: the
     /// items that fail to open are returned apart (what their rows say in the clear) rather
     /// than failing the whole listing.
-    func readable(_ query: [String: Any], withData: Bool) throws -> (items: [KeychainItem], skipped: [UnreadableItem]) {
+    func readable(_ query: [String: Any], withData: Bool) throws -> (items: [KeychainItem], skipped: [SecUnreadableItem]) {
         guard let itemClass = query[kSecClass as String] as? String else { return ([], []) }
         var items: [KeychainItem] = []
-        var skipped: [UnreadableItem] = []
+        var skipped: [SecUnreadableItem] = []
         for reference in try references(query) {
             switch try opened(reference, itemClass: itemClass, withData: withData) {
             case .item(let item): items.append(item)
@@ -127,8 +126,7 @@ struct ItemStore {
         case errSecItemNotFound:
             return nil
         case errSecDecode:
-            guard let parsed = PersistentReference(data: reference),
-                  let unreadable = (try? keychain.store().unreadableItem(at: parsed)) ?? nil
+            guard let unreadable = (try? keychain.unreadableItem(persistentReference: reference)) ?? nil
             else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
             return .unreadable(unreadable)
         default:

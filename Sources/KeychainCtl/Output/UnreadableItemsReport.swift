@@ -1,4 +1,3 @@
-import KeychainCore
 import Security
 
 /// How `dump-keychain` and `export-archive` end when some items failed to open: the rest
@@ -7,7 +6,7 @@ import Security
 enum UnreadableItemsReport {
     /// Nothing when `skipped` is empty; otherwise the failure that lists the skipped items.
     /// `outcome` says what became of the others: "shown", "exported".
-    static func check(_ skipped: [UnreadableItem], during operation: String, othersWere outcome: String)
+    static func check(_ skipped: [SecUnreadableItem], during operation: String, othersWere outcome: String)
         throws(ToolFailure)
     {
         guard !skipped.isEmpty else { return }

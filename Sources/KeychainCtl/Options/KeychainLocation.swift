@@ -24,7 +24,7 @@ struct KeychainLocation {
         self.argument = argument.flatMap { $0.isEmpty ? nil : $0 }
         // What SecKeychainOpen and SecKeychainCopyDefault give; they only name a keychain,
         // which ``open()`` then checks.
-        keychain = self.argument.map { SecKeychain(path: $0) } ?? SecKeychain(files: KeychainEnvironment.current.files)
+        keychain = self.argument.map { SecKeychain(path: $0) } ?? SecKeychain.environmentDefault
     }
 
     /// The database file, as the attribute blocks and `list-keychains` name it.

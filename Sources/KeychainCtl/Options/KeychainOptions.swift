@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KeychainCore
 import Security
 
 /// What every item subcommand takes besides its attributes: the keychain and an access
@@ -30,7 +29,7 @@ struct KeychainOptions: ParsableArguments {
     /// holds every group (`*`) anyway, and its own group is only where new items go.
     static var ownGroup: String {
         if ProcessInfo.processInfo.environment["KEYCHAIN_ACCESS_GROUPS"] != nil,
-           let first = KeychainEnvironment.process.accessGroups.first(where: { $0 != CallerIdentity.everyGroup }) {
+           let first = KeychainEnvironment.process.accessGroups.first(where: { $0 != KeychainEnvironment.everyAccessGroup }) {
             return first
         }
         return "keychainctl"
@@ -52,7 +51,7 @@ struct KeychainOptions: ParsableArguments {
     /// group or keychainctl's own.
     func runAdding<Result>(_ body: (ItemStore) throws -> Result) throws -> Result {
         let group = accessGroup ?? Self.ownGroup
-        return try location.run(accessGroups: [group, CallerIdentity.everyGroup], body)
+        return try location.run(accessGroups: [group, KeychainEnvironment.everyAccessGroup], body)
     }
 }
 
@@ -60,6 +59,6 @@ extension KeychainLocation {
     /// Runs searches, updates and deletes in the keychain, seeing every access group, as
     /// keychainctl does unless `--access-group` narrows the query.
     func runSeeingEveryGroup<Result>(_ body: (ItemStore) throws -> Result) throws -> Result {
-        try run(accessGroups: [CallerIdentity.everyGroup], body)
+        try run(accessGroups: [KeychainEnvironment.everyAccessGroup], body)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+import Security
 
 /// Values written the way `security` writes them, byte for byte, so that scripts that parse
 /// its output parse ours.

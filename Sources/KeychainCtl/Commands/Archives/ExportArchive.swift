@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KeychainCore
 import Security
 
 /// `export-archive`: a keychain's items, in one file sealed under a password of its own, to
@@ -39,14 +38,14 @@ struct ExportArchive: ParsableCommand {
         if let problem = PathDiagnosis.creating(output, createsFolders: false) {
             throw ToolFailure.other("cannot write \(output): \(problem)")
         }
-        let store = try keychain.store()
+        let store = try keychain.open()
         let secret = try password.read()
             ?? PasswordPrompt.newPassword("password for new archive: ", retype: "retype password for new archive: ")
         guard !secret.isEmpty else {
             throw ToolFailure(message: "keychainctl: export-archive: an archive needs a password",
                               exitStatus: ToolFailure.exitStatus(for: errSecParam))
         }
-        let export: ArchiveExport
+        let export: SecArchiveExport
         do {
             export = try store.exportArchive(password: secret)
         } catch {

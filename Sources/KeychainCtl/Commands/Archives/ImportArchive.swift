@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KeychainCore
 import Security
 
 /// `import-archive`: the items of an archive that `export-archive` wrote, into a keychain.
@@ -39,20 +38,21 @@ struct ImportArchive: ParsableCommand {
     static let largestArchive = 1 << 30
 
     func run() throws {
-        let store = try keychain.store()
+        let store = try keychain.open()
         let archive = try BoundedFile.read(file, limit: Self.largestArchive)
         guard !archive.isEmpty else { throw ToolFailure.other("cannot read \(file): it is empty, not an archive") }
         let secret = try password.read() ?? PasswordPrompt.password("password to open \(file): ")
-        let report: ImportReport
+        let report: SecArchiveImportCounts
         do {
             report = try store.importArchive(archive, password: secret, policy: onDuplicate.importPolicy)
-        } catch .duplicateItem where onDuplicate == .fail {
+        } catch let error where error.status == errSecDuplicateItem && onDuplicate == .fail {
             throw collision(in: store, archive: archive, password: secret)
-        } catch .param(let reason) {
-            // Said in full: an archive that asks for too much work says how much.
-            throw ToolFailure(message: "keychainctl: import-archive: \(reason)",
-                              exitStatus: ToolFailure.exitStatus(for: errSecParam))
         } catch {
+            // Said in full: an archive that asks for too much work says how much.
+            if let reason = error.parameterReason {
+                throw ToolFailure(message: "keychainctl: import-archive: \(reason)",
+                                  exitStatus: ToolFailure.exitStatus(for: errSecParam))
+            }
             throw keychain.location.hinted(ToolFailure.status(error.status, during: "import-archive"))
         }
         ConsoleOutput.error("imported: \(report.imported), replaced: \(report.replaced), skipped: \(report.skipped)")
@@ -60,7 +60,7 @@ struct ImportArchive: ParsableCommand {
 
     /// The failure of an import that met items the keychain holds, with how many: a dry run
     /// that keeps them counts them as skipped.
-    private func collision(in store: KeychainStore, archive: Data, password: Data) -> ToolFailure {
+    private func collision(in store: SecKeychain, archive: Data, password: Data) -> ToolFailure {
         let failure = ToolFailure.status(errSecDuplicateItem, during: "import-archive")
         guard let report = try? store.importArchive(archive, password: password, policy: .keepExisting, dryRun: true)
         else { return failure }

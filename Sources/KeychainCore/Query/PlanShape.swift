@@ -1,0 +1,36 @@
+/// What the SQL of a plan depends on, apart from the values it binds.
+struct PlanShape: Hashable {
+    let classCode: Int
+    let protection: Bool
+    /// Which of ``StoredColumns/hashedAttributeCodes`` the query names: bit n for the n-th.
+    let columns: UInt8
+    /// How many access groups the query covers; nil for all of them.
+    let groupCount: Int?
+    let reference: Bool
+    /// The synchronizable filter; nil for a lookup by persistent reference, which ignores it.
+    let synchronizable: SynchronizableFilter?
+
+    /// The terms of the WHERE clause, in the order of the arguments.
+    var whereClause: String {
+        var conditions: [String] = []
+        if protection { conditions.append("protection = ?") }
+        for (index, code) in StoredColumns.hashedAttributeCodes.enumerated() where columns & 1 << index != 0 {
+            // `IS NOT NULL` lets SQLite use the partial index on the column.
+            conditions.append("\(code) = ? AND \(code) IS NOT NULL")
+        }
+        // The class as a literal: SQLite uses a partial index (each class's key index) only
+        // for a query whose terms repeat its WHERE clause. Group terms stay off the indexes:
+        // every item of the caller matches them.
+        conditions.append("class = \(classCode)")
+        if let groupCount {
+            conditions.append("+agrp IN (\(Array(repeating: "?", count: groupCount).joined(separator: ", ")))")
+        }
+        if reference { conditions.append("id = ? AND nonce = ?") }
+        switch synchronizable {
+        case .notSynchronizable: conditions.append("sync = 0")
+        case .synchronizable: conditions.append("sync = 1")
+        case .any, nil: break
+        }
+        return conditions.joined(separator: " AND ")
+    }
+}

@@ -1,0 +1,92 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// What opening a keychain yields: the keys that need no unlock, and the keychain's id.
+struct OpenedKeybag {
+    let indexKey: SymmetricKey
+    let alwaysKeys: DeferredKeys
+    /// For a keychain without a password, the keys and settings of its first unlock.
+    let firstUnlock: ClassKeyAvailability.Unlock?
+    /// For a keychain this open created with a password: its unlocked class A and C keys.
+    let created: ClassKeyAvailability.Unlock?
+    /// Names this keychain in the unlock cache: a random id stored in the database, hashed
+    /// with the database's path, so that a copy of the folder is another keychain.
+    let keychainID: String
+
+    /// Reads the keybag in a write transaction, creating it for a new keychain and binding
+    /// the ThisDeviceOnly keys of a keychain written before they were bound to the machine.
+    ///
+    /// With `creating`, the keychain must be new (else errSecDuplicateKeychain), and its
+    /// keybag, password and settings are written in this one transaction: the keys a
+    /// password protects are never wrapped by anything weaker, not even for a moment.
+    ///
+    /// With `mustExist`, a keybag that was never written (a creation cut short after the
+    /// tables were made) is errSecNoSuchKeychain: the keychain was never whole.
+    static func load(_ db: Database, files: KeychainFiles, creating: KeychainCreation? = nil,
+                     mustExist: Bool = false) throws -> OpenedKeybag {
+        let table = KeybagTable(db: db, files: files)
+        try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?)",
+                       arguments: [Data(RandomBytes.draw(16))])
+        var entries = try table.entries()
+        if creating != nil, !entries.isEmpty { throw KeychainError.duplicateKeychain }
+        if mustExist, entries.isEmpty { throw KeychainError.noSuchKeychain }
+        let deviceKey = try table.deviceKey(create: entries.isEmpty)
+        var created: ClassKeyAvailability.Unlock?
+        if entries.isEmpty {
+            let password = (creating?.password).flatMap { $0.isEmpty ? nil : $0 }
+            let passwordKey = try password.map { password throws(KeychainError) in
+                try (creating?.kdf ?? .standard()).deriveKey(from: password)
+            }
+            let lockedKeys = try table.storeNewKeys(named: Keybag.keyNames, passwordKey: passwordKey, deviceKey: deviceKey)
+                .filter { Accessibility.lockedClasses.contains($0.key) }
+            if let creating {
+                if password != nil { try table.setPasswordKDF(creating.kdf) }
+                try table.setSettings(creating.settings)
+                let epoch = UInt64.random(in: 1...UInt64.max)
+                try table.setKeyEpoch(epoch)
+                created = .init(keys: DeferredKeys(lockedKeys), settings: creating.settings, epoch: epoch)
+            }
+            entries = try table.entries()
+        }
+        for (name, entry) in entries where entry.wrapping == .device
+            && Keybag.wrapping(of: name, withPassword: false) == .deviceAndMachine {
+            let key = try table.open(entry, named: name, base: deviceKey)
+            try table.store(key, named: name, wrapping: .deviceAndMachine, base: deviceKey)
+            entries[name]?.wrapping = .deviceAndMachine
+        }
+        guard let indexEntry = entries[Keybag.indexKeyName] else {
+            throw KeychainError.notAvailable("the keybag has no index key")
+        }
+        let indexKey: SymmetricKey
+        do {
+            indexKey = try table.open(indexEntry, named: Keybag.indexKeyName, base: deviceKey)
+        } catch {
+            throw KeychainError.notAvailable("the index key does not open with the device key")
+        }
+        // `dk` now, as a check of the device key; `dku` and the first unlock's keys when needed.
+        guard let always = entries[Accessibility.always.rawValue],
+              let alwaysKey = try? table.open(always, named: Accessibility.always.rawValue, base: deviceKey) else {
+            throw KeychainError.notAvailable("the dk key does not open with the device key")
+        }
+        let entriesNow = entries
+        let alwaysKeys = DeferredKeys {
+            var keys = (try? KeybagTable.open([.alwaysThisDeviceOnly], from: entriesNow, base: deviceKey, files: files,
+                                              failure: .notAvailable("the dku key is missing"))) ?? [:]
+            keys[.always] = alwaysKey
+            return keys
+        }
+        let id = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? Data()
+        let path = Data(files.database.resolvingSymlinksInPath().path.utf8)
+        let digest = SHA256.hash(data: id + path)
+        let firstUnlock = try table.passwordKDF() == nil
+            ? ClassKeyAvailability.Unlock(keys: DeferredKeys {
+                // Keys that do not open leave their classes locked; the notice says why.
+                (try? KeybagTable.open(Accessibility.lockedClasses, from: entriesNow, base: deviceKey, files: files,
+                                       failure: .notAvailable("the keybag is damaged"))) ?? [:]
+            }, settings: try table.settings(), epoch: try table.keyEpoch()) : nil
+        return OpenedKeybag(
+            indexKey: indexKey, alwaysKeys: alwaysKeys, firstUnlock: firstUnlock, created: created,
+            keychainID: Hex.string(digest.prefix(16)))
+    }
+}

@@ -1,0 +1,19 @@
+internal import KeychainCore
+
+/// Why a call of this package's keychain tooling (archives, unreadable items) failed: the
+/// status a `Sec*` function would return, and the reason in words.
+///
+/// Like every error of the library, the reason describes the request, never its values.
+package struct SecKeychainFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The Keychain Services status.
+    package let status: OSStatus
+    /// For errSecParam, what was wrong, in a sentence a user can act on; nil otherwise.
+    package let parameterReason: String?
+    package let description: String
+
+    init(_ error: KeychainError) {
+        status = error.status
+        if case .param(let reason) = error { parameterReason = reason } else { parameterReason = nil }
+        description = error.description
+    }
+}
