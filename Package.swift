@@ -263,6 +263,17 @@ let package = Package(
             name: "LibFuzzCorpusTests",
             dependencies: ["TestSupport", "KeychainFuzzTargets", "KeychainLibFuzz", "KeychainCore"]
         ),
+        // The Swift samples of the README and the Security documentation, each a whole program
+        // shown verbatim; DocumentationTests checks the text against them and runs them.
+        .executableTarget(name: "SecItemSample", dependencies: ["Security"], path: "Tests/DocumentationSamples/SecItemSample"),
+        .executableTarget(name: "KeychainSample", dependencies: ["Keychain"], path: "Tests/DocumentationSamples/KeychainSample"),
+        .executableTarget(name: "LockingSample", dependencies: ["Security"], path: "Tests/DocumentationSamples/LockingSample"),
+        .executableTarget(
+            name: "AccessGroupsSample", dependencies: ["Security"], path: "Tests/DocumentationSamples/AccessGroupsSample"),
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["TestSupport", "SecItemSample", "KeychainSample", "LockingSample", "AccessGroupsSample"]
+        ),
         .testTarget(
             name: "KeychainTests",
             dependencies: [

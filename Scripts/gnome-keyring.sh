@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Usage: source Scripts/gnome-keyring.sh      (after Scripts/ensure-system-packages.sh)
 # GNOME Keyring for the benchmarks, never the user's: sourced by Scripts/benchmark-anchors
 # and Scripts/benchmark-cli after Scripts/ensure-system-packages.sh.
 #

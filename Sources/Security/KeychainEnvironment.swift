@@ -8,8 +8,8 @@ import Synchronization
 /// By default that is the `login` keychain under `$XDG_DATA_HOME/keychains` (or
 /// `~/.local/share/keychains`) and the groups of this process (see ``accessGroups``), read
 /// once when first needed. Tests and tools can run code against another keychain or as
-/// another identity with ``withValue(_:operation:)-swift.type.method``; the change holds for
-/// the operation and the tasks it creates, not for other threads.
+/// another identity with `withValue(_:operation:)`, synchronous or `async`; the change holds
+/// for the operation and the tasks it creates, not for other threads.
 public struct KeychainEnvironment: Sendable, Hashable {
     /// The folder that holds the keychain database.
     public var directory: URL

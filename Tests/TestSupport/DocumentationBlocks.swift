@@ -1,36 +1,68 @@
 import Foundation
 
-/// The fenced code blocks of Markdown documents, for the tests that check that every
-/// documented sample is code the tests compile: each sample lives as a function in a test
-/// file, and a test checks that each block of the document appears there.
-public enum DocumentationBlocks {
-    /// The blocks fenced with ```` ```language ```` in `markdown`, in order, each without its
-    /// fences and without the fence's own indentation (a block inside a list item).
-    public static func blocks(language: String = "swift", in markdown: String) -> [String] {
-        var blocks: [String] = []
-        var current: [Substring]?
-        var indentation = 0
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.drop(while: { $0 == " " })
-            if var lines = current {
-                if trimmed == "```" {
-                    blocks.append(lines.joined(separator: "\n"))
-                    current = nil
-                } else {
-                    lines.append(line.dropFirst(min(indentation, line.count - trimmed.count)))
-                    current = lines
-                }
-            } else if trimmed == "```\(language)" {
-                indentation = line.count - trimmed.count
-                current = []
-            }
+/// The fenced code blocks of a Markdown file (the README, a DocC article), so that a test can
+/// check each Swift sample against a program that compiles and runs it.
+public struct DocumentationBlocks: Sendable {
+    /// One fenced block: its info string (`swift`, `sh`, ...), its text without the fences and
+    /// without the indentation of its opening fence, and the line of that fence (1-based).
+    public struct Block: Sendable, Equatable {
+        public let language: String
+        public let text: String
+        public let line: Int
+
+        public init(language: String, text: String, line: Int) {
+            self.language = language
+            self.text = text
+            self.line = line
         }
-        return blocks
     }
 
-    /// The blocks of a Markdown file; see ``blocks(language:in:)``.
-    public static func blocks(language: String = "swift", inFileAt url: URL) throws -> [String] {
-        try blocks(language: language, in: String(contentsOf: url, encoding: .utf8))
+    public let blocks: [Block]
+
+    /// The blocks of `markdown`. A fence is three backticks, indented or not (blocks inside
+    /// list items are); it closes at the next line that is only backticks at that indentation
+    /// or less. An unclosed block runs to the end of the text, as Markdown reads it.
+    public init(markdown: String) {
+        var blocks: [Block] = []
+        var open: (language: String, indentation: Int, line: Int, lines: [String])?
+        for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let indentation = line.prefix { $0 == " " }.count
+            let content = line.dropFirst(indentation)
+            if var block = open {
+                if content.hasPrefix("```"), content.allSatisfy({ $0 == "`" }), indentation <= block.indentation {
+                    blocks.append(Block(language: block.language, text: block.lines.joined(separator: "\n"), line: block.line))
+                    open = nil
+                } else {
+                    // Lines keep what they have beyond the fence's indentation.
+                    block.lines.append(String(line.dropFirst(min(indentation, block.indentation))))
+                    open = block
+                }
+            } else if content.hasPrefix("```") {
+                let language = content.dropFirst(3).trimmingCharacters(in: .whitespaces)
+                open = (language, indentation, index + 1, [])
+            }
+        }
+        if let block = open {
+            blocks.append(Block(language: block.language, text: block.lines.joined(separator: "\n"), line: block.line))
+        }
+        self.blocks = blocks
+    }
+
+    /// The blocks of the Markdown file at `url`.
+    public init(contentsOf url: URL) throws {
+        self.init(markdown: try String(contentsOf: url, encoding: .utf8))
+    }
+
+    /// The Swift blocks.
+    public var swift: [Block] { blocks.filter { $0.language == "swift" } }
+
+    /// What a sample says it prints: the text after `// Prints: ` on each of its lines, in
+    /// order, one line of standard output each.
+    public static func expectedOutput(of source: String) -> [String] {
+        source.split(separator: "\n").compactMap { line in
+            guard let marker = line.range(of: "// Prints: ") else { return nil }
+            return String(line[marker.upperBound...])
+        }
     }
 
     /// The Markdown of a Swift file's documentation comments (`///` lines, without the

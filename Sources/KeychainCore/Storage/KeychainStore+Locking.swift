@@ -82,7 +82,7 @@ extension KeychainStore {
     /// password (in a backup, say) opens nothing added or changed since, and once this
     /// returns no file holds the old keybag, the old password's parameters or the items as
     /// they were sealed before (see ``GroupCommit/scrub(_:)``). It costs a reseal per item of
-    /// those classes (see the README for a measure).
+    /// those classes (Benchmarks/README.md has a measure).
     ///
     /// errSecAuthFailed when `old` is wrong, and nothing changes. Removing the password
     /// deletes the `akpu` items, which need one. The keychain is unlocked after.

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The Keychain DocC articles' code: every ```swift block is compiled (it appears verbatim in
 /// DocumentationSamples.swift), and each sample does what its article says when run.
-@Suite struct DocumentationSampleTests {
+@Suite struct KeychainCatalogSampleTests {
     let keychainFiles = PrivateKeychain()
 
     static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -22,7 +22,7 @@ import TestSupport
         let samples = try String(
             contentsOf: Self.packageRoot.appendingPathComponent("Tests/KeychainTests/DocumentationSamples.swift"),
             encoding: .utf8)
-        let blocks = try DocumentationBlocks.blocks(inFileAt: Self.catalog.appendingPathComponent(article))
+        let blocks = try DocumentationBlocks(contentsOf: Self.catalog.appendingPathComponent(article)).swift.map(\.text)
         #expect(!blocks.isEmpty)
         for block in blocks {
             #expect(DocumentationBlocks.source(samples, contains: block), "not in DocumentationSamples.swift:\n\(block)")
@@ -39,7 +39,7 @@ import TestSupport
         var checked = 0
         for file in files.sorted() {
             let source = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            for block in DocumentationBlocks.blocks(in: DocumentationBlocks.markdown(ofDocumentationCommentsIn: source)) {
+            for block in DocumentationBlocks(markdown: DocumentationBlocks.markdown(ofDocumentationCommentsIn: source)).swift.map(\.text) {
                 #expect(DocumentationBlocks.source(samples, contains: block), "\(file): not in DocumentationSamples.swift:\n\(block)")
                 checked += 1
             }
@@ -51,7 +51,7 @@ import TestSupport
     /// is not found.
     @Test func theCheckerFindsIndentedBlocksAndOnlyExactOnes() {
         let markdown = "Text\n\n```swift\nlet a = 1\n\nprint(a)\n```\n\n- item\n\n  ```swift\n  f()\n  ```\n```sh\nls\n```\n"
-        let blocks = DocumentationBlocks.blocks(in: markdown)
+        let blocks = DocumentationBlocks(markdown: markdown).swift.map(\.text)
         #expect(blocks == ["let a = 1\n\nprint(a)", "f()"])
         let source = "func x() {\n        let a = 1\n\n        print(a)\n        f()\n}"
         #expect(DocumentationBlocks.source(source, contains: blocks[0]))
@@ -59,7 +59,7 @@ import TestSupport
         #expect(!DocumentationBlocks.source(source, contains: "let a = 1\nprint(a)"))
         #expect(!DocumentationBlocks.source("    let a = 1\n  print(a)", contains: "let a = 1\nprint(a)"))
         let comments = "    /// Text.\n    ///\n    /// ```swift\n    /// g()\n    /// ```\n    func h() {}"
-        #expect(DocumentationBlocks.blocks(in: DocumentationBlocks.markdown(ofDocumentationCommentsIn: comments)) == ["g()"])
+        #expect(DocumentationBlocks(markdown: DocumentationBlocks.markdown(ofDocumentationCommentsIn: comments)).swift.map(\.text) == ["g()"])
     }
 
     @Test func gettingStartedSamplesDoWhatTheArticleSays() async throws {
