@@ -141,13 +141,14 @@ import Glibc
         #expect(run.errors.contains("no known package manager"))
     }
 
-    /// Quick start: the first run of Scripts/keychainctl builds (and says so); a run while the
-    /// program is newer than the sources execs it without calling swift; a source changed
-    /// since makes the next run build again.
+    /// Quick start: the first run of Scripts/keychainctl builds (and says so) and splits the
+    /// program's debugging information off into keychainctl.debug; a run while the program is
+    /// newer than the sources execs it without calling swift; a program linked anew by another
+    /// build is split again without building; a source changed since makes the next run build.
     @Test func keychainctlBuildsOnlyWhenTheSourcesAreNewer() throws {
         let sandbox = try Sandbox()
-        // A package of the script and one source, whose build the swift stub "does": it writes
-        // a program that prints its arguments.
+        // A package of the script and one source, whose build the swift stub "does": it
+        // compiles, with debugging information, a C program that prints its arguments.
         let package = sandbox.folder.appendingPathComponent("package")
         let source = package.appendingPathComponent("Sources/Tool/main.swift")
         try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -159,33 +160,55 @@ import Glibc
         try "// swift-tools-version:6.1\n".write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try "print(1)\n".write(to: source, atomically: true, encoding: .utf8)
         let program = package.appendingPathComponent(".build/release/keychainctl").path
-        try sandbox.stub("swift", """
-            /bin/mkdir -p "\(package.path)/.build/release"
-            printf '#!/bin/sh\\necho "ran $*"\\n' > "\(program)"
-            /bin/chmod 755 "\(program)"
-            """)
+        let programSource = sandbox.folder.appendingPathComponent("program.c")
+        try """
+            #include <stdio.h>
+            int main(int argc, char **argv) {
+                printf("ran");
+                for (int i = 1; i < argc; i++) printf(" %s", argv[i]);
+                printf("\\n");
+                return 0;
+            }
+            """.write(to: programSource, atomically: true, encoding: .utf8)
+        let link = "mkdir -p \"\(package.path)/.build/release\" && \"$(command -v clang || command -v cc || command -v gcc)\" -g -o \"\(program)\" \"\(programSource.path)\""
+        try sandbox.stub("swift", link)
         try sandbox.stub("pkg-config")
-        let path = "\(sandbox.stubs.path):/usr/bin:/bin"
+        let path = "\(sandbox.stubs.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
         let script = package.appendingPathComponent("Scripts/keychainctl").path
         let build = "swift build --package-path \(package.path) -c release --static-swift-stdlib --product keychainctl"
+        let debugInformation = Data(".debug_info".utf8)
+        func swiftCalls() throws -> [String] { try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } }
+        func programHasDebugInformation() throws -> Bool {
+            try Data(contentsOf: URL(fileURLWithPath: program)).range(of: debugInformation) != nil
+        }
 
         let first = try sandbox.bash([script, "find-generic-password", "-a", "A"], path: path)
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.output == "ran find-generic-password -a A\n")
         #expect(first.errors.contains("building keychainctl"))
-        #expect(try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } == [build])
+        #expect(try swiftCalls() == [build])
+        #expect(try programHasDebugInformation() == false)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: program + ".debug")).range(of: debugInformation) != nil)
 
         let second = try sandbox.bash([script, "find-generic-password", "-a", "B"], path: path)
         #expect(second.status == 0, "\(second.errors)")
         #expect(second.output == "ran find-generic-password -a B\n")
         #expect(second.errors == "")
-        #expect(try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } == [build])
+        #expect(try swiftCalls() == [build])
+
+        // Another script's build links the program anew, unsplit.
+        #expect(try sandbox.bash(["-c", link], path: path).status == 0)
+        #expect(try programHasDebugInformation())
+        let third = try sandbox.bash([script, "find-generic-password", "-a", "C"], path: path)
+        #expect(third.output == "ran find-generic-password -a C\n")
+        #expect(try swiftCalls() == [build])
+        #expect(try programHasDebugInformation() == false)
 
         let programDate = try #require(FileManager.default.attributesOfItem(atPath: program)[.modificationDate] as? Date)
         try FileManager.default.setAttributes([.modificationDate: programDate.addingTimeInterval(5)], ofItemAtPath: source.path)
-        let third = try sandbox.bash([script, "find-generic-password", "-a", "C"], path: path)
-        #expect(third.status == 0, "\(third.errors)")
-        #expect(third.output == "ran find-generic-password -a C\n")
-        #expect(try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } == [build, build])
+        let fourth = try sandbox.bash([script, "find-generic-password", "-a", "D"], path: path)
+        #expect(fourth.status == 0, "\(fourth.errors)")
+        #expect(fourth.output == "ran find-generic-password -a D\n")
+        #expect(try swiftCalls() == [build, build])
     }
 }
