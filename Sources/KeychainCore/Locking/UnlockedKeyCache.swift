@@ -20,7 +20,7 @@ final class UnlockedKeyCache: Sendable {
 
     /// The process's cache: the kernel keyring, unless `KEYCHAIN_NO_KERNEL_KEYRING` is set
     /// (to any value), which keeps unlocks in this process as where the keyring is missing.
-    /// (getenv: one variable, without copying the whole environment into a dictionary.)
+    // getenv: one variable, without copying the whole environment into a dictionary.
     static let shared = UnlockedKeyCache(useKernelKeyring: getenv("KEYCHAIN_NO_KERNEL_KEYRING") == nil)
 
     private struct MemoryEntry {
