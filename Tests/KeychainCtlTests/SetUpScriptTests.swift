@@ -159,7 +159,7 @@ import Glibc
         }
         try "// swift-tools-version:6.1\n".write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try "print(1)\n".write(to: source, atomically: true, encoding: .utf8)
-        let program = package.appendingPathComponent(".build/release/keychainctl").path
+        let program = package.appendingPathComponent(".build/keychainctl/release/keychainctl").path
         let programSource = sandbox.folder.appendingPathComponent("program.c")
         try """
             #include <stdio.h>
@@ -170,12 +170,12 @@ import Glibc
                 return 0;
             }
             """.write(to: programSource, atomically: true, encoding: .utf8)
-        let link = "mkdir -p \"\(package.path)/.build/release\" && \"$(command -v clang || command -v cc || command -v gcc)\" -g -o \"\(program)\" \"\(programSource.path)\""
+        let link = "mkdir -p \"\(package.path)/.build/keychainctl/release\" && \"$(command -v clang || command -v cc || command -v gcc)\" -g -o \"\(program)\" \"\(programSource.path)\""
         try sandbox.stub("swift", link)
         try sandbox.stub("pkg-config")
         let path = "\(sandbox.stubs.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
         let script = package.appendingPathComponent("Scripts/keychainctl").path
-        let build = "swift build --package-path \(package.path) -c release --static-swift-stdlib --product keychainctl"
+        let build = "swift build --package-path \(package.path) --scratch-path \(package.path)/.build/keychainctl -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product keychainctl"
         let debugInformation = Data(".debug_info".utf8)
         func swiftCalls() throws -> [String] { try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } }
         func programHasDebugInformation() throws -> Bool {
