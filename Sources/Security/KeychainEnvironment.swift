@@ -39,11 +39,13 @@ public struct KeychainEnvironment: Sendable, Hashable {
     public static var process: KeychainEnvironment { processEnvironment.withLock { $0 } }
 
     private static let processEnvironment: Mutex<KeychainEnvironment> = {
-        let directory = KeychainFiles.defaultDirectory()
+        // Read once: each read copies every variable into a new dictionary.
+        let variables = ProcessInfo.processInfo.environment
+        let directory = KeychainFiles.defaultDirectory(environment: variables)
         return Mutex(KeychainEnvironment(
             directory: directory,
             keychainName: defaultKeychainName(in: directory),
-            accessGroups: CallerIdentity.ofCurrentProcess().accessGroups))
+            accessGroups: CallerIdentity.ofCurrentProcess(environment: variables).accessGroups))
     }()
 
     /// The file in the keychains folder that names the default keychain, when it is not

@@ -145,6 +145,40 @@ import TestSupport
         #expect(copy.add(genericPassword(account: "new")) == errSecWrongSecVersion)
     }
 
+    /// Format 2 is still read and taken over at open: for a format other than the current
+    /// one the migrations run, and the database then records the current format.
+    @Test func formatTwoIsMigratedToTheCurrentFormatAtOpen() throws {
+        let copy = try copyOfKeychain(withKey: true)
+        let path = copy.directory.appendingPathComponent("login.keychain-db").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE meta SET value = 2 WHERE key = 'format'")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3'")
+        }
+        try queue.close()
+        let found = copy.copyMatching(genericPassword(account: "bob").with([kSecReturnData as String: true]))
+        #expect(found.result as? Data == Data("bob-secret".utf8))
+        let reopened = try DatabaseQueue(path: path)
+        #expect(try reopened.read { try Int.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'format'") } == 3)
+        #expect(try reopened.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = 'v3')") } == true)
+        try reopened.close()
+    }
+
+    /// Opening a keychain at the current format runs no migration check (a cost every fresh
+    /// process would pay): even without the migrator's table, it opens and stays as it was.
+    @Test func theCurrentFormatOpensWithoutAMigrationCheck() throws {
+        let copy = try copyOfKeychain(withKey: true)
+        let path = copy.directory.appendingPathComponent("login.keychain-db").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "DROP TABLE grdb_migrations") }
+        try queue.close()
+        let found = copy.copyMatching(genericPassword(account: "bob").with([kSecReturnData as String: true]))
+        #expect(found.result as? Data == Data("bob-secret".utf8))
+        let reopened = try DatabaseQueue(path: path)
+        #expect(try reopened.read { try $0.tableExists("grdb_migrations") } == false)
+        try reopened.close()
+    }
+
     @Test func aFileThatIsNotAKeychainIsNotAvailable() throws {
         let other = TestKeychain()
         try FileManager.default.createDirectory(at: other.directory, withIntermediateDirectories: true)

@@ -20,8 +20,8 @@ final class UnlockedKeyCache: Sendable {
 
     /// The process's cache: the kernel keyring, unless `KEYCHAIN_NO_KERNEL_KEYRING` is set
     /// (to any value), which keeps unlocks in this process as where the keyring is missing.
-    static let shared = UnlockedKeyCache(
-        useKernelKeyring: ProcessInfo.processInfo.environment["KEYCHAIN_NO_KERNEL_KEYRING"] == nil)
+    // getenv: one variable, without copying the whole environment into a dictionary.
+    static let shared = UnlockedKeyCache(useKernelKeyring: getenv("KEYCHAIN_NO_KERNEL_KEYRING") == nil)
 
     private struct MemoryEntry {
         var description: String

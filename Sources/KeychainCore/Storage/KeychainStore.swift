@@ -98,14 +98,18 @@ package final class KeychainStore: Sendable {
                 } catch {
                     throw KeychainError.from(error, during: "open")
                 }
-                if let format = try oneStatement(database, during: "open", KeychainSchema.recordedFormat),
-                   !KeychainSchema.readableFormats.contains(format) {
+                let format = try oneStatement(database, during: "open", KeychainSchema.recordedFormat)
+                if let format, !KeychainSchema.readableFormats.contains(format) {
                     throw KeychainError.wrongVersion(format)
                 }
-                do {
-                    try KeychainSchema.migrator.migrate(database)
-                } catch {
-                    throw KeychainError.from(error, during: "open")
+                // At the current format there is nothing to migrate, and the migrator's own
+                // checks (its table, the applied list) cost every fresh process.
+                if format != KeychainSchema.formatVersion {
+                    do {
+                        try KeychainSchema.migrator.migrate(database)
+                    } catch {
+                        throw KeychainError.from(error, during: "open")
+                    }
                 }
                 let opened = try write(database, during: "open") { db in
                     try OpenedKeybag.load(db, files: files, creating: creating, mustExist: mustExist)

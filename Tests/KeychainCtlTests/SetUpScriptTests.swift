@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The scripts a user meets first (Scripts/keychainctl, Scripts/ensure-system-packages.sh),
+/// run by bash in a scratch folder whose PATH holds stub programs: each stub records how it
+/// was called, so that the tests see what the scripts would install or build without
+/// installing or building anything.
+@Suite struct SetUpScriptTests {
+    /// The package's `Scripts` folder, found from this file's path.
+    static let scripts = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts")
+
+    /// A scratch folder with a `stubs` folder for PATH and a log of the stubs' calls.
+    struct Sandbox {
+        let folder = TestScratch.folder("set-up-scripts")
+        var stubs: URL { folder.appendingPathComponent("stubs") }
+        var calls: URL { folder.appendingPathComponent("calls") }
+
+        init() throws {
+            try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
+        }
+
+        /// A program `name` on the stubs' PATH: a /bin/sh script that logs `name arguments...`,
+        /// then runs `body`.
+        func stub(_ name: String, _ body: String = "exit 0") throws {
+            let file = stubs.appendingPathComponent(name)
+            try "#!/bin/sh\necho \"\(name) $*\" >> \"$CALLS\"\n\(body)\n".write(to: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        }
+
+        /// A real program on the stubs' PATH, for a test whose PATH holds nothing else.
+        func link(_ name: String, to path: String) throws {
+            try FileManager.default.createSymbolicLink(
+                atPath: stubs.appendingPathComponent(name).path, withDestinationPath: path)
+        }
+
+        /// The stubs' calls so far, one line each.
+        func loggedCalls() throws -> [String] {
+            guard FileManager.default.fileExists(atPath: calls.path) else { return [] }
+            return try String(contentsOf: calls, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+
+        /// Runs bash with `arguments`, with PATH set to `path` (the stubs alone unless told).
+        func bash(_ arguments: [String], path: String? = nil) throws -> (status: Int32, output: String, errors: String) {
+            let files = ["out", "err"].map { folder.appendingPathComponent("bash-\($0)") }
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = path ?? stubs.path
+            environment["CALLS"] = calls.path
+            environment["STUBS"] = stubs.path
+            let process = try SpawnedProcess(
+                "/bin/bash", arguments, environment: environment,
+                stdin: .open("/dev/null", O_RDONLY),
+                stdout: .open(files[0].path, O_WRONLY | O_CREAT | O_TRUNC),
+                stderr: .open(files[1].path, O_WRONLY | O_CREAT | O_TRUNC))
+            let termination = process.wait()
+            return (termination.status, try String(contentsOf: files[0], encoding: .utf8),
+                    try String(contentsOf: files[1], encoding: .utf8))
+        }
+
+        /// Sources Scripts/ensure-system-packages.sh as the other scripts do, then prints "sourced".
+        func ensureSystemPackages() throws -> (status: Int32, output: String, errors: String) {
+            let script = SetUpScriptTests.scripts.appendingPathComponent("ensure-system-packages.sh").path
+            return try bash(["-c", "set -euo pipefail; source \"$1\"; echo sourced", "bash", script])
+        }
+
+        /// A sudo that runs its command, for a test run by a user other than root.
+        func sudo() throws {
+            try stub("sudo", "exec \"$@\"")
+        }
+
+        /// pkg-config that knows SQLite once `installed` exists in the stubs folder, and what an
+        /// installer stub runs to make it exist and to put a sqlite3 shell on PATH.
+        func sqliteKnownOnceInstalled() throws {
+            try stub("pkg-config", "[ -e \"$STUBS/installed\" ]")
+        }
+        static let installSQLite = """
+            : > "$STUBS/installed"
+            printf '#!/bin/sh\\n' > "$STUBS/sqlite3"
+            /bin/chmod 755 "$STUBS/sqlite3"
+            """
+    }
+
+    /// Portable set-up: with SQLite missing and no apt-get, the script finds dnf and installs
+    /// Fedora's package names with it, then checks SQLite again.
+    @Test func installsWithDnfWhereThereIsNoAptGet() throws {
+        let sandbox = try Sandbox()
+        try sandbox.sudo()
+        try sandbox.sqliteKnownOnceInstalled()
+        try sandbox.stub("dnf", Sandbox.installSQLite)
+        let run = try sandbox.ensureSystemPackages()
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output == "sourced\n")
+        #expect(try sandbox.loggedCalls().filter { !$0.hasPrefix("sudo ") && !$0.hasPrefix("pkg-config ") }
+                    == ["dnf install -y sqlite-devel sqlite"])
+    }
+
+    /// Debian, as CI runs it: the same packages as always, through apt-get.
+    @Test func installsDebianPackagesWithAptGet() throws {
+        let sandbox = try Sandbox()
+        try sandbox.sudo()
+        try sandbox.link("env", to: "/usr/bin/env")
+        try sandbox.sqliteKnownOnceInstalled()
+        try sandbox.stub("apt-get", "[ \"$1\" = update ] || { \(Sandbox.installSQLite.replacingOccurrences(of: "\n", with: "; ")); }")
+        let run = try sandbox.ensureSystemPackages()
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(try sandbox.loggedCalls().filter { $0.hasPrefix("apt-get ") }
+                    == ["apt-get update -q", "apt-get install -y -q --no-install-recommends libsqlite3-dev sqlite3"])
+    }
+
+    /// No install when SQLite is already usable, even with a package manager at hand.
+    @Test func installsNothingWhenSQLiteIsUsable() throws {
+        let sandbox = try Sandbox()
+        try sandbox.stub("pkg-config")
+        try sandbox.stub("sqlite3")
+        try sandbox.stub("apt-get")
+        try sandbox.stub("dnf")
+        let run = try sandbox.ensureSystemPackages()
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output == "sourced\n")
+        #expect(try sandbox.loggedCalls() == ["pkg-config --exists sqlite3"])
+    }
+
+    /// Without a known package manager the script stops with status 1 and names the packages
+    /// for each distribution (rather than `apt-get: not found`, status 127).
+    @Test func namesThePackagesWhereNoPackageManagerIsKnown() throws {
+        let sandbox = try Sandbox()
+        try sandbox.stub("pkg-config", "exit 1")
+        let run = try sandbox.ensureSystemPackages()
+        #expect(run.status == 1)
+        #expect(run.output == "")
+        for line in ["apt-get install libsqlite3-dev sqlite3", "dnf install sqlite-devel sqlite",
+                     "yum install sqlite-devel sqlite", "zypper install sqlite3-devel sqlite3",
+                     "apk add sqlite-dev sqlite", "pacman -S --needed sqlite"] {
+            #expect(run.errors.contains(line), "\(line) missing from: \(run.errors)")
+        }
+        #expect(run.errors.contains("no known package manager"))
+    }
+
+    /// Quick start: the first run of Scripts/keychainctl builds (and says so) and splits the
+    /// program's debugging information off into keychainctl.debug; a run while the program is
+    /// newer than the sources execs it without calling swift; a program linked anew by another
+    /// build is split again without building; a source changed since makes the next run build.
+    @Test func keychainctlBuildsOnlyWhenTheSourcesAreNewer() throws {
+        let sandbox = try Sandbox()
+        // A package of the script and one source, whose build the swift stub "does": it
+        // compiles, with debugging information, a C program that prints its arguments.
+        let package = sandbox.folder.appendingPathComponent("package")
+        let source = package.appendingPathComponent("Sources/Tool/main.swift")
+        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: package.appendingPathComponent("Scripts"), withIntermediateDirectories: true)
+        for name in ["keychainctl", "ensure-system-packages.sh"] {
+            try FileManager.default.copyItem(at: Self.scripts.appendingPathComponent(name),
+                                             to: package.appendingPathComponent("Scripts/\(name)"))
+        }
+        try "// swift-tools-version:6.1\n".write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "print(1)\n".write(to: source, atomically: true, encoding: .utf8)
+        let program = package.appendingPathComponent(".build/keychainctl/release/keychainctl").path
+        let programSource = sandbox.folder.appendingPathComponent("program.c")
+        try """
+            #include <stdio.h>
+            int main(int argc, char **argv) {
+                printf("ran");
+                for (int i = 1; i < argc; i++) printf(" %s", argv[i]);
+                printf("\\n");
+                return 0;
+            }
+            """.write(to: programSource, atomically: true, encoding: .utf8)
+        let link = "mkdir -p \"\(package.path)/.build/keychainctl/release\" && \"$(command -v clang || command -v cc || command -v gcc)\" -g -o \"\(program)\" \"\(programSource.path)\""
+        try sandbox.stub("swift", link)
+        try sandbox.stub("pkg-config")
+        let path = "\(sandbox.stubs.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
+        let script = package.appendingPathComponent("Scripts/keychainctl").path
+        let build = "swift build --package-path \(package.path) --scratch-path \(package.path)/.build/keychainctl -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product keychainctl"
+        let debugInformation = Data(".debug_info".utf8)
+        func swiftCalls() throws -> [String] { try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } }
+        func programHasDebugInformation() throws -> Bool {
+            try Data(contentsOf: URL(fileURLWithPath: program)).range(of: debugInformation) != nil
+        }
+
+        let first = try sandbox.bash([script, "find-generic-password", "-a", "A"], path: path)
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.output == "ran find-generic-password -a A\n")
+        #expect(first.errors.contains("building keychainctl"))
+        #expect(try swiftCalls() == [build])
+        #expect(try programHasDebugInformation() == false)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: program + ".debug")).range(of: debugInformation) != nil)
+
+        let second = try sandbox.bash([script, "find-generic-password", "-a", "B"], path: path)
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(second.output == "ran find-generic-password -a B\n")
+        #expect(second.errors == "")
+        #expect(try swiftCalls() == [build])
+
+        // Another script's build links the program anew, unsplit.
+        #expect(try sandbox.bash(["-c", link], path: path).status == 0)
+        #expect(try programHasDebugInformation())
+        let third = try sandbox.bash([script, "find-generic-password", "-a", "C"], path: path)
+        #expect(third.output == "ran find-generic-password -a C\n")
+        #expect(try swiftCalls() == [build])
+        #expect(try programHasDebugInformation() == false)
+
+        let programDate = try #require(FileManager.default.attributesOfItem(atPath: program)[.modificationDate] as? Date)
+        try FileManager.default.setAttributes([.modificationDate: programDate.addingTimeInterval(5)], ofItemAtPath: source.path)
+        let fourth = try sandbox.bash([script, "find-generic-password", "-a", "D"], path: path)
+        #expect(fourth.status == 0, "\(fourth.errors)")
+        #expect(fourth.output == "ran find-generic-password -a D\n")
+        #expect(try swiftCalls() == [build, build])
+    }
+}
