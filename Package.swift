@@ -139,12 +139,15 @@ let package = Package(
             dependencies: ["Security"],
             path: "Benchmarks/LockingBenchmark"
         ),
-        // What several test targets share: scratch folders removed at exit, and renderings.
+        // What several test targets share: scratch folders removed at exit, private keychains,
+        // processes, renderings and the tag of slow tests.
         .target(
             name: "TestSupport",
             dependencies: [
                 // To forget the test keychains' unlocks at exit.
                 .target(name: "KeychainCore", condition: .when(platforms: [.linux])),
+                // KeychainEnvironment, to point the Security and Keychain suites at private keychains.
+                .target(name: "Security", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/TestSupport"
         ),

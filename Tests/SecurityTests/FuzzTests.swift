@@ -2,6 +2,7 @@ import Foundation
 import SecItemFuzzing
 import Security
 import Testing
+import TestSupport
 
 /// A fixed-seed sample of the API fuzzer (issue 3, scope 3; the long run is Scripts/fuzz):
 /// generated dictionaries through all four calls never crash, and every status is one the
@@ -9,7 +10,7 @@ import Testing
 @Suite struct FuzzTests {
     @Test(arguments: [1 as UInt64, 2, 3])
     func generatedDictionariesGetOnlyStatusesTheSpecNames(seed: UInt64) {
-        let keychain = TestKeychain(accessGroups: ["fuzz.app", "fuzz.group"])
+        let keychain = PrivateKeychain(accessGroups: ["fuzz.app", "fuzz.group"])
         var run = FuzzRun(seed: seed)
         keychain.run { run.run(cases: 1_500) }
         #expect(run.violations.isEmpty, "\(run.violations.joined(separator: "\n"))")

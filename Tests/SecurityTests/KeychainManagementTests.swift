@@ -6,7 +6,7 @@ import TestSupport
 /// The keychain-management calls of issue 4 (scope 7) and the lock rules of Keychain
 /// Services (rules 18 and 27, §5), through Apple's API as macOS code calls it.
 @Suite struct KeychainManagementTests {
-    let keychain = TestKeychain()
+    let keychain = PrivateKeychain()
     let password = Array("open sesame".utf8)
 
     func create(_ name: String, password: [UInt8]?) throws -> SecKeychain {
@@ -175,7 +175,7 @@ import TestSupport
 
     @Test("issue 4: another process reads an unlocked keychain without its password, and sees a lock")
     func lockStateAcrossProcesses() throws {
-        let dataHome = keychain.directory.deletingLastPathComponent()
+        let dataHome = keychain.dataHome
         let login = try create("login", password: password)
         #expect(keychain.add(genericPassword(account: "shared").with([
             kSecAttrService as String: "helper.example.com", kSecValueData as String: Data("across".utf8),
@@ -208,7 +208,7 @@ import TestSupport
 @Suite struct PasswordChangeCrashTests {
     @Test("a kill during a password change leaves the old or the new password, whole")
     func killDuringPasswordChange() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var created: SecKeychain?
         let first = Array("pw-0".utf8)
         try #require(keychain.run { SecKeychainCreate("cycle", UInt32(first.count), first, false, nil, &created) } == errSecSuccess)
@@ -221,7 +221,7 @@ import TestSupport
             let process = try HelperProcess.start(
                 // Started from the password the keychain has now, not always "pw-0": one left
                 // at "pw-1" by the last kill made the next helper fail at once.
-                ["cycle-passwords", "cycle", String(acknowledged % 2)], dataHome: keychain.directory.deletingLastPathComponent(),
+                ["cycle-passwords", "cycle", String(acknowledged % 2)], dataHome: keychain.dataHome,
                 accessGroups: "com.example.app")
             Thread.sleep(forTimeInterval: Double.random(in: 0.3...1.5, using: &generator))
             process.kill()

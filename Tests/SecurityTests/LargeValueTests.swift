@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// Secrets and Data attributes of every size come back byte for byte, through every result
 /// shape and as both `Data` and `NSData` (rules 5, 17, 22). The parser reads NSData values
@@ -15,7 +16,7 @@ import Testing
     @Test("Rule 22: a secret of any size round-trips through add, find and update",
           arguments: [0, 1, 32, 4_096, 1 << 20])
     func secretRoundTrips(size: Int) throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let secret = Self.bytes(size)
         var added: CFTypeRef?
         #expect(keychain.add(genericPassword().with([
@@ -42,7 +43,7 @@ import Testing
 
     @Test("Rule 5: a 4 KiB Data account is stored, found by itself and returned as Data")
     func largeDataAccount() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let account = Self.bytes(4_096)
         let item: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
@@ -59,7 +60,7 @@ import Testing
 
     @Test("Rule 6: kSecValueData given as NSData or NSMutableData is read like Data")
     func foundationDataObjects() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let secret = Self.bytes(100)
         #expect(keychain.add(genericPassword(account: "a").with([kSecValueData as String: NSData(data: secret)]))
             == errSecSuccess)

@@ -27,7 +27,7 @@ import TestSupport
 
     @Test("The attacker's unwrap is right: every class A/C key of a keychain without a password opens with the device key, in the parsed rows and in the carved bytes")
     func attackerOpensTheKeysOfAKeychainWithoutPassword() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("x".utf8)])) == errSecSuccess)
         let database = keychain.directory.appendingPathComponent("login.keychain-db")
         let attacker = try DeviceKeyAttacker(deviceKeyFile: keychain.directory.appendingPathComponent("login.keychain-key"))
@@ -48,7 +48,7 @@ import TestSupport
 
     @Test("A keychain's live class A/C keys do not open with the device key once it has a password")
     func liveKeysOfAKeychainWithPasswordNeedThePassword() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let password = Array("open sesame".utf8)
         var created: SecKeychain?
         try #require(keychain.run { SecKeychainCreate("guarded", UInt32(password.count), password, false, nil, &created) } == errSecSuccess)
@@ -63,7 +63,7 @@ import TestSupport
 
     @Test("The checks report nothing once the files hold only live data (VACUUM, then checkpoint(TRUNCATE)): they find what was superseded, not what is live")
     func checksFindNothingInFilesWithOnlyLiveData() throws {
-        let keychain = TestKeychain(accessGroups: [RemanenceRun.accessGroup])
+        let keychain = PrivateKeychain(accessGroups: [RemanenceRun.accessGroup])
         let name = "rewritten"
         let database = keychain.directory.appendingPathComponent("\(name).keychain-db")
         let password = Array("pw-one".utf8), next = Array("pw-two".utf8)

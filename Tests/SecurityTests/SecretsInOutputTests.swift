@@ -7,7 +7,7 @@ import TestSupport
 /// Secrets at rest and in output (issue 3, scope 5; the long run is Scripts/at-rest).
 @Suite struct SecretsInOutputTests {
     @Test func noMarkerIsInAnyFileOfTheKeychainFolder() {
-        let keychain = TestKeychain(accessGroups: ["proof.at-rest"])
+        let keychain = PrivateKeychain(accessGroups: ["proof.at-rest"])
         var run = AtRestRun()
         run.items = 300
         let outcome = keychain.run { run.run(folder: keychain.directory) }
