@@ -8,8 +8,9 @@ import TestSupport
 /// and the results hold their own NSData subclass, both to avoid Linux Foundation's
 /// byte-at-a-time bridging; these tests pin that nothing is lost on the way.
 @Suite struct LargeValueTests {
-    static func bytes(_ count: Int) -> Data {
-        var generator = SystemRandomNumberGenerator()
+    /// Bytes of every value, the same for a size on every run, so that a failure repeats.
+    static func bytes(_ count: Int, seed: UInt64 = 0) -> Data {
+        var generator = SeededGenerator(seed: UInt64(count) &+ seed)
         return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
@@ -35,7 +36,7 @@ import TestSupport
         #expect(attributes[kSecValueData as String] as? Data == secret)
         #expect(attributes[kSecAttrAccount as String] as? String == "alice")
 
-        let changed = Self.bytes(size)
+        let changed = Self.bytes(size, seed: 1)
         #expect(keychain.update(genericPassword(), [kSecValueData as String: changed]) == errSecSuccess)
         #expect(keychain.copyMatching(genericPassword().with([kSecReturnData as String: true])).result as? Data
             == changed)
