@@ -141,9 +141,12 @@ let package = Package(
         ),
         // What several test targets share: scratch folders removed at exit, private keychains,
         // processes, renderings and the tag of slow tests.
+        // Sets a test process's XDG_DATA_HOME and XDG_STATE_HOME to scratch folders before main.
+        .target(name: "CScratchHomes", path: "Tests/CScratchHomes"),
         .target(
             name: "TestSupport",
             dependencies: [
+                "CScratchHomes",
                 // To forget the test keychains' unlocks at exit.
                 .target(name: "KeychainCore", condition: .when(platforms: [.linux])),
                 // KeychainEnvironment, to point the Security and Keychain suites at private keychains.
