@@ -154,6 +154,9 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
+        // The tags of the tests (`slow`), apart from TestSupport so that the programs built on
+        // TestSupport do not link the testing library.
+        .target(name: "TestTags", path: "Tests/TestTags"),
         // The API fuzzer: a library for the fixed-seed sample in the tests, and the long run.
         .target(
             name: "SecItemFuzzing",
@@ -230,6 +233,7 @@ let package = Package(
             name: "KeychainCoreTests",
             dependencies: [
                 "TestSupport",
+                "TestTags",
                 "KeychainCore",
                 // To read SQLite's query plans.
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -239,6 +243,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "TestSupport",
+                "TestTags",
                 "Security",
                 "SecItemFuzzing",
                 "KeychainProof",
@@ -259,6 +264,7 @@ let package = Package(
             name: "KeychainCtlTests",
             dependencies: [
                 "TestSupport",
+                "TestTags",
                 "KeychainCtl",
                 // To fill keychains as other programs would, in their own access groups.
                 "Security",
@@ -267,7 +273,7 @@ let package = Package(
         // Replays the fuzz corpus kept in Tests/LibFuzzCorpus through every fuzz target.
         .testTarget(
             name: "LibFuzzCorpusTests",
-            dependencies: ["TestSupport", "KeychainFuzzTargets", "KeychainLibFuzz", "KeychainCore"]
+            dependencies: ["TestSupport", "TestTags", "KeychainFuzzTargets", "KeychainLibFuzz", "KeychainCore"]
         ),
         // The Swift samples of the README and the Security documentation, each a whole program
         // shown verbatim; DocumentationTests checks the text against them and runs them.
@@ -278,7 +284,7 @@ let package = Package(
             name: "AccessGroupsSample", dependencies: ["Security"], path: "Tests/DocumentationSamples/AccessGroupsSample"),
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["TestSupport", "SecItemSample", "KeychainSample", "LockingSample", "AccessGroupsSample"]
+            dependencies: ["TestSupport", "TestTags", "SecItemSample", "KeychainSample", "LockingSample", "AccessGroupsSample"]
         ),
         .testTarget(
             name: "KeychainTests",

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import KeychainCore
 import Testing
+import TestTags
 import TestSupport
 
 /// Passwords, locking and protection classes (issue 4; spec §5, rules 18 and 27), on the
@@ -218,7 +219,7 @@ import TestSupport
         #expect(recorded?.hasPrefix("scrypt 16 8 1 ") == true)
     }
 
-    @Test("auto-lock: the keychain locks after the idle interval, and use restarts it")
+    @Test("auto-lock: the keychain locks after the idle interval, and use restarts it", .tags(.slow))
     func autoLock() throws {
         let store = try newStore("auto-lock", password: password, settings: KeychainSettings(lockInterval: 2))
         #expect(try store.settings() == KeychainSettings(lockInterval: 2))

@@ -1,12 +1,13 @@
 import Foundation
 import Security
 import Testing
+import TestTags
 import TestSupport
 
 /// Commits leave checkpoints to a background thread; the log must still be copied into the
 /// database file, or it would grow without bound and every read would search it.
 @Suite struct CheckpointTests {
-    @Test func theLogIsCheckpointedIntoTheDatabaseWithoutAnyCommitWaitingForIt() async throws {
+    @Test(.tags(.slow)) func theLogIsCheckpointedIntoTheDatabaseWithoutAnyCommitWaitingForIt() async throws {
         let keychain = PrivateKeychain()
         let database = keychain.directory.appendingPathComponent("login.keychain-db")
         let secret = Data(repeating: 0x42, count: 1_500)

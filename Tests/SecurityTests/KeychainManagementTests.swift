@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestTags
 import TestSupport
 
 /// The keychain-management calls of issue 4 (scope 7) and the lock rules of Keychain
@@ -44,7 +45,7 @@ import TestSupport
         #expect(kSecUseKeychain as String == "u_Keychain")
     }
 
-    @Test("rules 18 and 27: a locked keychain refuses class A items; unlocking needs the password")
+    @Test("rules 18 and 27: a locked keychain refuses class A items; unlocking needs the password", .tags(.slow))
     func lockAndUnlock() throws {
         let work = try create("work", password: password)
         #expect(status(work) == kSecUnlockStateStatus | kSecReadPermStatus | kSecWritePermStatus)
@@ -124,7 +125,7 @@ import TestSupport
             == [work.path, keychain.directory.appendingPathComponent("archive.keychain-db").path])
     }
 
-    @Test("changing the password: a wrong old one changes nothing; the new one unlocks")
+    @Test("changing the password: a wrong old one changes nothing; the new one unlocks", .tags(.slow))
     func changePassword() throws {
         let work = try create("work", password: password)
         #expect(keychain.add(item(work).with([kSecValueData as String: Data("s3cret".utf8)])) == errSecSuccess)
@@ -137,7 +138,7 @@ import TestSupport
         #expect(keychain.copyMatching(item(work).with([kSecReturnData as String: true])).result as? Data == Data("s3cret".utf8))
     }
 
-    @Test("§5: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly needs a keychain password")
+    @Test("§5: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly needs a keychain password", .tags(.slow))
     func passcodeSet() throws {
         let plain = try create("plain", password: nil)
         let akpu = [kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly]
@@ -173,7 +174,7 @@ import TestSupport
         #expect(status(two) & kSecUnlockStateStatus == 0)
     }
 
-    @Test("issue 4: another process reads an unlocked keychain without its password, and sees a lock")
+    @Test("issue 4: another process reads an unlocked keychain without its password, and sees a lock", .tags(.slow))
     func lockStateAcrossProcesses() throws {
         let dataHome = keychain.dataHome
         let login = try create("login", password: password)
@@ -206,7 +207,7 @@ import TestSupport
 /// keychain opens with the password of the last acknowledged change or of the one in flight,
 /// never with neither, and its items read back intact.
 @Suite struct PasswordChangeCrashTests {
-    @Test("a kill during a password change leaves the old or the new password, whole")
+    @Test("a kill during a password change leaves the old or the new password, whole", .tags(.slow))
     func killDuringPasswordChange() throws {
         let keychain = PrivateKeychain()
         var created: SecKeychain?

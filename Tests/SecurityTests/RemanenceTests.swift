@@ -3,6 +3,7 @@ import GRDB
 import KeychainProof
 import Security
 import Testing
+import TestTags
 import TestSupport
 
 /// The remanence suite's fast sample (the long run is Scripts/remanence). Design, Storage:
@@ -13,7 +14,7 @@ import TestSupport
     /// Each kind in a keychain of its own (the long run, Scripts/remanence, chains them at
     /// random): (a) to (c) of RemanenceChecks after the call, and (d) after a password set
     /// or change: the old keybag and password row, spliced into a copy, open no newer item.
-    @Test("After each kind of change, with another process holding the keychain open, no page version holds a device-wrapped class key, a superseded key or password row, or a superseded secret; an old keybag opens no newer item",
+    @Test("After each kind of change, with another process holding the keychain open, no page version holds a device-wrapped class key, a superseded key or password row, or a superseded secret; an old keybag opens no newer item", .tags(.slow),
           arguments: RemanenceRun.Change.allCases)
     func eachKindOfChangeAlone(_ change: RemanenceRun.Change) throws {
         var run = RemanenceRun(executable: HelperProcess.executable, dataHome: TestScratch.folder("remanence-\(change.rawValue)"))

@@ -2,6 +2,7 @@ import Foundation
 import KeychainProof
 import Security
 import Testing
+import TestTags
 import TestSupport
 
 /// Secrets at rest and in output (issue 3, scope 5; the long run is Scripts/at-rest).
@@ -15,7 +16,7 @@ import TestSupport
         #expect(outcome.passed, "\(outcome.totals)")
     }
 
-    @Test("No marker is in the logs at trace level or in the status messages")
+    @Test("No marker is in the logs at trace level or in the status messages", .tags(.slow))
     func noMarkerIsLoggedAtAnyLevel() throws {
         let dataHome = TestScratch.folder("secrets-in-output")
         var probe = try WorkerProcess(HelperProcess.executable, ["log-probe", "20", "7"], dataHome: dataHome,
