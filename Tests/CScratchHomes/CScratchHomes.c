@@ -2,8 +2,11 @@
 // XDG_STATE_HOME in a scratch folder of its own, so that nothing it does, or a program it
 // starts, reads or writes the user's keychains (~/.local/share/keychains) or machine secret
 // (~/.local/state/swift-keychain): the library reads both from the environment once, on first
-// use, with no seam for tests. Set in a constructor, before main and before any thread, as
-// setenv cannot be called safely once other threads may read the environment.
+// use, with no seam for tests. The library's other variables are removed, so that the user's
+// shell cannot change what the tests see (KEYCHAIN_NO_KERNEL_KEYRING made the processes of a
+// test stop sharing unlocks); the tests set them for the programs they start where they need
+// them. Done in a constructor, before main and before any thread, as setenv cannot be called
+// safely once other threads may read the environment.
 #define _GNU_SOURCE
 #include "CScratchHomes.h"
 #include <ftw.h>
@@ -52,6 +55,9 @@ __attribute__((constructor)) static void useScratchHomes(void) {
     setenv("XDG_DATA_HOME", data, 1);
     setenv("XDG_STATE_HOME", state, 1);
     setenv(inheritedMarker, folder, 1);
+    unsetenv("KEYCHAIN_ACCESS_GROUPS");
+    unsetenv("KEYCHAIN_NO_KERNEL_KEYRING");
+    unsetenv("KEYCHAIN_MACHINE_ID_FILE");
     creator = getpid();
     atexit(removeScratchHomes);
 }

@@ -14,4 +14,12 @@ import TestSupport
         let files = KeychainFiles(directory: TestScratch.folder("keychain"), name: "login")
         #expect(files.machineSecret.standardizedFileURL.path.hasPrefix(homes))
     }
+
+    @Test("the user's KEYCHAIN_ variables do not reach the tests: they set those they need")
+    func libraryVariablesAreRemoved() {
+        let environment = ProcessInfo.processInfo.environment
+        for name in ["KEYCHAIN_ACCESS_GROUPS", "KEYCHAIN_NO_KERNEL_KEYRING", "KEYCHAIN_MACHINE_ID_FILE"] {
+            #expect(environment[name] == nil, "\(name) is set")
+        }
+    }
 }

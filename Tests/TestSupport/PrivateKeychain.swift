@@ -5,10 +5,10 @@ import Security
 /// A private keychain in a fresh scratch folder, so that tests never touch the user's
 /// keychain and can run in parallel; the Security and Keychain suites both use it.
 ///
-/// The `SecItem` calls made inside ``run(_:)-(()->T)`` go to this keychain through
-/// `KeychainEnvironment`, a task-local: it holds for the closure and the child tasks it
-/// starts, not for other threads. The Keychain module's async variants carry it to their
-/// background queue themselves, so async tests run inside the async ``run(_:)-(()async->T)``.
+/// The `SecItem` calls made inside `run` go to this keychain through `KeychainEnvironment`,
+/// a task-local: it holds for the closure and the child tasks it starts, not for other
+/// threads. The Keychain module's async variants carry it to their background queue
+/// themselves, so async tests run inside the async `run`.
 public struct PrivateKeychain: Sendable {
     /// Which keychain, and which access groups the caller holds.
     public let environment: KeychainEnvironment
