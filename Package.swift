@@ -139,10 +139,10 @@ let package = Package(
             dependencies: ["Security"],
             path: "Benchmarks/LockingBenchmark"
         ),
-        // What several test targets share: scratch folders removed at exit, private keychains,
-        // processes, renderings and the tag of slow tests.
         // Sets a test process's XDG_DATA_HOME and XDG_STATE_HOME to scratch folders before main.
         .target(name: "CScratchHomes", path: "Tests/CScratchHomes"),
+        // What several test targets share: scratch folders removed at exit, private keychains,
+        // the processes they start, and renderings.
         .target(
             name: "TestSupport",
             dependencies: [
