@@ -139,15 +139,24 @@ let package = Package(
             dependencies: ["Security"],
             path: "Benchmarks/LockingBenchmark"
         ),
-        // What several test targets share: scratch folders removed at exit, and renderings.
+        // Sets a test process's XDG_DATA_HOME and XDG_STATE_HOME to scratch folders before main.
+        .target(name: "CScratchHomes", path: "Tests/CScratchHomes"),
+        // What several test targets share: scratch folders removed at exit, private keychains,
+        // the processes they start, and renderings.
         .target(
             name: "TestSupport",
             dependencies: [
+                "CScratchHomes",
                 // To forget the test keychains' unlocks at exit.
                 .target(name: "KeychainCore", condition: .when(platforms: [.linux])),
+                // KeychainEnvironment, to point the Security and Keychain suites at private keychains.
+                .target(name: "Security", condition: .when(platforms: [.linux])),
             ],
             path: "Tests/TestSupport"
         ),
+        // The tags of the tests (`slow`), apart from TestSupport so that the programs built on
+        // TestSupport do not link the testing library.
+        .target(name: "TestTags", path: "Tests/TestTags"),
         // The API fuzzer: a library for the fixed-seed sample in the tests, and the long run.
         .target(
             name: "SecItemFuzzing",
@@ -224,6 +233,7 @@ let package = Package(
             name: "KeychainCoreTests",
             dependencies: [
                 "TestSupport",
+                "TestTags",
                 "KeychainCore",
                 // To read SQLite's query plans.
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -233,6 +243,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "TestSupport",
+                "TestTags",
                 "Security",
                 "SecItemFuzzing",
                 "KeychainProof",
@@ -253,6 +264,7 @@ let package = Package(
             name: "KeychainCtlTests",
             dependencies: [
                 "TestSupport",
+                "TestTags",
                 "KeychainCtl",
                 // To fill keychains as other programs would, in their own access groups.
                 "Security",
@@ -261,7 +273,7 @@ let package = Package(
         // Replays the fuzz corpus kept in Tests/LibFuzzCorpus through every fuzz target.
         .testTarget(
             name: "LibFuzzCorpusTests",
-            dependencies: ["TestSupport", "KeychainFuzzTargets", "KeychainLibFuzz", "KeychainCore"]
+            dependencies: ["TestSupport", "TestTags", "KeychainFuzzTargets", "KeychainLibFuzz", "KeychainCore"]
         ),
         // The Swift samples of the README and the Security documentation, each a whole program
         // shown verbatim; DocumentationTests checks the text against them and runs them.
@@ -272,7 +284,7 @@ let package = Package(
             name: "AccessGroupsSample", dependencies: ["Security"], path: "Tests/DocumentationSamples/AccessGroupsSample"),
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["TestSupport", "SecItemSample", "KeychainSample", "LockingSample", "AccessGroupsSample"]
+            dependencies: ["TestSupport", "TestTags", "SecItemSample", "KeychainSample", "LockingSample", "AccessGroupsSample"]
         ),
         .testTarget(
             name: "KeychainTests",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestTags
 import TestSupport
 
 /// The README's and the Security documentation's Swift samples are programs in
@@ -71,7 +72,7 @@ struct DocumentationSampleTests {
     /// Run twice on the same keychain folder: a reader runs a sample again, and the locking
     /// sample once trapped on its second run. The kernel keyring is left out so that the
     /// samples' unlocks stay in their processes rather than in the user's keyring.
-    @Test("Each sample prints what its // Prints: comments say, on a first run and on a second one", arguments: samples)
+    @Test("Each sample prints what its // Prints: comments say, on a first run and on a second one", .tags(.slow), arguments: samples)
     func samplePrintsWhatItSays(sample: String) throws {
         let expected = DocumentationBlocks.expectedOutput(of: try Self.source(of: sample))
         #expect(!expected.isEmpty, "a sample says what it prints")

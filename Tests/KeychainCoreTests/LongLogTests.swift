@@ -1,6 +1,7 @@
 import Foundation
 @testable import KeychainCore
 import Testing
+import TestTags
 import TestSupport
 
 /// Processes that add and exit at once (a command-line tool) never let their background
@@ -37,7 +38,7 @@ import TestSupport
     /// Durability: every commit syncs the log, and a commit that lengthens the file also
     /// waits for its new size to reach the disk. Through a long burst of adds the log starts
     /// over at ``WALCheckpointer/foregroundPages`` frames instead of growing.
-    @Test func aBurstOfAddsStartsTheLogOverInsteadOfGrowingIt() throws {
+    @Test(.tags(.slow)) func aBurstOfAddsStartsTheLogOverInsteadOfGrowingIt() throws {
         let files = KeychainFiles(directory: TestScratch.folder("burst"), name: "login")
         let caller = CallerIdentity(accessGroups: ["com.example.app"])
         let writer = try KeychainStore.open(files)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestTags
 import TestSupport
 
 /// export-archive and import-archive: a keychain's items carried to another keychain in an
@@ -53,7 +54,7 @@ import TestSupport
         #expect(block.contains("    \"icmt\"<blob>=\"a note\"\n"))
     }
 
-    @Test func byDefaultADuplicateImportsNothingAndSaysHowManyCollide() throws {
+    @Test(.tags(.slow)) func byDefaultADuplicateImportsNothingAndSaysHowManyCollide() throws {
         try exportWork()
         try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "local", "home")
         let failed = try importInto("home")
@@ -70,7 +71,7 @@ import TestSupport
         #expect(try keychainctl("find-internet-password", "-a", "bob", "-w", "home").output == "web\n")
     }
 
-    @Test func replaceTakesTheArchivedItemAndAWrongPasswordExits51() throws {
+    @Test(.tags(.slow)) func replaceTakesTheArchivedItemAndAWrongPasswordExits51() throws {
         try exportWork()
         try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "local", "home")
         let wrong = try importInto("home", "--on-duplicate", "replace", password: "not it")

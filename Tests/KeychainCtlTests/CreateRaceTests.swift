@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestTags
 
 /// Creating a keychain is atomic across processes.
 @Suite struct CreateRaceTests {
     let keychainctl = Keychainctl()
 
-    @Test("create-keychain: of processes racing to create one keychain, exactly one succeeds, the others exit 48 (errSecDuplicateKeychain), and the keychain has the winner's password")
+    @Test("create-keychain: of processes racing to create one keychain, exactly one succeeds, the others exit 48 (errSecDuplicateKeychain), and the keychain has the winner's password", .tags(.slow))
     func racingCreatesHaveOneWinner() throws {
         let racers = 4
         let run = try keychainctl.shell("""

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestTags
 import TestSupport
 
 /// Damage is contained in the backup path: one item that fails to open (its row altered by
@@ -78,7 +79,7 @@ import TestSupport
         #expect(items.count == 2)
     }
 
-    @Test(arguments: ["attributes", "secret"])
+    @Test(.tags(.slow), arguments: ["attributes", "secret"])
     func anExportWritesTheOtherItemsReportsTheDamagedOneAndImports(_ column: String) throws {
         try FileManager.default.createDirectory(at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
         try damagedKeychain(column: column)

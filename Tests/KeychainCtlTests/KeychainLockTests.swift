@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestTags
 
 /// Passwords, locking and settings: create-, unlock-, lock-keychain, set-keychain-password,
 /// set-keychain-settings and show-keychain-info. Each password operation runs scrypt (a few
@@ -55,7 +56,7 @@ import Testing
         #expect(try keychainctl("list-keychains").output == keychainctl.line("login"))
     }
 
-    @Test func aWrongPasswordExits51AndLeavesTheKeychainLocked() throws {
+    @Test(.tags(.slow)) func aWrongPasswordExits51AndLeavesTheKeychainLocked() throws {
         try keychainctl("create-keychain", "-p", "right", "work")
         try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "kept", "work")
         try keychainctl("lock-keychain", "work")
@@ -101,7 +102,7 @@ import Testing
         #expect(missing.errors == "keychainctl: SecKeychainOpen nowhere: The specified keychain could not be found.\n")
     }
 
-    @Test func setKeychainPasswordAsksAsMacOSDoes() throws {
+    @Test(.tags(.slow)) func setKeychainPasswordAsksAsMacOSDoes() throws {
         try keychainctl("create-keychain", "-p", "", "work")
         let changed = try keychainctl.onTerminal("set-keychain-password", "work", answering: [
             ("Old Password: ", ""), ("New Password: ", "new s3cr3t"), ("Retype New Password: ", "new s3cr3t"),

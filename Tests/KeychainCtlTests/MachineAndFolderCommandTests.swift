@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestTags
 import TestSupport
 
 /// What keychainctl says about the files under it: a changed machine identity (a cloned
@@ -31,7 +32,7 @@ import TestSupport
         errors.split(separator: "\n").filter { $0.contains(Self.changed) }
     }
 
-    @Test("a changed machine id is logged once per process at warning level, with what it means and what to do")
+    @Test("a changed machine id is logged once per process at warning level, with what it means and what to do", .tags(.slow))
     func changedMachineIDIsReported() throws {
         try setMachineID("0123456789abcdef0123456789abcdef")
         #expect(try run("create-keychain", "-p", "pw", "work").status == 0)

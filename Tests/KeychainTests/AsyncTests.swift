@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 @Suite struct AsyncTests {
     let keychainFiles = PrivateKeychain()

@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 /// Saves from many tasks at once. Child tasks inherit the private keychain (a task-local).
 /// Counts of rounds are fixed; nothing here is timed.

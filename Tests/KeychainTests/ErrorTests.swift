@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 @Suite struct ErrorTests {
     let keychainFiles = PrivateKeychain()
@@ -52,7 +53,7 @@ import Testing
     /// and no Security constant: the calls throw `KeychainError` (typed throws), and each
     /// named code is a pattern.
     @Test func failuresAreMatchedByNameInCatchClauses() throws {
-        try keychainFiles.run {
+        keychainFiles.run {
             let denied = Keychain(service: "s", accessGroup: "not-mine")
             var caught: String?
             do {

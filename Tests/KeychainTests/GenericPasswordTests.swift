@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 @Suite struct GenericPasswordTests {
     let keychainFiles = PrivateKeychain()
@@ -13,7 +14,7 @@ import Testing
             #expect(try keychain.string(forKey: "deploy-bot") == "s3cr3t")
             // Code using SecItem directly finds it by service and account, as UTF-8 bytes.
             var result: CFTypeRef?
-            var query = genericPasswordQuery(service: "com.example.api", account: "deploy-bot")
+            var query = genericPassword(account: "deploy-bot", service: "com.example.api")
             query[kSecReturnData as String] = true
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
             #expect(result as? Data == Data("s3cr3t".utf8))
@@ -39,7 +40,7 @@ import Testing
     @Test func savingAgainUpdatesTheSameItem() throws {
         try keychainFiles.run {
             try keychain.set("first", forKey: "token")
-            let query = genericPasswordQuery(service: "com.example.api", account: "token")
+            let query = genericPassword(account: "token", service: "com.example.api")
             let reference = try #require(keychainFiles.persistentReference(query))
             let created = try #require(try keychain.allItems().first?.creationDate)
 

@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 @Suite struct InternetPasswordTests {
     let keychainFiles = PrivateKeychain()
@@ -15,11 +16,11 @@ import Testing
             #expect(keychain.server == "git.example.com")
             #expect(keychain.service == nil)
 
-            let stored = try #require(keychainFiles.storedAttributes([
+            let stored = try #require(keychainFiles.attributes([
                 kSecClass as String: kSecClassInternetPassword,
                 kSecAttrServer as String: "git.example.com",
                 kSecAttrAccount as String: "alice",
-            ]))
+            ]).attributes)
             #expect(stored[kSecAttrProtocol as String] as? String == "htps")
             #expect(stored[kSecAttrAuthenticationType as String] as? String == "http")
             #expect((stored[kSecAttrPort as String] as? NSNumber)?.intValue == 8443)

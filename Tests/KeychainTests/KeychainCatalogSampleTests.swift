@@ -88,11 +88,11 @@ import TestSupport
     }
 
     @Test func migrationSamplesDoWhatTheArticlesSay() throws {
-        #expect(keychainFiles.addRaw([
+        #expect(keychainFiles.add([
             kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "swift-item",
             kSecValueData as String: Data("v1".utf8),
         ]) == errSecSuccess)
-        #expect(keychainFiles.addRaw(genericPasswordQuery(service: "VAL_VALValet_example", account: "valet-item")
+        #expect(keychainFiles.add(genericPassword(account: "valet-item", service: "VAL_VALValet_example")
             .merging([kSecValueData as String: Data("v2".utf8)]) { $1 }) == errSecSuccess)
         try keychainFiles.run {
             #expect(try DocumentationSamples.fromKeychainAccess(token: "t") == nil)

@@ -15,7 +15,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         var created: SecKeychain?
-        let status = try keychainFiles.run { SecKeychainCreate(path, 0, nil, false, nil, &created) }
+        let status = keychainFiles.run { SecKeychainCreate(path, 0, nil, false, nil, &created) }
         #expect(status == errSecSuccess)
     }
 
@@ -36,11 +36,11 @@ import TestSupport
         // Keychain Services itself finds the item in that file.
         var opened: SecKeychain?
         #expect(SecKeychainOpen(path, &opened) == errSecSuccess)
-        var query = genericPasswordQuery(service: service, account: "token")
+        var query = genericPassword(account: "token", service: service)
         query[kSecUseKeychain as String] = opened
         query[kSecReturnData as String] = true
         var result: CFTypeRef?
-        let status = try keychainFiles.run { SecItemCopyMatching(query as CFDictionary, &result) }
+        let status = keychainFiles.run { SecItemCopyMatching(query as CFDictionary, &result) }
         #expect(status == errSecSuccess)
         #expect(result as? Data == Data("file-secret".utf8))
     }
@@ -77,7 +77,7 @@ import TestSupport
     /// A file that does not exist is not created behind the caller's back: errSecNoSuchKeychain.
     @Test func aMissingFileIsNoSuchKeychain() throws {
         let missing = Keychain(service: "s", file: KeychainFile(path: path))
-        try keychainFiles.run {
+        keychainFiles.run {
             let error = keychainError { try missing.set("v", forKey: "k") }
             #expect(error?.code == .noSuchKeychain)
         }

@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 @Suite struct KeychainItemWrapperTests {
     let keychainFiles = PrivateKeychain()
@@ -93,7 +94,7 @@ import Testing
             try wrapper.setObject("pw", forKey: .valueData)
             #expect(wrapper.object(forKey: kSecAttrAccount) as? String == "carol")
             #expect(wrapper.object(forKey: .valueData) as? String == "pw")
-            let stored = try #require(keychainFiles.storedAttributes(genericPasswordQuery(service: "com.example.named", account: "carol")))
+            let stored = try #require(keychainFiles.attributes(genericPassword(account: "carol", service: "com.example.named")).attributes)
             #expect(stored[kSecAttrAccessible as String] as? String == kSecAttrAccessibleAfterFirstUnlock as String)
             #expect(try Keychain(service: "com.example.named").string(forKey: "carol") == "pw")
         }

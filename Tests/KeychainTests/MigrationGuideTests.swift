@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 /// What the Keychain documentation's migration articles promise about items that other
 /// wrappers wrote: each is stored here as that wrapper stores it, through Keychain
@@ -11,13 +12,13 @@ import Testing
 
     /// keychain-swift adds class, account, data and accessibility, and no service.
     @Test func keychainSwiftItemsAreReadWithAnEmptyServiceAndMigrate() throws {
-        #expect(keychainFiles.addRaw([
+        #expect(keychainFiles.add([
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrAccount as String: "token",
             kSecValueData as String: Data("v".utf8),
             kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked,
         ]) == errSecSuccess)
-        #expect(keychainFiles.addRaw([
+        #expect(keychainFiles.add([
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrAccount as String: "flag",
             kSecValueData as String: Data([1]),
@@ -37,9 +38,9 @@ import Testing
     /// KeychainAccess: a generic password by service and account; an internet password by
     /// host, protocol and authentication type, with no port or path when the URL has none.
     @Test func keychainAccessItemsAreFoundWhereItStoredThem() throws {
-        #expect(keychainFiles.addRaw(genericPasswordQuery(service: "com.example.github-token", account: "alice")
+        #expect(keychainFiles.add(genericPassword(account: "alice", service: "com.example.github-token")
             .merging([kSecValueData as String: Data("t1".utf8)]) { $1 }) == errSecSuccess)
-        #expect(keychainFiles.addRaw([
+        #expect(keychainFiles.add([
             kSecClass as String: kSecClassInternetPassword,
             kSecAttrServer as String: "github.com",
             kSecAttrProtocol as String: kSecAttrProtocolHTTPS,
@@ -55,7 +56,7 @@ import Testing
 
     /// The article's EPICKeychainManager: service "EPICKeychainManager", the key as account.
     @Test func epicKeychainManagerItemsAreAKeychainOfItsService() throws {
-        #expect(keychainFiles.addRaw(genericPasswordQuery(service: "EPICKeychainManager", account: "api")
+        #expect(keychainFiles.add(genericPassword(account: "api", service: "EPICKeychainManager")
             .merging([kSecValueData as String: Data("pw".utf8)]) { $1 }) == errSecSuccess)
         try keychainFiles.run { () throws in
             let keychain = Keychain(service: "EPICKeychainManager")

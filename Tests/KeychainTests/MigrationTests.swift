@@ -2,6 +2,7 @@ import Foundation
 @testable import SwiftKeychain
 import Security
 import Testing
+import TestSupport
 
 @Suite struct MigrationTests {
     let keychainFiles = PrivateKeychain()
@@ -10,10 +11,10 @@ import Testing
     /// Items as code using SecItem directly left them: service "legacy", two accounts.
     func addLegacyItems() {
         for (account, secret) in [("alice", "a-secret"), ("bob", "b-secret")] {
-            var item = genericPasswordQuery(service: "legacy", account: account)
+            var item = genericPassword(account: account, service: "legacy")
             item[kSecValueData as String] = Data(secret.utf8)
             item[kSecAttrLabel as String] = "legacy \(account)"
-            #expect(keychainFiles.addRaw(item) == errSecSuccess)
+            #expect(keychainFiles.add(item) == errSecSuccess)
         }
     }
 
@@ -62,9 +63,9 @@ import Testing
     @Test func twoSourcesWithOneKeyFailBeforeAnyChange() throws {
         try keychainFiles.run { () throws in
             addLegacyItems()
-            var other = genericPasswordQuery(service: "legacy-2", account: "alice")
+            var other = genericPassword(account: "alice", service: "legacy-2")
             other[kSecValueData as String] = Data("other".utf8)
-            #expect(keychainFiles.addRaw(other) == errSecSuccess)
+            #expect(keychainFiles.add(other) == errSecSuccess)
             let everyPassword: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
             let error = keychainError { try destination.migrateItems(matching: everyPassword, removeOnCompletion: true) }
             #expect(error?.status == errSecDuplicateItem)
@@ -77,9 +78,9 @@ import Testing
     @Test func accountThatIsNotTextFailsBeforeAnyChange() throws {
         try keychainFiles.run { () throws in
             addLegacyItems()
-            var binary = genericPasswordQuery(service: "legacy", account: "")
+            var binary = genericPassword(account: "", service: "legacy")
             binary[kSecAttrAccount as String] = Data([0xFF, 0x00])
-            #expect(keychainFiles.addRaw(binary) == errSecSuccess)
+            #expect(keychainFiles.add(binary) == errSecSuccess)
             let error = keychainError { try destination.migrateItems(matching: legacyQuery, removeOnCompletion: true) }
             #expect(error?.status == errSecDecode)
             #expect(try destination.allKeys() == [])

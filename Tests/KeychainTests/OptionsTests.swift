@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 @Suite struct OptionsTests {
     let keychainFiles = PrivateKeychain()
@@ -26,7 +27,7 @@ import Testing
         #expect(keychain.options == KeychainOptions())
         try keychainFiles.run {
             try labelled.set("v", forKey: "k")
-            let stored = try #require(keychainFiles.storedAttributes(genericPasswordQuery(service: "com.example.options", account: "k")))
+            let stored = try #require(keychainFiles.attributes(genericPassword(account: "k", service: "com.example.options")).attributes)
             #expect(stored[kSecAttrLabel as String] as? String == "API token")
             #expect(stored[kSecAttrAccessible as String] as? String == "ck")
         }
@@ -35,11 +36,11 @@ import Testing
     /// Rules 8 and 34: accessibility is written with every save, moving an existing item.
     @Test func accessibilityIsWrittenAndChangedBySaving() throws {
         try keychainFiles.run {
-            let query = genericPasswordQuery(service: "com.example.options", account: "k")
+            let query = genericPassword(account: "k", service: "com.example.options")
             try keychain.set("v", forKey: "k")
-            #expect(keychainFiles.storedAttributes(query)?[kSecAttrAccessible as String] as? String == "ak")
+            #expect(keychainFiles.attributes(query).attributes?[kSecAttrAccessible as String] as? String == "ak")
             try keychain.accessibility(.afterFirstUnlockThisDeviceOnly).set("v2", forKey: "k")
-            #expect(keychainFiles.storedAttributes(query)?[kSecAttrAccessible as String] as? String == "cku")
+            #expect(keychainFiles.attributes(query).attributes?[kSecAttrAccessible as String] as? String == "cku")
             #expect(try keychain.string(forKey: "k") == "v2")
         }
     }
@@ -62,7 +63,7 @@ import Testing
                 kSecAttrCreator as String: .integer(0x41424344),
                 kSecAttrIsInvisible as String: .bool(true),
             ]).set("v", forKey: "k")
-            let stored = try #require(keychainFiles.storedAttributes(genericPasswordQuery(service: "com.example.options", account: "k")))
+            let stored = try #require(keychainFiles.attributes(genericPassword(account: "k", service: "com.example.options")).attributes)
             #expect(stored[kSecAttrDescription as String] as? String == "deploy key")
             #expect(stored[kSecAttrGeneric as String] as? Data == Data([9]))
             #expect((stored[kSecAttrCreator as String] as? NSNumber)?.intValue == 0x41424344)

@@ -2,6 +2,7 @@ import Foundation
 @testable import SwiftKeychain
 import Security
 import Testing
+import TestSupport
 
 @Suite struct PasswordManagerTests {
     let keychainFiles = PrivateKeychain()
@@ -51,7 +52,7 @@ import Testing
     /// An item written the original's way through Keychain Services is read and validated.
     @Test func readsAnItemWrittenByTheOriginal() throws {
         let identifier = Data("carol".utf8)
-        #expect(keychainFiles.addRaw([
+        #expect(keychainFiles.add([
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: "UYLPasswordManager",
             kSecAttrAccount as String: identifier,
@@ -198,13 +199,13 @@ import Testing
 
     @Test func storedKeyThatIsNotTextIsADecodeError() throws {
         let identifier = Data("mallory".utf8)
-        keychainFiles.addRaw([
+        #expect(keychainFiles.add([
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: "UYLPasswordManager",
             kSecAttrAccount as String: identifier,
             kSecAttrGeneric as String: identifier,
             kSecValueData as String: Data([0xFF, 0xFE]),
-        ])
+        ]) == errSecSuccess)
         try keychainFiles.run {
             #expect(keychainError { _ = try manager.key(forIdentifier: "mallory") }?.status == errSecDecode)
             // Existence needs no decoding, and a register replaces the bad key (no duplicate).

@@ -2,6 +2,7 @@ import Foundation
 import Keychain
 import Security
 import Testing
+import TestSupport
 
 @Suite struct ValueFormatTests {
     let keychainFiles = PrivateKeychain()

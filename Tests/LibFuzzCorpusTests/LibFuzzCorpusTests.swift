@@ -3,6 +3,7 @@ import KeychainCore
 import KeychainFuzzTargets
 import TestSupport
 import Testing
+import TestTags
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +19,7 @@ import Glibc
     /// Runs in the replaying build of keychain-libfuzz, a process of its own in a session of
     /// its own (no terminal for keychainctl's prompts, standard input /dev/null), as the
     /// fuzzer does: a crash fails this test rather than ending the test run.
-    @Test(arguments: FuzzTarget.allCases)
+    @Test(.tags(.slow), arguments: FuzzTarget.allCases)
     func everyCorpusInputRunsWithoutCrashing(target: FuzzTarget) throws {
         let folder = Self.corpus.appendingPathComponent(target.rawValue)
         let inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }

@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// §4 rules 14–17: SecItemAdd. (Rule 18, adding while a class is locked, cannot be
 /// exercised: this release has no locking.)
@@ -10,50 +11,50 @@ struct AddRuleTests {
 
     @Test("Rule 14: a second add with the same tuple is errSecDuplicateItem, and the first item is kept")
     func duplicateIsRefused() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("first".utf8)])) == errSecSuccess)
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("second".utf8)]))
             == errSecDuplicateItem)
-        #expect(keychain.specCount(genericPassword()) == 1)
-        #expect(keychain.specData(genericPassword()) == Data("first".utf8))
+        #expect(keychain.count(genericPassword()) == 1)
+        #expect(keychain.secret(genericPassword()) == Data("first".utf8))
     }
 
     @Test("Rule 14: a deleted item is not live: the same tuple can be added again")
     func addAfterDelete() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.delete(genericPassword()) == errSecSuccess)
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("again".utf8)])) == errSecSuccess)
-        #expect(keychain.specData(genericPassword()) == Data("again".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("again".utf8))
     }
 
     @Test("Rule 14: the same account and service in another access group is a different item")
     func otherGroupIsDifferentItem() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.add(genericPassword().with([kSecAttrAccessGroup as String: "com.example.shared"]))
             == errSecSuccess)
         // The default group is the first one, so an explicit first group duplicates the first item.
         #expect(keychain.add(genericPassword().with([kSecAttrAccessGroup as String: "com.example.app"]))
             == errSecDuplicateItem)
-        #expect(keychain.specCount(genericPassword()) == 2)
+        #expect(keychain.count(genericPassword()) == 2)
     }
 
     @Test("Rule 14: the same account and service with another sync value is a different item")
     func otherSyncIsDifferentItem() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.add(genericPassword().with([kSecAttrSynchronizable as String: true])) == errSecSuccess)
         #expect(keychain.add(genericPassword().with([kSecAttrSynchronizable as String: true])) == errSecDuplicateItem)
         #expect(keychain.add(genericPassword().with([kSecAttrSynchronizable as String: false])) == errSecDuplicateItem)
-        #expect(keychain.specCount(genericPassword().with([
+        #expect(keychain.count(genericPassword().with([
             kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
         ])) == 2)
     }
 
     @Test("Rule 14: items of different classes never collide")
     func classesDoNotCollide() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "a"])
             == errSecSuccess)
         #expect(keychain.add([kSecClass as String: kSecClassInternetPassword, kSecAttrAccount as String: "a"])
@@ -64,7 +65,7 @@ struct AddRuleTests {
 
     @Test("Rule 15: an item with no kSecValueData is legal, and its data reads as empty")
     func itemWithoutData() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let found = keychain.copyMatching(genericPassword().with([kSecReturnData as String: true]))
         #expect(found.status == errSecSuccess)
@@ -76,31 +77,31 @@ struct AddRuleTests {
 
     @Test("Rule 15: data can be given to a data-less item later")
     func dataAddedByUpdate() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.update(genericPassword(), [kSecValueData as String: Data("later".utf8)]) == errSecSuccess)
-        #expect(keychain.specData(genericPassword()) == Data("later".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("later".utf8))
     }
 
     // MARK: Rule 16
 
     @Test("Rule 16: add with kSecValuePersistentRef is errSecParam")
     func addWithPersistentReference() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
-        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        let reference = try #require(keychain.persistentReference(genericPassword()))
         #expect(keychain.add(genericPassword(account: "bob").with([kSecValuePersistentRef as String: reference]))
             == errSecParam)
         #expect(keychain.add([kSecValuePersistentRef as String: reference]) == errSecParam)
-        #expect(keychain.specCount(genericPassword(account: "bob")) == 0)
-        #expect(keychain.specCount([kSecClass as String: kSecClassGenericPassword]) == 1)
+        #expect(keychain.count(genericPassword(account: "bob")) == 0)
+        #expect(keychain.count([kSecClass as String: kSecClassGenericPassword]) == 1)
     }
 
     // MARK: Rule 17
 
     @Test("Rule 17: no return keys gives a nil result")
     func addWithoutReturnKeys() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var result: CFTypeRef?
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)]), result: &result)
             == errSecSuccess)
@@ -109,19 +110,19 @@ struct AddRuleTests {
 
     @Test("Rule 17: data only gives Data")
     func addReturningData() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var result: CFTypeRef?
         #expect(keychain.add(genericPassword().with([
             kSecValueData as String: Data("s".utf8),
             kSecReturnData as String: true,
         ]), result: &result) == errSecSuccess)
         #expect(result as? Data == Data("s".utf8))
-        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword()) == 1)
     }
 
     @Test("Rule 17: persistent ref only gives a 20-byte Data that finds the item")
     func addReturningPersistentReference() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var result: CFTypeRef?
         #expect(keychain.add(genericPassword().with([
             kSecValueData as String: Data("s".utf8),
@@ -129,14 +130,14 @@ struct AddRuleTests {
         ]), result: &result) == errSecSuccess)
         let reference = try #require(result as? Data)
         #expect(reference.count == 20)
-        #expect(reference == keychain.specPersistentRef(genericPassword()))
+        #expect(reference == keychain.persistentReference(genericPassword()))
         let found = keychain.copyMatching([kSecValuePersistentRef as String: reference, kSecReturnData as String: true])
         #expect(found.result as? Data == Data("s".utf8))
     }
 
     @Test("Rule 17: attributes only gives the attributes dictionary")
     func addReturningAttributes() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var result: CFTypeRef?
         #expect(keychain.add(genericPassword().with([
             kSecValueData as String: Data("s".utf8),
@@ -156,7 +157,7 @@ struct AddRuleTests {
 
     @Test("Rule 17: several return keys give one dictionary with v_Data and v_PersistentRef merged in")
     func addReturningSeveral() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var result: CFTypeRef?
         #expect(keychain.add(genericPassword().with([
             kSecValueData as String: Data("s".utf8),
@@ -167,14 +168,14 @@ struct AddRuleTests {
         let dictionary = try #require(result as? [String: Any])
         #expect(dictionary[kSecValueData as String] as? Data == Data("s".utf8))
         let reference = try #require(dictionary[kSecValuePersistentRef as String] as? Data)
-        #expect(reference == keychain.specPersistentRef(genericPassword()))
+        #expect(reference == keychain.persistentReference(genericPassword()))
         #expect(dictionary[kSecAttrAccount as String] as? String == "alice")
         #expect(dictionary[kSecAttrService as String] as? String == "example.com")
     }
 
     @Test("Rule 17: data and persistent ref give a dictionary of exactly those two")
     func addReturningDataAndReference() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var result: CFTypeRef?
         #expect(keychain.add(genericPassword().with([
             kSecValueData as String: Data("s".utf8),
@@ -189,7 +190,7 @@ struct AddRuleTests {
 
     @Test("Rule 17: kSecReturnRef on a password gives its attributes plus class")
     func addReturningReference() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var result: CFTypeRef?
         #expect(keychain.add(genericPassword().with([kSecReturnRef as String: true]), result: &result) == errSecSuccess)
         let dictionary = try #require(result as? [String: Any])
@@ -199,7 +200,7 @@ struct AddRuleTests {
 
     @Test("Rule 17: a failed add leaves the result nil")
     func failedAddLeavesResultNil() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         var result: CFTypeRef?
         #expect(keychain.add(genericPassword().with([kSecReturnAttributes as String: true]), result: &result)
@@ -209,19 +210,19 @@ struct AddRuleTests {
 
     @Test("Rule 17: a nil result pointer is legal with return keys")
     func addWithNilResultPointer() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let query = genericPassword().with([kSecReturnData as String: true])
         let status = keychain.run { SecItemAdd(query as CFDictionary, nil) }
         #expect(status == errSecSuccess)
-        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword()) == 1)
     }
 
     @Test("§4 end / choice: any kSecMatch key in SecItemAdd is errSecParam, and nothing is added",
           arguments: ["m_Limit", "m_CaseInsensitive", "m_Bogus"])
     func matchKeyInAddIsParam(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let value: Any = key == "m_Limit" ? kSecMatchLimitOne : true
         #expect(keychain.add(genericPassword().with([key: value])) == errSecParam)
-        #expect(keychain.specCount(genericPassword()) == 0)
+        #expect(keychain.count(genericPassword()) == 0)
     }
 }

@@ -1,14 +1,17 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// What is on disk: nothing readable, and nothing readable by other users.
 @Suite struct AtRestTests {
     @Test func noSecretAccountServiceOrLabelIsStoredInPlaintext() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var markers: [String] = []
+        // Markers that differ from each other, the same on every run.
+        var generator = SeededGenerator(seed: 200)
         for index in 0..<200 {
-            let marker = "MARK\(UUID().uuidString.prefix(12))"
+            let marker = "MARK" + String(generator.next() & 0xFFFF_FFFF_FFFF, radix: 16, uppercase: true)
             markers.append(marker)
             let item: [String: Any] = [
                 kSecClass as String: index.isMultiple(of: 2) ? kSecClassGenericPassword : kSecClassInternetPassword,
@@ -38,7 +41,7 @@ import Testing
     }
 
     @Test func filesAreReadableByTheirOwnerOnly() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("x".utf8)])) == errSecSuccess)
         let folder = try FileManager.default.attributesOfItem(atPath: keychain.directory.path)
         #expect((folder[.posixPermissions] as? Int) == 0o700)
@@ -51,7 +54,7 @@ import Testing
     /// The library never changes the mode of a folder it did not create (a keychain in ./);
     /// its own files in it are still 0600.
     @Test func anExistingFolderKeepsItsMode() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         try FileManager.default.createDirectory(at: keychain.directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
         #expect(keychain.add(genericPassword()) == errSecSuccess)

@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// Certificates and keys as stored items, and the parts of the API this release does not
 /// implement: object references (kSecReturnRef / kSecValueRef on certificates and keys),
@@ -11,7 +12,7 @@ struct CertificateKeyIdentityTests {
 
     @Test("§3: a certificate is stored with its data and attributes and found again")
     func certificateRoundTrip() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(specCertificate(extra: [
             kSecValueData as String: der,
             kSecAttrLabel as String: "My cert",
@@ -35,7 +36,7 @@ struct CertificateKeyIdentityTests {
 
     @Test("§3: a key is stored with its data and attributes and found again")
     func keyRoundTrip() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let keyBytes = Data(repeating: 0x42, count: 32)
         #expect(keychain.add(specKey(extra: [
             kSecValueData as String: keyBytes,
@@ -52,7 +53,7 @@ struct CertificateKeyIdentityTests {
         #expect(dictionary[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassSymmetric as String)
         #expect((dictionary[kSecAttrKeySizeInBits as String] as? NSNumber)?.intValue == 256)
         // A search by tag alone finds it.
-        #expect(keychain.specData([
+        #expect(keychain.secret([
             kSecClass as String: kSecClassKey,
             kSecAttrApplicationTag as String: "com.example.key",
         ]) == keyBytes)
@@ -61,7 +62,7 @@ struct CertificateKeyIdentityTests {
     @Test("§3 / choice: kSecReturnRef on certificates and keys is errSecUnimplemented",
           arguments: [true, false])
     func returnRefOnCertificateAndKey(isCertificate: Bool) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let item = isCertificate ? specCertificate() : specKey()
         #expect(keychain.add(item) == errSecSuccess)
         let found = keychain.copyMatching(item.with([kSecReturnRef as String: true]))
@@ -69,23 +70,23 @@ struct CertificateKeyIdentityTests {
         #expect(found.result == nil)
         let other = isCertificate ? specCertificate(serial: "99") : specKey(tag: "other")
         #expect(keychain.add(other.with([kSecReturnRef as String: true])) == errSecUnimplemented)
-        #expect(keychain.specCount(other) == 0)
+        #expect(keychain.count(other) == 0)
     }
 
     @Test("Choice: kSecValueRef is errSecUnimplemented", arguments: [0, 1, 2])
     func valueRefIsUnimplemented(index: Int) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let item = [specCertificate(), specKey(), genericPassword()][index]
         #expect(keychain.add(item) == errSecSuccess)
         let reference: Any = NSData(data: Data([1, 2, 3]))
         #expect(keychain.add(item.with([kSecValueRef as String: reference])) == errSecUnimplemented)
         #expect(keychain.copyMatching(item.with([kSecValueRef as String: reference])).status == errSecUnimplemented)
-        #expect(keychain.specCount(item) == 1)
+        #expect(keychain.count(item) == 1)
     }
 
     @Test("Choice: kSecClassIdentity: add is errSecUnimplemented; search and delete find nothing")
     func identity() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(specCertificate()) == errSecSuccess)
         #expect(keychain.add(specKey()) == errSecSuccess)
         let identity: [String: Any] = [kSecClass as String: kSecClassIdentity]
@@ -96,14 +97,14 @@ struct CertificateKeyIdentityTests {
         #expect(keychain.copyMatching(identity.with([kSecMatchLimit as String: kSecMatchLimitAll])).status
             == errSecItemNotFound)
         #expect(keychain.delete(identity) == errSecItemNotFound)
-        #expect(keychain.specCount(specCertificate()) == 1)
-        #expect(keychain.specCount(specKey()) == 1)
+        #expect(keychain.count(specCertificate()) == 1)
+        #expect(keychain.count(specKey()) == 1)
     }
 
     @Test("Choice: kSecAttrAccessControl is errSecUnimplemented")
     func accessControlIsUnimplemented() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrAccessControl as String: Data([1])])) == errSecUnimplemented)
-        #expect(keychain.specCount(genericPassword()) == 0)
+        #expect(keychain.count(genericPassword()) == 0)
     }
 }

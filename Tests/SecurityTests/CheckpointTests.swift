@@ -1,12 +1,14 @@
 import Foundation
 import Security
 import Testing
+import TestTags
+import TestSupport
 
 /// Commits leave checkpoints to a background thread; the log must still be copied into the
 /// database file, or it would grow without bound and every read would search it.
 @Suite struct CheckpointTests {
-    @Test func theLogIsCheckpointedIntoTheDatabaseWithoutAnyCommitWaitingForIt() async throws {
-        let keychain = TestKeychain()
+    @Test(.tags(.slow)) func theLogIsCheckpointedIntoTheDatabaseWithoutAnyCommitWaitingForIt() async throws {
+        let keychain = PrivateKeychain()
         let database = keychain.directory.appendingPathComponent("login.keychain-db")
         let secret = Data(repeating: 0x42, count: 1_500)
         // About 6 log frames per add: well past the background threshold (1,000 frames) and

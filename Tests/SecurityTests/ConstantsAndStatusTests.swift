@@ -148,7 +148,7 @@ struct ConstantsAndStatusTests {
         let delete: (CFDictionary) -> OSStatus = SecItemDelete
         let message: (OSStatus, UnsafeMutableRawPointer?) -> CFString? = SecCopyErrorMessageString
 
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         keychain.run {
             let item = genericPassword().with([kSecValueData as String: Data("s".utf8)])
             #expect(add(item as CFDictionary, nil) == errSecSuccess)
@@ -166,7 +166,7 @@ struct ConstantsAndStatusTests {
 
     @Test("§1: Darwin-style code with CFString keys and kCFBooleanTrue works unchanged")
     func darwinStyleQuery() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let secret = "hunter2".data(using: .utf8)!
         let addQuery: [CFString: Any] = [
             kSecClass: kSecClassGenericPassword,
@@ -199,7 +199,7 @@ struct ConstantsAndStatusTests {
 
     @Test("§1: a query typed [AnyHashable: Any] with the constants as keys works")
     func anyHashableQuery() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let item: [AnyHashable: Any] = [
             kSecClass: kSecClassGenericPassword,
             kSecAttrAccount: "alice",
@@ -215,13 +215,13 @@ struct ConstantsAndStatusTests {
 
     @Test("§1: a query as an NSDictionary with NSString values works")
     func nsDictionaryQuery() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let query = NSMutableDictionary()
         query[kSecClass] = kSecClassGenericPassword
         query[kSecAttrAccount] = NSString(string: "alice")
         query[kSecValueData] = NSData(data: Data("s".utf8))
         #expect(keychain.run { SecItemAdd(query, nil) } == errSecSuccess)
-        #expect(keychain.specData([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "alice"])
+        #expect(keychain.secret([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "alice"])
             == Data("s".utf8))
     }
 

@@ -1,13 +1,14 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// §4 rules 19–28: SecItemCopyMatching. (The locked parts of rule 27 cannot be exercised:
 /// this release has no locking.)
 @Suite("SecItemCopyMatching rules 19–28")
 struct CopyMatchingRuleTests {
-    private func keychainWith(accounts: [String]) -> TestKeychain {
-        let keychain = TestKeychain()
+    private func keychainWith(accounts: [String]) -> PrivateKeychain {
+        let keychain = PrivateKeychain()
         for account in accounts {
             let status = keychain.add(genericPassword(account: account).with([
                 kSecValueData as String: Data("secret-\(account)".utf8),
@@ -107,7 +108,7 @@ struct CopyMatchingRuleTests {
 
     @Test("Rule 20: an empty keychain gives errSecItemNotFound, never an empty array")
     func emptyKeychain() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let found = keychain.copyMatching(allGeneric.with([
             kSecMatchLimit as String: kSecMatchLimitAll,
             kSecReturnAttributes as String: true,
@@ -237,13 +238,13 @@ struct CopyMatchingRuleTests {
 
     @Test("Rule 23: the attributes dictionary holds the set attributes and the maintained ones")
     func attributesDictionaryContents() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([
             kSecAttrLabel as String: "label",
             kSecAttrComment as String: "comment",
             kSecValueData as String: Data("s".utf8),
         ])) == errSecSuccess)
-        let dictionary = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let dictionary = try #require(keychain.attributes(genericPassword()).attributes)
         #expect(dictionary[kSecAttrLabel as String] as? String == "label")
         #expect(dictionary[kSecAttrComment as String] as? String == "comment")
         #expect(dictionary[kSecAttrAccount as String] as? String == "alice")
@@ -258,9 +259,9 @@ struct CopyMatchingRuleTests {
 
     @Test("Rule 23: unset attributes are absent, not NSNull, and no persistent reference unless asked")
     func unsetAttributesAbsent() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
-        let dictionary = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let dictionary = try #require(keychain.attributes(genericPassword()).attributes)
         for key in [kSecAttrLabel, kSecAttrComment, kSecAttrDescription, kSecAttrGeneric, kSecAttrCreator,
                     kSecAttrType, kSecAttrIsInvisible, kSecAttrIsNegative] {
             #expect(dictionary[key as String] == nil, "\(key) should be absent")
@@ -272,10 +273,10 @@ struct CopyMatchingRuleTests {
 
     @Test("Rule 23: acct is present even when the item was added without an account")
     func accountAlwaysPresent() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc"])
             == errSecSuccess)
-        let dictionary = try #require(keychain.specAttributes(
+        let dictionary = try #require(keychain.attributes(
             [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc"]).attributes)
         #expect(dictionary[kSecAttrAccount as String] != nil)
         #expect(dictionary[kSecAttrAccessGroup as String] as? String == "com.example.app")
@@ -287,7 +288,7 @@ struct CopyMatchingRuleTests {
 
     @Test("Rule 23: results read with kSecAttrAccount as String, through Swift or NSDictionary")
     func resultsReadableWithStringKeys() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let found = keychain.copyMatching(genericPassword().with([kSecReturnAttributes as String: true]))
         let nsDictionary = try #require(found.result as? NSDictionary)
@@ -337,7 +338,7 @@ struct CopyMatchingRuleTests {
 
     @Test("Rule 25: kSecMatchCaseInsensitive has no effect")
     func caseInsensitiveHasNoEffect() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "alice").with([kSecAttrLabel as String: "Label"]))
             == errSecSuccess)
         let insensitive = [kSecMatchCaseInsensitive as String: true]
@@ -349,15 +350,15 @@ struct CopyMatchingRuleTests {
 
     @Test("Rule 25: attributes outside the primary key match by equality too")
     func nonKeyAttributesMatch() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "a").with([kSecAttrLabel as String: "one"])) == errSecSuccess)
         #expect(keychain.add(genericPassword(account: "b").with([kSecAttrLabel as String: "two"])) == errSecSuccess)
-        let found = keychain.specAttributes([
+        let found = keychain.attributes([
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrLabel as String: "two",
         ])
         #expect(found.attributes?[kSecAttrAccount as String] as? String == "b")
-        #expect(keychain.specCount([kSecClass as String: kSecClassGenericPassword, kSecAttrLabel as String: "tw"]) == 0)
+        #expect(keychain.count([kSecClass as String: kSecClassGenericPassword, kSecAttrLabel as String: "tw"]) == 0)
     }
 
     // MARK: Rule 26
@@ -390,15 +391,15 @@ struct CopyMatchingRuleTests {
                       kSecAttrAccessibleWhenUnlocked as String,
                       kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String])
     func everyClassReadable(accessible: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([
             kSecAttrAccessible as String: accessible,
             kSecValueData as String: Data("s".utf8),
         ])) == errSecSuccess)
-        #expect(keychain.specData(genericPassword()) == Data("s".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("s".utf8))
         // Readable from another handle on the same keychain too.
         let again = keychain.asCaller(["com.example.app"])
-        #expect(again.specData(genericPassword()) == Data("s".utf8))
+        #expect(again.secret(genericPassword()) == Data("s".utf8))
     }
 
     // MARK: Rule 28

@@ -2,6 +2,7 @@ import Foundation
 import KeychainProof
 import Security
 import Testing
+import TestTags
 import TestSupport
 
 /// Truncated files and a missing device key (issue 3, scope 4; the long run is
@@ -9,7 +10,7 @@ import TestSupport
 /// errSecNotAvailable or errSecItemNotFound, never another item's secret, never a crash,
 /// and with the WAL damaged every item of the intact database file still reads correctly.
 @Suite struct CorruptionTests {
-    @Test func truncatedFilesAndAMissingDeviceKeyGiveClearStatuses() throws {
+    @Test(.tags(.slow)) func truncatedFilesAndAMissingDeviceKeyGiveClearStatuses() throws {
         let work = TestScratch.folder("corruption")
         var run = CorruptionRun(executable: HelperProcess.executable, workFolder: work)
         run.items = 40

@@ -2,6 +2,7 @@ import Foundation
 import KeychainProof
 import Security
 import Testing
+import TestTags
 import TestSupport
 
 /// A short sample of the crash run (issue 3, scope 2; the long run is Scripts/crash): a
@@ -25,7 +26,7 @@ import TestSupport
     /// The keychain crash run's sample (the long run is Scripts/crash-keychain): the keychain
     /// opens with the old or the new password, never neither or both; a created keychain is
     /// absent or whole with its password; an archive is whole; an import all or nothing.
-    @Test("After SIGKILL during a password change, a keychain's creation or an archive export or import, with item traffic from another process: the old or the new state, whole, and every acknowledged item (rule 36)")
+    @Test("After SIGKILL during a password change, a keychain's creation or an archive export or import, with item traffic from another process: the old or the new state, whole, and every acknowledged item (rule 36)", .tags(.slow))
     func killedKeychainChangesLeaveTheOldOrTheNewState() throws {
         let dataHome = TestScratch.folder("crash-keychain")
         var run = CrashKeychainRun(executable: HelperProcess.executable, dataHome: dataHome,

@@ -1,12 +1,13 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// §4 rules 36–37: SecItemDelete.
 @Suite("SecItemDelete rules 36–37")
 struct DeleteRuleTests {
-    private func keychainWithItems() -> TestKeychain {
-        let keychain = TestKeychain()
+    private func keychainWithItems() -> PrivateKeychain {
+        let keychain = PrivateKeychain()
         for account in ["a", "b", "c"] {
             #expect(keychain.add(genericPassword(account: account)) == errSecSuccess)
         }
@@ -23,17 +24,17 @@ struct DeleteRuleTests {
     func deletesEveryMatch() {
         let keychain = keychainWithItems()
         #expect(keychain.delete(allGeneric.with([kSecAttrService as String: "example.com"])) == errSecSuccess)
-        #expect(keychain.specCount(allGeneric.with([kSecAttrService as String: "example.com"])) == 0)
-        #expect(keychain.specCount(genericPassword(account: "d", service: "other")) == 1)
-        #expect(keychain.specCount(specInternetPassword(account: "a")) == 1)
+        #expect(keychain.count(allGeneric.with([kSecAttrService as String: "example.com"])) == 0)
+        #expect(keychain.count(genericPassword(account: "d", service: "other")) == 1)
+        #expect(keychain.count(specInternetPassword(account: "a")) == 1)
     }
 
     @Test("Rule 36: a delete by class alone removes every item of that class")
     func deleteWholeClass() {
         let keychain = keychainWithItems()
         #expect(keychain.delete(allGeneric) == errSecSuccess)
-        #expect(keychain.specCount(allGeneric) == 0)
-        #expect(keychain.specCount([kSecClass as String: kSecClassInternetPassword]) == 1)
+        #expect(keychain.count(allGeneric) == 0)
+        #expect(keychain.count([kSecClass as String: kSecClassInternetPassword]) == 1)
     }
 
     @Test("Rule 36: a delete that matches nothing is errSecItemNotFound")
@@ -42,8 +43,8 @@ struct DeleteRuleTests {
         #expect(keychain.delete(genericPassword(account: "nobody")) == errSecItemNotFound)
         #expect(keychain.delete(genericPassword(account: "a")) == errSecSuccess)
         #expect(keychain.delete(genericPassword(account: "a")) == errSecItemNotFound)
-        #expect(TestKeychain().delete(allGeneric) == errSecItemNotFound)
-        #expect(keychain.specCount(allGeneric) == 3)
+        #expect(PrivateKeychain().delete(allGeneric) == errSecItemNotFound)
+        #expect(keychain.count(allGeneric) == 3)
     }
 
     @Test("Rule 36: a deleted item is gone for searches and updates")
@@ -67,7 +68,7 @@ struct DeleteRuleTests {
             ["m_Bogus": true],
         ][index]
         #expect(keychain.delete(allGeneric.with(extra)) == errSecParam)
-        #expect(keychain.specCount(allGeneric) == 4)
+        #expect(keychain.count(allGeneric) == 4)
     }
 
     @Test("Choice: kSecReturn* in a delete query is errSecParam, even false",
@@ -77,6 +78,6 @@ struct DeleteRuleTests {
         let keychain = keychainWithItems()
         #expect(keychain.delete(genericPassword(account: "a").with([key: true])) == errSecParam)
         #expect(keychain.delete(genericPassword(account: "a").with([key: false])) == errSecParam)
-        #expect(keychain.specCount(genericPassword(account: "a")) == 1)
+        #expect(keychain.count(genericPassword(account: "a")) == 1)
     }
 }

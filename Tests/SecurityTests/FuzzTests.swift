@@ -2,14 +2,16 @@ import Foundation
 import SecItemFuzzing
 import Security
 import Testing
+import TestTags
+import TestSupport
 
 /// A fixed-seed sample of the API fuzzer (issue 3, scope 3; the long run is Scripts/fuzz):
 /// generated dictionaries through all four calls never crash, and every status is one the
 /// spec names for that call (§2, rules 1–9, 20).
 @Suite struct FuzzTests {
-    @Test(arguments: [1 as UInt64, 2, 3])
+    @Test(.tags(.slow), arguments: [1 as UInt64, 2, 3])
     func generatedDictionariesGetOnlyStatusesTheSpecNames(seed: UInt64) {
-        let keychain = TestKeychain(accessGroups: ["fuzz.app", "fuzz.group"])
+        let keychain = PrivateKeychain(accessGroups: ["fuzz.app", "fuzz.group"])
         var run = FuzzRun(seed: seed)
         keychain.run { run.run(cases: 1_500) }
         #expect(run.violations.isEmpty, "\(run.violations.joined(separator: "\n"))")

@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// §4 rules 1–9: how the four calls read their dictionaries.
 @Suite("Parsing rules 1–9")
@@ -9,7 +10,7 @@ struct ParsingRuleTests {
 
     @Test("Rule 1: a query without kSecClass is errSecParam in all four calls")
     func missingClassIsParam() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let noClass: [String: Any] = [kSecAttrAccount as String: "alice", kSecAttrService as String: "example.com"]
         #expect(keychain.add(noClass.with([kSecValueData as String: Data("x".utf8)])) == errSecParam)
@@ -23,7 +24,7 @@ struct ParsingRuleTests {
     @Test("Rule 1: a kSecClass that is not a string is errSecParam",
           arguments: [0, 1, 2])
     func nonStringClassIsParam(kind: Int) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let badClass: Any = switch kind {
         case 0: 1
@@ -39,7 +40,7 @@ struct ParsingRuleTests {
 
     @Test("Rule 1: an unknown class string is errSecNoSuchClass in all four calls")
     func unknownClassIsNoSuchClass() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let query = genericPassword().with([kSecClass as String: "abcd"])
         #expect(keychain.add(query) == errSecNoSuchClass)
         #expect(keychain.copyMatching(query).status == errSecNoSuchClass)
@@ -51,9 +52,9 @@ struct ParsingRuleTests {
 
     @Test("Rule 1: a persistent reference alone names the class")
     func persistentReferenceNamesClass() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
-        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        let reference = try #require(keychain.persistentReference(genericPassword()))
         let found = keychain.copyMatching([
             kSecValuePersistentRef as String: reference,
             kSecReturnData as String: true,
@@ -66,7 +67,7 @@ struct ParsingRuleTests {
 
     @Test("Rule 2: kSecAttrServer on a generic password is errSecNoSuchAttr in all four calls")
     func serverOnGenericPasswordIsNoSuchAttr() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let query = genericPassword().with([kSecAttrServer as String: "example.com"])
         #expect(keychain.add(genericPassword(account: "bob").with([kSecAttrServer as String: "example.com"]))
@@ -75,13 +76,13 @@ struct ParsingRuleTests {
         #expect(keychain.update(query, [kSecAttrLabel as String: "new"]) == errSecNoSuchAttr)
         #expect(keychain.update(genericPassword(), [kSecAttrServer as String: "example.com"]) == errSecNoSuchAttr)
         #expect(keychain.delete(query) == errSecNoSuchAttr)
-        #expect(keychain.specCount(genericPassword(account: "bob")) == 0)
-        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword(account: "bob")) == 0)
+        #expect(keychain.count(genericPassword()) == 1)
     }
 
     @Test("Rule 2: kSecAttrApplicationTag on a certificate is errSecNoSuchAttr in all four calls")
     func applicationTagOnCertificateIsNoSuchAttr() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(specCertificate()) == errSecSuccess)
         let query = specCertificate().with([kSecAttrApplicationTag as String: "tag"])
         #expect(keychain.add(specCertificate(serial: "02").with([kSecAttrApplicationTag as String: "tag"]))
@@ -89,12 +90,12 @@ struct ParsingRuleTests {
         #expect(keychain.copyMatching(query).status == errSecNoSuchAttr)
         #expect(keychain.update(query, [kSecAttrLabel as String: "new"]) == errSecNoSuchAttr)
         #expect(keychain.delete(query) == errSecNoSuchAttr)
-        #expect(keychain.specCount(specCertificate()) == 1)
+        #expect(keychain.count(specCertificate()) == 1)
     }
 
     @Test("Rule 2: other attributes of the wrong class are errSecNoSuchAttr")
     func otherWrongClassAttributes() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         // Service is a generic-password attribute, not an internet-password one.
         #expect(keychain.add(specInternetPassword(extra: [kSecAttrService as String: "svc"])) == errSecNoSuchAttr)
         // Port is an internet-password attribute.
@@ -108,19 +109,19 @@ struct ParsingRuleTests {
 
     @Test("Rule 3: unknown r_, u_ and v_ keys are errSecParam", arguments: ["r_Bogus", "u_Bogus", "v_Bogus"])
     func unknownPrefixedKeysAreParam(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.add(genericPassword(account: "bob").with([key: true])) == errSecParam)
         #expect(keychain.copyMatching(genericPassword().with([key: true])).status == errSecParam)
         #expect(keychain.update(genericPassword().with([key: true]), [kSecAttrLabel as String: "new"]) == errSecParam)
         #expect(keychain.delete(genericPassword().with([key: true])) == errSecParam)
-        #expect(keychain.specCount(genericPassword(account: "bob")) == 0)
-        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword(account: "bob")) == 0)
+        #expect(keychain.count(genericPassword()) == 1)
     }
 
     @Test("Rule 3: unknown m_ keys are ignored by SecItemCopyMatching")
     func unknownMatchKeyIgnoredBySearch() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
         let found = keychain.copyMatching(genericPassword().with([
             "m_Bogus": "anything",
@@ -133,37 +134,37 @@ struct ParsingRuleTests {
     @Test("Rule 3: any m_ key in an update query is errSecParam, and nothing changes",
           arguments: ["m_Bogus", "m_CaseInsensitive", "m_Limit"])
     func matchKeyInUpdateIsParam(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
         let value: Any = key == "m_Limit" ? kSecMatchLimitOne : true
         #expect(keychain.update(genericPassword().with([key: value]), [kSecAttrLabel as String: "new"]) == errSecParam)
-        #expect(keychain.specAttributes(genericPassword()).attributes?[kSecAttrLabel as String] as? String == "old")
+        #expect(keychain.attributes(genericPassword()).attributes?[kSecAttrLabel as String] as? String == "old")
     }
 
     @Test("Rule 3: any m_ key in a delete query is errSecParam, and nothing is deleted",
           arguments: ["m_Bogus", "m_CaseInsensitive", "m_Limit"])
     func matchKeyInDeleteIsParam(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let value: Any = key == "m_Limit" ? kSecMatchLimitOne : true
         #expect(keychain.delete(genericPassword().with([key: value])) == errSecParam)
-        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword()) == 1)
     }
 
     @Test("Rule 3 / §1: a key that is neither 4 characters, class, nor m_/r_/u_/v_ is errSecParam",
           arguments: ["foo", "account", "x_Data", "acct1", ""])
     func unroutableKeysAreParam(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.add(genericPassword(account: "bob").with([key: "x"])) == errSecParam)
         #expect(keychain.copyMatching(genericPassword().with([key: "x"])).status == errSecParam)
         #expect(keychain.delete(genericPassword().with([key: "x"])) == errSecParam)
-        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword()) == 1)
     }
 
     @Test("§1: known kSecUse* keys are accepted, and kSecUseDataProtectionKeychain is ignored")
     func knownUseKeysAccepted() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([
             kSecUseDataProtectionKeychain as String: true,
             kSecValueData as String: Data("s".utf8),
@@ -177,7 +178,7 @@ struct ParsingRuleTests {
         #expect(found.status == errSecSuccess)
         #expect(found.result as? Data == Data("s".utf8))
         // nleg is not stored as an attribute.
-        let attributes = keychain.specAttributes(genericPassword()).attributes
+        let attributes = keychain.attributes(genericPassword()).attributes
         #expect(attributes?[kSecUseDataProtectionKeychain as String] == nil)
     }
 
@@ -187,18 +188,18 @@ struct ParsingRuleTests {
           arguments: [kSecReturnData as String, kSecReturnAttributes as String,
                       kSecReturnRef as String, kSecReturnPersistentRef as String])
     func nonBooleanReturnIsParam(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.copyMatching(genericPassword().with([key: "true"])).status == errSecParam)
         #expect(keychain.copyMatching(genericPassword().with([key: NSNull()])).status == errSecParam)
         #expect(keychain.copyMatching(genericPassword().with([key: Data([1])])).status == errSecParam)
         #expect(keychain.add(genericPassword(account: "bob").with([key: "yes"])) == errSecParam)
-        #expect(keychain.specCount(genericPassword(account: "bob")) == 0)
+        #expect(keychain.count(genericPassword(account: "bob")) == 0)
     }
 
     @Test("Rule 4: a number (not a boolean) for kSecReturnData is errSecParam")
     func numberReturnIsParam() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.copyMatching(genericPassword().with([kSecReturnData as String: 1])).status == errSecParam)
         #expect(keychain.copyMatching(genericPassword().with([kSecReturnData as String: 2])).status == errSecParam)
@@ -206,7 +207,7 @@ struct ParsingRuleTests {
 
     @Test("Rule 4: Bool, kCFBooleanTrue and NSNumber(value: true) are all booleans")
     func booleanFormsAccepted() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
         for value: Any in [true, kCFBooleanTrue as Any, NSNumber(value: true)] {
             let found = keychain.copyMatching(genericPassword().with([kSecReturnData as String: value]))
@@ -217,7 +218,7 @@ struct ParsingRuleTests {
 
     @Test("Rule 4: false equals absent")
     func falseEqualsAbsent() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
         let allFalse = keychain.copyMatching(genericPassword().with([
             kSecReturnData as String: false,
@@ -254,7 +255,7 @@ struct ParsingRuleTests {
     @Test("Rule 5: generic-password text attributes take String, Data or Number and come back in that type",
           arguments: genericTextAttributes, ["string", "data", "number"])
     func genericTextAttributeTypes(key: String, kind: String) throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let value: Any = switch kind {
         case "string": "value"
         case "data": Data([0x76, 0x00, 0xFF])
@@ -263,7 +264,7 @@ struct ParsingRuleTests {
         var item: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
         item[key] = value
         #expect(keychain.add(item) == errSecSuccess)
-        let attributes = try #require(keychain.specAttributes(item).attributes)
+        let attributes = try #require(keychain.attributes(item).attributes)
         let back = attributes[key]
         switch kind {
         case "string": #expect(back as? String == "value")
@@ -284,7 +285,7 @@ struct ParsingRuleTests {
     @Test("Rule 5: internet-password text attributes take String, Data or Number and come back in that type",
           arguments: internetTextAttributes, ["string", "data", "number"])
     func internetTextAttributeTypes(key: String, kind: String) throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let value: Any = switch kind {
         case "string": "value"
         case "data": Data("bytes".utf8)
@@ -293,7 +294,7 @@ struct ParsingRuleTests {
         var item: [String: Any] = [kSecClass as String: kSecClassInternetPassword, kSecAttrAccount as String: "a"]
         item[key] = value
         #expect(keychain.add(item) == errSecSuccess)
-        let attributes = try #require(keychain.specAttributes(item).attributes)
+        let attributes = try #require(keychain.attributes(item).attributes)
         let back = attributes[key]
         switch kind {
         case "string": #expect(back as? String == "value")
@@ -304,20 +305,20 @@ struct ParsingRuleTests {
 
     @Test("Rule 5: kSecAttrApplicationTag takes String or Data and comes back in that type")
     func applicationTagTypes() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(specKey(tag: "string-tag")) == errSecSuccess)
         let tagData = Data("data-tag".utf8)
         #expect(keychain.add(specKey(label: "key-2").with([kSecAttrApplicationTag as String: tagData])) == errSecSuccess)
-        let first = try #require(keychain.specAttributes(specKey(tag: "string-tag")).attributes)
+        let first = try #require(keychain.attributes(specKey(tag: "string-tag")).attributes)
         #expect(first[kSecAttrApplicationTag as String] as? String == "string-tag")
-        let second = try #require(keychain.specAttributes(
+        let second = try #require(keychain.attributes(
             specKey(label: "key-2").with([kSecAttrApplicationTag as String: tagData])).attributes)
         #expect(second[kSecAttrApplicationTag as String] as? Data == tagData)
     }
 
     @Test("Rule 5: a Data account is found and comes back as Data")
     func dataAccountComesBackAsData() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let account = Data("alice".utf8)
         let item: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
@@ -325,7 +326,7 @@ struct ParsingRuleTests {
             kSecAttrService as String: "example.com",
         ]
         #expect(keychain.add(item) == errSecSuccess)
-        let attributes = try #require(keychain.specAttributes(item).attributes)
+        let attributes = try #require(keychain.attributes(item).attributes)
         #expect(attributes[kSecAttrAccount as String] as? Data == account)
         #expect(attributes[kSecAttrService as String] as? String == "example.com")
     }
@@ -334,14 +335,14 @@ struct ParsingRuleTests {
           arguments: [kSecAttrPort as String, kSecAttrProtocol as String, kSecAttrType as String,
                       kSecAttrCreator as String, kSecAttrIsInvisible as String, kSecAttrIsNegative as String])
     func numberAttributesTakeNumberOrBool(key: String) throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let first = specInternetPassword(account: "a", extra: [key: 1])
         let second = specInternetPassword(account: "b", extra: [key: true])
         #expect(keychain.add(first) == errSecSuccess)
         #expect(keychain.add(second) == errSecSuccess)
-        let back = try #require(keychain.specAttributes(first).attributes?[key] as? NSNumber)
+        let back = try #require(keychain.attributes(first).attributes?[key] as? NSNumber)
         #expect(back.intValue == 1)
-        let backBool = try #require(keychain.specAttributes(second).attributes?[key] as? NSNumber)
+        let backBool = try #require(keychain.attributes(second).attributes?[key] as? NSNumber)
         #expect(backBool.intValue == 1)
         // A different number does not match.
         #expect(keychain.copyMatching(specInternetPassword(account: "a", extra: [key: 2])).status == errSecItemNotFound)
@@ -349,21 +350,21 @@ struct ParsingRuleTests {
 
     @Test("Rule 5: kSecAttrProtocol takes four-character codes and numbers and returns the caller's type")
     func protocolTypes() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let https = specInternetPassword(account: "a", extra: [kSecAttrProtocol as String: kSecAttrProtocolHTTPS])
         let numeric = specInternetPassword(account: "b", extra: [kSecAttrProtocol as String: 443])
         #expect(keychain.add(https) == errSecSuccess)
         #expect(keychain.add(numeric) == errSecSuccess)
-        #expect(keychain.specAttributes(https).attributes?[kSecAttrProtocol as String] as? String
+        #expect(keychain.attributes(https).attributes?[kSecAttrProtocol as String] as? String
             == kSecAttrProtocolHTTPS as String)
-        #expect((keychain.specAttributes(numeric).attributes?[kSecAttrProtocol as String] as? NSNumber)?.intValue == 443)
+        #expect((keychain.attributes(numeric).attributes?[kSecAttrProtocol as String] as? NSNumber)?.intValue == 443)
         let http = specInternetPassword(account: "a", extra: [kSecAttrProtocol as String: kSecAttrProtocolHTTP])
         #expect(keychain.copyMatching(http).status == errSecItemNotFound)
     }
 
     @Test("Rule 5: dates take Date only")
     func datesTakeDateOnly() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.copyMatching(genericPassword().with([kSecAttrCreationDate as String: "2024-01-01"])).status
             == errSecParam)
@@ -373,13 +374,13 @@ struct ParsingRuleTests {
         #expect(keychain.add(specKey(extra: [kSecAttrEndDate as String: "tomorrow"])) == errSecParam)
         let end = Date(timeIntervalSinceReferenceDate: 800_000_000)
         #expect(keychain.add(specKey(extra: [kSecAttrEndDate as String: end])) == errSecSuccess)
-        let attributes = try #require(keychain.specAttributes(specKey()).attributes)
+        let attributes = try #require(keychain.attributes(specKey()).attributes)
         #expect(attributes[kSecAttrEndDate as String] as? Date == end)
     }
 
     @Test("Rule 5: values that cannot be converted are errSecParam")
     func unconvertibleValuesAreParam() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrAccount as String: Date()])) == errSecParam)
         #expect(keychain.add(genericPassword().with([kSecAttrAccount as String: NSNull()])) == errSecParam)
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: ["a", "b"]])) == errSecParam)
@@ -389,13 +390,13 @@ struct ParsingRuleTests {
         #expect(keychain.add(specInternetPassword(extra: [kSecAttrPort as String: 1.5])) == errSecParam)
         #expect(keychain.add(specInternetPassword(extra: [kSecAttrPort as String: Date()])) == errSecParam)
         #expect(keychain.add(genericPassword().with([kSecAttrIsInvisible as String: NSNull()])) == errSecParam)
-        #expect(keychain.specCount([kSecClass as String: kSecClassGenericPassword]) == 0)
-        #expect(keychain.specCount([kSecClass as String: kSecClassInternetPassword]) == 0)
+        #expect(keychain.count([kSecClass as String: kSecClassGenericPassword]) == 0)
+        #expect(keychain.count([kSecClass as String: kSecClassInternetPassword]) == 0)
     }
 
     @Test("Rule 5: unconvertible values are errSecParam in searches, updates and deletes too")
     func unconvertibleValuesInOtherCalls() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let bad = genericPassword().with([kSecAttrAccount as String: Date()])
         #expect(keychain.copyMatching(bad).status == errSecParam)
@@ -403,38 +404,38 @@ struct ParsingRuleTests {
         #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: Date()]) == errSecParam)
         #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: NSNull()]) == errSecParam)
         #expect(keychain.delete(bad) == errSecParam)
-        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword()) == 1)
     }
 
     // MARK: Rule 6
 
     @Test("Rule 6: kSecValueData that is a String or null is errSecParam in SecItemAdd")
     func valueDataMustBeDataInAdd() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: "secret"])) == errSecParam)
         #expect(keychain.add(genericPassword().with([kSecValueData as String: NSNull()])) == errSecParam)
         #expect(keychain.add(genericPassword().with([kSecValueData as String: 42])) == errSecParam)
-        #expect(keychain.specCount(genericPassword()) == 0)
+        #expect(keychain.count(genericPassword()) == 0)
         #expect(keychain.add(genericPassword().with([kSecValueData as String: NSData(data: Data("s".utf8))]))
             == errSecSuccess)
-        #expect(keychain.specData(genericPassword()) == Data("s".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("s".utf8))
     }
 
     @Test("Rule 6: kSecValueData that is a String or null is errSecParam in SecItemUpdate")
     func valueDataMustBeDataInUpdate() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("old".utf8)])) == errSecSuccess)
         #expect(keychain.update(genericPassword(), [kSecValueData as String: "new"]) == errSecParam)
         #expect(keychain.update(genericPassword(), [kSecValueData as String: NSNull()]) == errSecParam)
-        #expect(keychain.specData(genericPassword()) == Data("old".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("old".utf8))
         #expect(keychain.update(genericPassword(), [kSecValueData as String: Data("new".utf8)]) == errSecSuccess)
-        #expect(keychain.specData(genericPassword()) == Data("new".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("new".utf8))
     }
 
     // MARK: Rule 7
 
-    private func threeItems() -> TestKeychain {
-        let keychain = TestKeychain()
+    private func threeItems() -> PrivateKeychain {
+        let keychain = PrivateKeychain()
         for account in ["a", "b", "c"] {
             _ = keychain.add(genericPassword(account: account).with([kSecValueData as String: Data(account.utf8)]))
         }
@@ -489,16 +490,16 @@ struct ParsingRuleTests {
 
     @Test("Rule 8: the kSecAttrAccessible values are accepted on add and come back", arguments: accessibleValues)
     func accessibleValuesAccepted(value: String) throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrAccessible as String: value])) == errSecSuccess)
-        let attributes = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let attributes = try #require(keychain.attributes(genericPassword()).attributes)
         #expect(attributes[kSecAttrAccessible as String] as? String == value)
-        #expect(keychain.specCount(genericPassword().with([kSecAttrAccessible as String: value])) == 1)
+        #expect(keychain.count(genericPassword().with([kSecAttrAccessible as String: value])) == 1)
     }
 
     @Test("Rule 8: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly is a valid value in a search")
     func passcodeSetIsValid() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let query = genericPassword().with([kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly])
         #expect(keychain.copyMatching(query).status == errSecItemNotFound)
@@ -506,29 +507,29 @@ struct ParsingRuleTests {
 
     @Test("Rule 8: any other kSecAttrAccessible value is errSecParam", arguments: ["zz", "AK", "", "akx"])
     func badAccessibleIsParam(value: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.add(genericPassword(account: "bob").with([kSecAttrAccessible as String: value])) == errSecParam)
         #expect(keychain.copyMatching(genericPassword().with([kSecAttrAccessible as String: value])).status == errSecParam)
         #expect(keychain.update(genericPassword(), [kSecAttrAccessible as String: value]) == errSecParam)
         #expect(keychain.delete(genericPassword().with([kSecAttrAccessible as String: value])) == errSecParam)
-        #expect(keychain.specCount(genericPassword()) == 1)
-        #expect(keychain.specCount(genericPassword(account: "bob")) == 0)
+        #expect(keychain.count(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword(account: "bob")) == 0)
     }
 
     @Test("Rule 8: a non-string kSecAttrAccessible is errSecParam")
     func nonStringAccessibleIsParam() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrAccessible as String: 1])) == errSecParam)
         #expect(keychain.add(genericPassword().with([kSecAttrAccessible as String: Data("ak".utf8)])) == errSecParam)
-        #expect(keychain.specCount(genericPassword()) == 0)
+        #expect(keychain.count(genericPassword()) == 0)
     }
 
     // MARK: Rule 9
 
     @Test("Rule 9: an access group the caller does not hold is errSecMissingEntitlement in every call")
     func foreignAccessGroupIsMissingEntitlement() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let foreign = [kSecAttrAccessGroup as String: "com.other.app"]
         #expect(errSecMissingEntitlement == -34018)
@@ -537,25 +538,25 @@ struct ParsingRuleTests {
         #expect(keychain.update(genericPassword().with(foreign), [kSecAttrLabel as String: "x"]) == errSecMissingEntitlement)
         #expect(keychain.update(genericPassword(), foreign) == errSecMissingEntitlement)
         #expect(keychain.delete(genericPassword().with(foreign)) == errSecMissingEntitlement)
-        #expect(keychain.specCount(genericPassword(account: "bob")) == 0)
-        #expect(keychain.specAttributes(genericPassword()).attributes?[kSecAttrAccessGroup as String] as? String
+        #expect(keychain.count(genericPassword(account: "bob")) == 0)
+        #expect(keychain.attributes(genericPassword()).attributes?[kSecAttrAccessGroup as String] as? String
             == "com.example.app")
     }
 
     @Test("Rule 9: the other caller is refused the groups it does not hold, even where items exist")
     func otherCallerRefused() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         let other = keychain.asCaller(["com.other.app"])
         let appGroup = genericPassword().with([kSecAttrAccessGroup as String: "com.example.app"])
         #expect(other.copyMatching(appGroup).status == errSecMissingEntitlement)
         #expect(other.delete(appGroup) == errSecMissingEntitlement)
-        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword()) == 1)
     }
 
     @Test("Rule 9: an explicit group the caller holds is accepted")
     func heldGroupAccepted() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let shared = genericPassword().with([kSecAttrAccessGroup as String: "com.example.shared"])
         #expect(keychain.add(shared) == errSecSuccess)
         #expect(keychain.copyMatching(shared).status == errSecSuccess)

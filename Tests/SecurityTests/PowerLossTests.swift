@@ -1,6 +1,7 @@
 import Foundation
 import KeychainProof
 import Testing
+import TestTags
 import TestSupport
 
 /// A short sample of the power-loss run (the long run is Scripts/power-loss): a writer's
@@ -15,7 +16,7 @@ import TestSupport
                            shim: try PowerCutShim.build(into: work.appendingPathComponent("shim")))
     }
 
-    @Test("A power cut at any sync point, with another process holding the keychain open, loses no acknowledged change and half-applies none (durability: synchronous=FULL)")
+    @Test("A power cut at any sync point, with another process holding the keychain open, loses no acknowledged change and half-applies none (durability: synchronous=FULL)", .tags(.slow))
     func powerCutsAtEverySyncPointLoseNothingAcknowledged() throws {
         var run = try powerCutRun("power-loss")
         // Item adds, updates and deletes, a password set, changed and removed, new auto-lock

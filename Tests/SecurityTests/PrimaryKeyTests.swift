@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// §3: which attributes make two items the same item (a second add is errSecDuplicateItem)
 /// and which do not.
@@ -28,7 +29,7 @@ struct PrimaryKeyTests {
 
     /// The status of adding `base` with `key` set to a second value, after adding it with a first.
     private func secondAdd(base: [String: Any], key: String) -> OSStatus {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let (first, second) = Self.values(for: key)
         #expect(keychain.add(base.with([key: first])) == errSecSuccess)
         return keychain.add(base.with([key: second]))
@@ -36,7 +37,7 @@ struct PrimaryKeyTests {
 
     /// The status of adding `base` with `key` set to `value`, after adding it without `key`.
     private func addAfterAbsent(base: [String: Any], key: String, value: Any) -> OSStatus {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         var without = base
         without[key] = nil
         #expect(keychain.add(without) == errSecSuccess)
@@ -67,7 +68,7 @@ struct PrimaryKeyTests {
 
     @Test("§3 genp: agrp and sync are in the key")
     func genericGroupAndSync() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.genpBase) == errSecSuccess)
         #expect(keychain.add(Self.genpBase.with([kSecAttrAccessGroup as String: "com.example.shared"])) == errSecSuccess)
         #expect(keychain.add(Self.genpBase.with([kSecAttrSynchronizable as String: true])) == errSecSuccess)
@@ -86,7 +87,7 @@ struct PrimaryKeyTests {
 
     @Test("§3 genp: an absent account is found by acct = \"\"")
     func genericAbsentAccountFoundByEmpty() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "s"])
             == errSecSuccess)
         #expect(keychain.copyMatching([
@@ -99,7 +100,7 @@ struct PrimaryKeyTests {
     @Test("§3 genp: String \"x\" and Data \"x\" are the same key",
           arguments: [kSecAttrAccount as String, kSecAttrService as String])
     func genericStringEqualsData(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.genpBase.with([key: "x"])) == errSecSuccess)
         #expect(keychain.add(Self.genpBase.with([key: Data("x".utf8)])) == errSecDuplicateItem)
         #expect(keychain.copyMatching(Self.genpBase.with([key: Data("x".utf8)])).status == errSecSuccess)
@@ -108,21 +109,21 @@ struct PrimaryKeyTests {
     @Test("§3 genp: comparison is case-sensitive: \"A\" and \"a\" differ",
           arguments: [kSecAttrAccount as String, kSecAttrService as String])
     func genericCaseSensitive(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.genpBase.with([key: "A"])) == errSecSuccess)
         #expect(keychain.add(Self.genpBase.with([key: "a"])) == errSecSuccess)
-        #expect(keychain.specCount(Self.genpBase.with([key: "A"])) == 1)
+        #expect(keychain.count(Self.genpBase.with([key: "A"])) == 1)
     }
 
     @Test("§3 genp: comparison is on the UTF-8 bytes: composed and decomposed é differ")
     func genericByteExact() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let composed = "caf\u{E9}"
         let decomposed = "cafe\u{301}"
         #expect(composed == decomposed) // equal as Swift Strings
         #expect(keychain.add(Self.genpBase.with([kSecAttrAccount as String: composed])) == errSecSuccess)
         #expect(keychain.add(Self.genpBase.with([kSecAttrAccount as String: decomposed])) == errSecSuccess)
-        #expect(keychain.specCount(Self.genpBase.with([kSecAttrAccount as String: composed])) == 1)
+        #expect(keychain.count(Self.genpBase.with([kSecAttrAccount as String: composed])) == 1)
     }
 
     // MARK: Internet passwords
@@ -148,7 +149,7 @@ struct PrimaryKeyTests {
 
     @Test("§3 inet: protocol codes and authentication types distinguish items")
     func internetProtocolCodes() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.inetBase) == errSecSuccess)
         #expect(keychain.add(Self.inetBase.with([kSecAttrProtocol as String: kSecAttrProtocolHTTP])) == errSecSuccess)
         #expect(keychain.add(Self.inetBase.with([
@@ -167,7 +168,7 @@ struct PrimaryKeyTests {
 
     @Test("§3 inet: agrp and sync are in the key")
     func internetGroupAndSync() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.inetBase) == errSecSuccess)
         #expect(keychain.add(Self.inetBase.with([kSecAttrAccessGroup as String: "com.example.shared"])) == errSecSuccess)
         #expect(keychain.add(Self.inetBase.with([kSecAttrSynchronizable as String: true])) == errSecSuccess)
@@ -189,14 +190,14 @@ struct PrimaryKeyTests {
     @Test("§3 inet: String \"x\" and Data \"x\" are the same key",
           arguments: [kSecAttrAccount as String, kSecAttrServer as String, kSecAttrPath as String])
     func internetStringEqualsData(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.inetBase.with([key: "x"])) == errSecSuccess)
         #expect(keychain.add(Self.inetBase.with([key: Data("x".utf8)])) == errSecDuplicateItem)
     }
 
     @Test("§3 inet: \"A\" and \"a\" differ", arguments: [kSecAttrAccount as String, kSecAttrServer as String])
     func internetCaseSensitive(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.inetBase.with([key: "A"])) == errSecSuccess)
         #expect(keychain.add(Self.inetBase.with([key: "a"])) == errSecSuccess)
     }
@@ -226,7 +227,7 @@ struct PrimaryKeyTests {
 
     @Test("§3 cert: agrp and sync are in the key")
     func certificateGroupAndSync() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.certBase) == errSecSuccess)
         #expect(keychain.add(Self.certBase.with([kSecAttrAccessGroup as String: "com.example.shared"])) == errSecSuccess)
         #expect(keychain.add(Self.certBase.with([kSecAttrSynchronizable as String: true])) == errSecSuccess)
@@ -244,7 +245,7 @@ struct PrimaryKeyTests {
 
     @Test("§3 cert: String and Data issuer with the same bytes are the same key")
     func certificateStringEqualsData() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.certBase.with([kSecAttrIssuer as String: "CN=CA"])) == errSecSuccess)
         #expect(keychain.add(Self.certBase.with([kSecAttrIssuer as String: Data("CN=CA".utf8)])) == errSecDuplicateItem)
         #expect(keychain.add(Self.certBase.with([kSecAttrIssuer as String: "cn=ca"])) == errSecSuccess)
@@ -272,7 +273,7 @@ struct PrimaryKeyTests {
 
     @Test("§3 keys: RSA and EC key types are different items")
     func keyTypesDiffer() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.keyBase) == errSecSuccess)
         #expect(keychain.add(Self.keyBase.with([kSecAttrKeyType as String: kSecAttrKeyTypeRSA])) == errSecSuccess)
         #expect(keychain.add(Self.keyBase.with([kSecAttrKeyType as String: kSecAttrKeyTypeEC])) == errSecDuplicateItem)
@@ -288,7 +289,7 @@ struct PrimaryKeyTests {
 
     @Test("§3 keys: agrp and sync are in the key")
     func keyGroupAndSync() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.keyBase) == errSecSuccess)
         #expect(keychain.add(Self.keyBase.with([kSecAttrAccessGroup as String: "com.example.shared"])) == errSecSuccess)
         #expect(keychain.add(Self.keyBase.with([kSecAttrSynchronizable as String: true])) == errSecSuccess)
@@ -305,7 +306,7 @@ struct PrimaryKeyTests {
 
     @Test("§3 keys: String and Data application tags with the same bytes are the same key")
     func keyStringEqualsData() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(Self.keyBase.with([kSecAttrApplicationTag as String: "tag"])) == errSecSuccess)
         #expect(keychain.add(Self.keyBase.with([kSecAttrApplicationTag as String: Data("tag".utf8)]))
             == errSecDuplicateItem)

@@ -1,32 +1,32 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// Several processes and threads on one keychain (issue: concurrency; design: Storage).
 @Suite struct ProcessSharingTests {
-    let keychain = TestKeychain(accessGroups: ["com.example.app"])
-    var dataHome: URL { keychain.directory.deletingLastPathComponent() }
+    let keychain = PrivateKeychain(accessGroups: ["com.example.app"])
 
     func helperItem(_ account: String) -> [String: Any] {
         genericPassword(account: account, service: "helper.example.com")
     }
 
     @Test func whatOneProcessWritesAnotherReads() throws {
-        let added = try HelperProcess.run(["add", "carol", "from-the-helper"], dataHome: dataHome, accessGroups: "com.example.app")
+        let added = try HelperProcess.run(["add", "carol", "from-the-helper"], dataHome: keychain.dataHome, accessGroups: "com.example.app")
         #expect(added == "\(errSecSuccess)")
         let found = keychain.copyMatching(helperItem("carol").with([kSecReturnData as String: true]))
         #expect(found.status == errSecSuccess)
         #expect(found.result as? Data == Data("from-the-helper".utf8))
 
         #expect(keychain.add(helperItem("dave").with([kSecValueData as String: Data("from-the-tests".utf8)])) == errSecSuccess)
-        let read = try HelperProcess.run(["find", "dave"], dataHome: dataHome, accessGroups: "com.example.app")
+        let read = try HelperProcess.run(["find", "dave"], dataHome: keychain.dataHome, accessGroups: "com.example.app")
         #expect(read == "\(errSecSuccess) from-the-tests")
     }
 
     @Test("Rule 12 across processes: another process's groups do not see the items")
     func otherGroupsDoNotSeeTheItems() throws {
         #expect(keychain.add(helperItem("erin").with([kSecValueData as String: Data("x".utf8)])) == errSecSuccess)
-        let read = try HelperProcess.run(["find", "erin"], dataHome: dataHome, accessGroups: "com.example.other")
+        let read = try HelperProcess.run(["find", "erin"], dataHome: keychain.dataHome, accessGroups: "com.example.other")
         #expect(read == "\(errSecItemNotFound)")
     }
 
@@ -34,7 +34,7 @@ import Testing
     func racingAddsHaveOneWinner() throws {
         let start = String(Date().timeIntervalSince1970 + 1.0)
         let racers = try (0..<6).map { index in
-            try HelperProcess.start(["add", "contested", "racer-\(index)", start], dataHome: dataHome, accessGroups: "com.example.app")
+            try HelperProcess.start(["add", "contested", "racer-\(index)", start], dataHome: keychain.dataHome, accessGroups: "com.example.app")
         }
         let statuses = racers.map(HelperProcess.finish)
         #expect(statuses.filter { $0 == "\(errSecSuccess)" }.count == 1)
@@ -46,7 +46,7 @@ import Testing
 
     @Test func concurrentWritersInSeveralProcessesLoseNothing() throws {
         let writers = try (0..<4).map { index in
-            try HelperProcess.start(["add-many", "writer\(index)", "150"], dataHome: dataHome, accessGroups: "com.example.app")
+            try HelperProcess.start(["add-many", "writer\(index)", "150"], dataHome: keychain.dataHome, accessGroups: "com.example.app")
         }
         let counts = writers.map(HelperProcess.finish)
         #expect(counts == ["150", "150", "150", "150"])

@@ -3,6 +3,7 @@ import GRDB
 import KeychainProof
 import Security
 import Testing
+import TestTags
 import TestSupport
 
 /// The remanence suite's fast sample (the long run is Scripts/remanence). Design, Storage:
@@ -13,7 +14,7 @@ import TestSupport
     /// Each kind in a keychain of its own (the long run, Scripts/remanence, chains them at
     /// random): (a) to (c) of RemanenceChecks after the call, and (d) after a password set
     /// or change: the old keybag and password row, spliced into a copy, open no newer item.
-    @Test("After each kind of change, with another process holding the keychain open, no page version holds a device-wrapped class key, a superseded key or password row, or a superseded secret; an old keybag opens no newer item",
+    @Test("After each kind of change, with another process holding the keychain open, no page version holds a device-wrapped class key, a superseded key or password row, or a superseded secret; an old keybag opens no newer item", .tags(.slow),
           arguments: RemanenceRun.Change.allCases)
     func eachKindOfChangeAlone(_ change: RemanenceRun.Change) throws {
         var run = RemanenceRun(executable: HelperProcess.executable, dataHome: TestScratch.folder("remanence-\(change.rawValue)"))
@@ -27,7 +28,7 @@ import TestSupport
 
     @Test("The attacker's unwrap is right: every class A/C key of a keychain without a password opens with the device key, in the parsed rows and in the carved bytes")
     func attackerOpensTheKeysOfAKeychainWithoutPassword() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("x".utf8)])) == errSecSuccess)
         let database = keychain.directory.appendingPathComponent("login.keychain-db")
         let attacker = try DeviceKeyAttacker(deviceKeyFile: keychain.directory.appendingPathComponent("login.keychain-key"))
@@ -48,7 +49,7 @@ import TestSupport
 
     @Test("A keychain's live class A/C keys do not open with the device key once it has a password")
     func liveKeysOfAKeychainWithPasswordNeedThePassword() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         let password = Array("open sesame".utf8)
         var created: SecKeychain?
         try #require(keychain.run { SecKeychainCreate("guarded", UInt32(password.count), password, false, nil, &created) } == errSecSuccess)
@@ -63,7 +64,7 @@ import TestSupport
 
     @Test("The checks report nothing once the files hold only live data (VACUUM, then checkpoint(TRUNCATE)): they find what was superseded, not what is live")
     func checksFindNothingInFilesWithOnlyLiveData() throws {
-        let keychain = TestKeychain(accessGroups: [RemanenceRun.accessGroup])
+        let keychain = PrivateKeychain(accessGroups: [RemanenceRun.accessGroup])
         let name = "rewritten"
         let database = keychain.directory.appendingPathComponent("\(name).keychain-db")
         let password = Array("pw-one".utf8), next = Array("pw-two".utf8)

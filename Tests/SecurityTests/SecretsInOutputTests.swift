@@ -2,12 +2,13 @@ import Foundation
 import KeychainProof
 import Security
 import Testing
+import TestTags
 import TestSupport
 
 /// Secrets at rest and in output (issue 3, scope 5; the long run is Scripts/at-rest).
 @Suite struct SecretsInOutputTests {
     @Test func noMarkerIsInAnyFileOfTheKeychainFolder() {
-        let keychain = TestKeychain(accessGroups: ["proof.at-rest"])
+        let keychain = PrivateKeychain(accessGroups: ["proof.at-rest"])
         var run = AtRestRun()
         run.items = 300
         let outcome = keychain.run { run.run(folder: keychain.directory) }
@@ -15,7 +16,7 @@ import TestSupport
         #expect(outcome.passed, "\(outcome.totals)")
     }
 
-    @Test("No marker is in the logs at trace level or in the status messages")
+    @Test("No marker is in the logs at trace level or in the status messages", .tags(.slow))
     func noMarkerIsLoggedAtAnyLevel() throws {
         let dataHome = TestScratch.folder("secrets-in-output")
         var probe = try WorkerProcess(HelperProcess.executable, ["log-probe", "20", "7"], dataHome: dataHome,

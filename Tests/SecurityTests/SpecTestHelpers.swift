@@ -37,31 +37,3 @@ func specKey(tag: String = "com.example.key", label: String = "key-1", extra: [S
         kSecAttrApplicationLabel as String: label,
     ].merging(extra) { _, new in new }
 }
-
-extension TestKeychain {
-    /// The attributes dictionary of the one item a query matches, or nil with its status.
-    func specAttributes(_ query: [String: Any]) -> (status: OSStatus, attributes: [String: Any]?) {
-        let found = copyMatching(query.with([kSecReturnAttributes as String: true]))
-        return (found.status, found.result as? [String: Any])
-    }
-
-    /// The secret of the one item a query matches.
-    func specData(_ query: [String: Any]) -> Data? {
-        copyMatching(query.with([kSecReturnData as String: true])).result as? Data
-    }
-
-    /// How many items a query matches (0 when errSecItemNotFound).
-    func specCount(_ query: [String: Any]) -> Int {
-        let found = copyMatching(query.with([
-            kSecMatchLimit as String: kSecMatchLimitAll,
-            kSecReturnPersistentRef as String: true,
-        ]))
-        guard found.status == errSecSuccess else { return 0 }
-        return (found.result as? [Any])?.count ?? -1
-    }
-
-    /// The persistent reference of the one item a query matches.
-    func specPersistentRef(_ query: [String: Any]) -> Data? {
-        copyMatching(query.with([kSecReturnPersistentRef as String: true])).result as? Data
-    }
-}

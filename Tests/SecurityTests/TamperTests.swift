@@ -8,7 +8,7 @@ import TestSupport
 /// secret, while the rest of the keychain keeps working; a keychain that cannot be opened
 /// gives errSecNotAvailable.
 @Suite struct TamperTests {
-    let keychain = TestKeychain()
+    let keychain = PrivateKeychain()
     var database: URL { keychain.directory.appendingPathComponent("login.keychain-db") }
 
     func addTwo() {
@@ -99,9 +99,9 @@ import TestSupport
     }
 
     // A keychain's files copied into a fresh folder, so that no open store is reused.
-    func copyOfKeychain(withKey: Bool) throws -> TestKeychain {
+    func copyOfKeychain(withKey: Bool) throws -> PrivateKeychain {
         addTwo()
-        let copy = TestKeychain()
+        let copy = PrivateKeychain()
         try FileManager.default.createDirectory(at: copy.directory, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: database.path)
         let copied = copy.directory.appendingPathComponent("login.keychain-db")
@@ -180,7 +180,7 @@ import TestSupport
     }
 
     @Test func aFileThatIsNotAKeychainIsNotAvailable() throws {
-        let other = TestKeychain()
+        let other = PrivateKeychain()
         try FileManager.default.createDirectory(at: other.directory, withIntermediateDirectories: true)
         try Data(repeating: 0x42, count: 8192).write(to: other.directory.appendingPathComponent("login.keychain-db"))
         #expect(other.add(genericPassword()) == errSecNotAvailable)

@@ -1,19 +1,20 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// §4 rules 29–35: SecItemUpdate.
 @Suite("SecItemUpdate rules 29–35")
 struct UpdateRuleTests {
-    private func label(_ keychain: TestKeychain, _ query: [String: Any]) -> String? {
-        keychain.specAttributes(query).attributes?[kSecAttrLabel as String] as? String
+    private func label(_ keychain: PrivateKeychain, _ query: [String: Any]) -> String? {
+        keychain.attributes(query).attributes?[kSecAttrLabel as String] as? String
     }
 
     // MARK: Rule 29
 
     @Test("Rule 29: an update changes every match")
     func updatesEveryMatch() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         for account in ["a", "b", "c"] {
             #expect(keychain.add(genericPassword(account: account).with([kSecAttrLabel as String: "old"])) == errSecSuccess)
         }
@@ -29,14 +30,14 @@ struct UpdateRuleTests {
         ]) == errSecSuccess)
         for account in ["a", "b", "c"] {
             #expect(label(keychain, genericPassword(account: account)) == "new")
-            #expect(keychain.specData(genericPassword(account: account)) == Data("shared".utf8))
+            #expect(keychain.secret(genericPassword(account: account)) == Data("shared".utf8))
         }
         #expect(label(keychain, genericPassword(account: "d", service: "other")) == "old")
     }
 
     @Test("Rule 29: an update that matches nothing is errSecItemNotFound")
     func updateWithoutMatch() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: "x"]) == errSecItemNotFound)
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.update(genericPassword(account: "bob"), [kSecAttrLabel as String: "x"]) == errSecItemNotFound)
@@ -49,7 +50,7 @@ struct UpdateRuleTests {
           arguments: [kSecReturnData as String, kSecReturnAttributes as String,
                       kSecReturnRef as String, kSecReturnPersistentRef as String])
     func returnKeyInUpdateQuery(key: String) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
         #expect(keychain.update(genericPassword().with([key: true]), [kSecAttrLabel as String: "new"]) == errSecParam)
         #expect(keychain.update(genericPassword().with([key: false]), [kSecAttrLabel as String: "new"]) == errSecParam)
@@ -58,7 +59,7 @@ struct UpdateRuleTests {
 
     @Test("Rule 30: kSecMatch* in the update query is errSecParam")
     func matchKeyInUpdateQuery() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
         for extra: [String: Any] in [
             [kSecMatchLimit as String: kSecMatchLimitAll],
@@ -75,7 +76,7 @@ struct UpdateRuleTests {
 
     @Test("Rule 31: attributesToUpdate with class or a non-attribute key is errSecNoSuchAttr", arguments: 0..<8)
     func nonAttributeKeysInChanges(index: Int) {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
         let (key, value): (String, Any) = [
             (kSecClass as String, kSecClassGenericPassword),
@@ -93,7 +94,7 @@ struct UpdateRuleTests {
 
     @Test("Rule 31: a null attribute in attributesToUpdate is errSecParam")
     func nullAttributeInChanges() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
         #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: NSNull()]) == errSecParam)
         #expect(keychain.update(genericPassword(), [kSecAttrComment as String: NSNull(), kSecAttrLabel as String: "new"])
@@ -103,17 +104,17 @@ struct UpdateRuleTests {
 
     @Test("Rule 31: v_Data that is not Data in attributesToUpdate is errSecParam")
     func nonDataValueInChanges() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("old".utf8)])) == errSecSuccess)
         for value: Any in ["new", NSNull(), 42, [UInt8]([1, 2])] {
             #expect(keychain.update(genericPassword(), [kSecValueData as String: value]) == errSecParam)
         }
-        #expect(keychain.specData(genericPassword()) == Data("old".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("old".utf8))
     }
 
     @Test("Rule 31: attributes of the class and v_Data are accepted")
     func classAttributesAccepted() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.update(genericPassword(), [
             kSecAttrLabel as String: "l",
@@ -123,27 +124,27 @@ struct UpdateRuleTests {
             kSecAttrIsInvisible as String: true,
             kSecValueData as String: Data("new".utf8),
         ]) == errSecSuccess)
-        let attributes = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let attributes = try #require(keychain.attributes(genericPassword()).attributes)
         #expect(attributes[kSecAttrLabel as String] as? String == "l")
         #expect(attributes[kSecAttrComment as String] as? String == "c")
         #expect(attributes[kSecAttrDescription as String] as? String == "d")
         #expect(attributes[kSecAttrGeneric as String] as? Data == Data([1, 2, 3]))
         #expect((attributes[kSecAttrIsInvisible as String] as? NSNumber)?.intValue == 1)
-        #expect(keychain.specData(genericPassword()) == Data("new".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("new".utf8))
     }
 
     // MARK: Rule 32
 
     @Test("Rule 32: mdat becomes strictly newer and cdat is kept")
     func modificationDateAdvances() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
-        let before = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let before = try #require(keychain.attributes(genericPassword()).attributes)
         let created = try #require(before[kSecAttrCreationDate as String] as? Date)
         var modified = try #require(before[kSecAttrModificationDate as String] as? Date)
         for round in 0..<3 {
             #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: "round \(round)"]) == errSecSuccess)
-            let after = try #require(keychain.specAttributes(genericPassword()).attributes)
+            let after = try #require(keychain.attributes(genericPassword()).attributes)
             let newModified = try #require(after[kSecAttrModificationDate as String] as? Date)
             #expect(newModified > modified)
             #expect(after[kSecAttrCreationDate as String] as? Date == created)
@@ -153,21 +154,21 @@ struct UpdateRuleTests {
 
     @Test("Rule 32: updating only the data also advances mdat")
     func dataUpdateAdvancesModificationDate() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("a".utf8)])) == errSecSuccess)
-        let before = try #require(keychain.specAttributes(genericPassword()).attributes?[
+        let before = try #require(keychain.attributes(genericPassword()).attributes?[
             kSecAttrModificationDate as String] as? Date)
         #expect(keychain.update(genericPassword(), [kSecValueData as String: Data("b".utf8)]) == errSecSuccess)
-        let after = try #require(keychain.specAttributes(genericPassword()).attributes?[
+        let after = try #require(keychain.attributes(genericPassword()).attributes?[
             kSecAttrModificationDate as String] as? Date)
         #expect(after > before)
     }
 
     @Test("Rule 32: cdat is kept even when attributesToUpdate names one")
     func creationDateKept() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
-        let before = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let before = try #require(keychain.attributes(genericPassword()).attributes)
         let created = try #require(before[kSecAttrCreationDate as String] as? Date)
         let modified = try #require(before[kSecAttrModificationDate as String] as? Date)
         let status = keychain.update(genericPassword(), [
@@ -175,7 +176,7 @@ struct UpdateRuleTests {
             kSecAttrLabel as String: "x",
         ])
         #expect(status == errSecSuccess)
-        let after = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let after = try #require(keychain.attributes(genericPassword()).attributes)
         #expect(after[kSecAttrCreationDate as String] as? Date == created)
         let newModified = try #require(after[kSecAttrModificationDate as String] as? Date)
         #expect(newModified > modified)
@@ -185,7 +186,7 @@ struct UpdateRuleTests {
 
     @Test("Rule 33: an update that collides with another item is errSecDuplicateItem and changes nothing")
     func collisionIsDuplicate() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "a").with([
             kSecAttrLabel as String: "A", kSecValueData as String: Data("sa".utf8),
         ])) == errSecSuccess)
@@ -199,13 +200,13 @@ struct UpdateRuleTests {
         ]) == errSecDuplicateItem)
         #expect(label(keychain, genericPassword(account: "a")) == "A")
         #expect(label(keychain, genericPassword(account: "b")) == "B")
-        #expect(keychain.specData(genericPassword(account: "a")) == Data("sa".utf8))
-        #expect(keychain.specData(genericPassword(account: "b")) == Data("sb".utf8))
+        #expect(keychain.secret(genericPassword(account: "a")) == Data("sa".utf8))
+        #expect(keychain.secret(genericPassword(account: "b")) == Data("sb".utf8))
     }
 
     @Test("Rule 33: when two matches would collide with each other, the whole update is rolled back")
     func collisionAmongMatchesRollsBack() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         for account in ["a", "b", "c"] {
             #expect(keychain.add(genericPassword(account: account).with([
                 kSecAttrLabel as String: "old-\(account)",
@@ -223,14 +224,14 @@ struct UpdateRuleTests {
         ]) == errSecDuplicateItem)
         for account in ["a", "b", "c"] {
             #expect(label(keychain, genericPassword(account: account)) == "old-\(account)")
-            #expect(keychain.specData(genericPassword(account: account)) == Data(account.utf8))
+            #expect(keychain.secret(genericPassword(account: account)) == Data(account.utf8))
         }
-        #expect(keychain.specCount(genericPassword(account: "same")) == 0)
+        #expect(keychain.count(genericPassword(account: "same")) == 0)
     }
 
     @Test("Rule 33: moving an item onto another's group or sync value collides too")
     func collisionByGroupOrSync() {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "app"])) == errSecSuccess)
         #expect(keychain.add(genericPassword().with([
             kSecAttrAccessGroup as String: "com.example.shared", kSecAttrLabel as String: "shared",
@@ -242,7 +243,7 @@ struct UpdateRuleTests {
         #expect(keychain.update(appItem, [kSecAttrAccessGroup as String: "com.example.shared"]) == errSecDuplicateItem)
         #expect(keychain.update(appItem, [kSecAttrSynchronizable as String: true]) == errSecDuplicateItem)
         #expect(label(keychain, appItem) == "app")
-        #expect(keychain.specCount(genericPassword().with([
+        #expect(keychain.count(genericPassword().with([
             kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
         ])) == 3)
     }
@@ -251,26 +252,26 @@ struct UpdateRuleTests {
 
     @Test("Rule 34: the access group can change to another of the caller's groups")
     func changeAccessGroup() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
-        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        let reference = try #require(keychain.persistentReference(genericPassword()))
         #expect(keychain.update(genericPassword(), [kSecAttrAccessGroup as String: "com.example.shared"]) == errSecSuccess)
-        let attributes = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let attributes = try #require(keychain.attributes(genericPassword()).attributes)
         #expect(attributes[kSecAttrAccessGroup as String] as? String == "com.example.shared")
-        #expect(keychain.specCount(genericPassword().with([kSecAttrAccessGroup as String: "com.example.app"])) == 0)
+        #expect(keychain.count(genericPassword().with([kSecAttrAccessGroup as String: "com.example.app"])) == 0)
         // A caller holding only the new group now sees it, with its data.
-        #expect(keychain.asCaller(["com.example.shared"]).specData(genericPassword()) == Data("s".utf8))
+        #expect(keychain.asCaller(["com.example.shared"]).secret(genericPassword()) == Data("s".utf8))
         #expect(keychain.asCaller(["com.example.app"]).copyMatching(genericPassword()).status == errSecItemNotFound)
         #expect(keychain.copyMatching([kSecValuePersistentRef as String: reference]).status == errSecSuccess)
     }
 
     @Test("Rule 34 / 9: the access group cannot change to a group the caller does not hold")
     func changeAccessGroupToForeignGroup() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
         #expect(keychain.update(genericPassword(), [kSecAttrAccessGroup as String: "com.other.app"])
             == errSecMissingEntitlement)
-        let attributes = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let attributes = try #require(keychain.attributes(genericPassword()).attributes)
         #expect(attributes[kSecAttrAccessGroup as String] as? String == "com.example.app")
     }
 
@@ -278,15 +279,15 @@ struct UpdateRuleTests {
           arguments: [kSecAttrAccessibleAlways as String, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
                       kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String])
     func changeAccessibility(accessible: String) throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
-        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        let reference = try #require(keychain.persistentReference(genericPassword()))
         #expect(keychain.update(genericPassword(), [kSecAttrAccessible as String: accessible]) == errSecSuccess)
-        let attributes = try #require(keychain.specAttributes(genericPassword()).attributes)
+        let attributes = try #require(keychain.attributes(genericPassword()).attributes)
         #expect(attributes[kSecAttrAccessible as String] as? String == accessible)
-        #expect(keychain.specData(genericPassword()) == Data("s".utf8))
-        #expect(keychain.specCount(genericPassword().with([kSecAttrAccessible as String: accessible])) == 1)
-        #expect(keychain.specCount(genericPassword().with([
+        #expect(keychain.secret(genericPassword()) == Data("s".utf8))
+        #expect(keychain.count(genericPassword().with([kSecAttrAccessible as String: accessible])) == 1)
+        #expect(keychain.count(genericPassword().with([
             kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked,
         ])) == 0)
         let byReference = keychain.copyMatching([kSecValuePersistentRef as String: reference, kSecReturnData as String: true])
@@ -295,24 +296,24 @@ struct UpdateRuleTests {
 
     @Test("Rule 34: the synchronizable flag can change")
     func changeSynchronizable() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
-        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        let reference = try #require(keychain.persistentReference(genericPassword()))
         #expect(keychain.update(genericPassword(), [kSecAttrSynchronizable as String: true]) == errSecSuccess)
         #expect(keychain.copyMatching(genericPassword()).status == errSecItemNotFound)
         let synced = genericPassword().with([kSecAttrSynchronizable as String: true])
-        #expect(keychain.specData(synced) == Data("s".utf8))
-        #expect((keychain.specAttributes(synced).attributes?[kSecAttrSynchronizable as String] as? NSNumber)?.intValue == 1)
+        #expect(keychain.secret(synced) == Data("s".utf8))
+        #expect((keychain.attributes(synced).attributes?[kSecAttrSynchronizable as String] as? NSNumber)?.intValue == 1)
         #expect(keychain.copyMatching([kSecValuePersistentRef as String: reference]).status == errSecSuccess)
         #expect(keychain.update(synced, [kSecAttrSynchronizable as String: false]) == errSecSuccess)
-        #expect(keychain.specData(genericPassword()) == Data("s".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("s".utf8))
     }
 
     @Test("Rule 34: persistent references survive updates of key attributes, data and label")
     func referenceSurvivesUpdates() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
-        let reference = try #require(keychain.specPersistentRef(genericPassword()))
+        let reference = try #require(keychain.persistentReference(genericPassword()))
         #expect(keychain.update(genericPassword(), [
             kSecAttrAccount as String: "renamed",
             kSecAttrService as String: "other.example",
@@ -328,14 +329,14 @@ struct UpdateRuleTests {
         #expect(dictionary[kSecAttrAccount as String] as? String == "renamed")
         #expect(dictionary[kSecAttrService as String] as? String == "other.example")
         #expect(dictionary[kSecValueData as String] as? Data == Data("t".utf8))
-        #expect(keychain.specPersistentRef(genericPassword(account: "renamed", service: "other.example")) == reference)
+        #expect(keychain.persistentReference(genericPassword(account: "renamed", service: "other.example")) == reference)
     }
 
     // MARK: Rule 35
 
     @Test("Rule 35: updating to identical values succeeds")
     func identicalUpdate() throws {
-        let keychain = TestKeychain()
+        let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([
             kSecAttrLabel as String: "label",
             kSecValueData as String: Data("s".utf8),
@@ -348,8 +349,8 @@ struct UpdateRuleTests {
             kSecAttrSynchronizable as String: false,
             kSecValueData as String: Data("s".utf8),
         ]) == errSecSuccess)
-        #expect(keychain.specCount(genericPassword()) == 1)
+        #expect(keychain.count(genericPassword()) == 1)
         #expect(label(keychain, genericPassword()) == "label")
-        #expect(keychain.specData(genericPassword()) == Data("s".utf8))
+        #expect(keychain.secret(genericPassword()) == Data("s".utf8))
     }
 }

@@ -5,6 +5,7 @@ import Glibc
 #if os(Linux)
 import KeychainCore
 #endif
+internal import CScratchHomes
 
 /// Folders for a test process's keychains and files, all inside one folder that is removed
 /// when the process exits, with the keychains' unlocks in the kernel keyring. The suites make hundreds of keychains, and the example tests
@@ -15,6 +16,13 @@ public enum TestScratch {
     /// created: the code under test creates what it needs, as it would in a real folder.
     public static func folder(_ purpose: String) -> URL {
         root.appendingPathComponent("\(purpose)-\(UUID().uuidString)")
+    }
+
+    /// The folder of this process's `XDG_DATA_HOME` (`data`) and `XDG_STATE_HOME` (`state`),
+    /// set before main (CScratchHomes) and shared with the programs it starts, so that no test
+    /// reads or writes the user's keychains or machine secret; nil when it could not be made.
+    public static var homes: URL? {
+        swift_keychain_tests_scratch_homes().map { URL(fileURLWithPath: String(cString: $0)) }
     }
 
     private static let root: URL = {
