@@ -46,6 +46,16 @@ import TestSupport
         // a pool of two would never start the others while the first one waits.
         let outcomes = Mutex<[Int: Int32]>([:])
         let finished = DispatchGroup()
+        // Waits for `count` queued writers, for a minute at most, so that a regression fails
+        // the expectations below instead of hanging the run.
+        @Sendable func awaitQueue(_ count: Int) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: 60)
+            while store.commits.queuedCount < count {
+                guard Date() < deadline else { return false }
+                usleep(1_000)
+            }
+            return true
+        }
         func start(_ index: Int) {
             finished.enter()
             Thread.detachNewThread {
@@ -54,9 +64,7 @@ import TestSupport
                 do {
                     guard let row = rows[index] else { throw KeychainError.io("no row") }
                     _ = try store.write(during: "test add", supersedes: false) { db in
-                        if index == 0 {
-                            while store.commits.queuedCount < 6 { usleep(1_000) }
-                        }
+                        if index == 0 { _ = awaitQueue(6) }
                         return try row.insert(into: db)
                     }
                     status = 0
@@ -69,7 +77,7 @@ import TestSupport
             }
         }
         start(0)
-        while store.commits.queuedCount < 1 { usleep(1_000) }
+        #expect(awaitQueue(1), "the first writer never queued")
         for index in 1..<6 { start(index) }
         finished.wait()
         let statuses = outcomes.withLock { $0 }
