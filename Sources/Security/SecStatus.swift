@@ -25,7 +25,7 @@ public let errSecAllocate: OSStatus = KeychainStatus.allocate.code
 public let errSecUserCanceled: OSStatus = KeychainStatus.userCanceled.code
 /// -909: Bad parameter or invalid state for operation.
 public let errSecBadReq: OSStatus = KeychainStatus.badReq.code
-/// -2070: An internal component failed.
+/// -2070: An internal component experienced an error.
 public let errSecInternalComponent: OSStatus = KeychainStatus.internalComponent.code
 /// -4960: An unknown Core Foundation error occurred.
 public let errSecCoreFoundationUnknown: OSStatus = KeychainStatus.coreFoundationUnknown.code
@@ -271,7 +271,7 @@ public let errSecTrustSettingDeny: OSStatus = KeychainStatus.trustSettingDeny.co
 public let errSecInvalidSubjectName: OSStatus = KeychainStatus.invalidSubjectName.code
 /// -67656: An unknown qualified certificate statement was encountered.
 public let errSecUnknownQualifiedCertStatement: OSStatus = KeychainStatus.unknownQualifiedCertStatement.code
-/// -67657: The MobileMe request was queued.
+/// -67657: The MobileMe request will be sent during the next connection.
 public let errSecMobileMeRequestQueued: OSStatus = KeychainStatus.mobileMeRequestQueued.code
 /// -67658: The MobileMe request was redirected.
 public let errSecMobileMeRequestRedirected: OSStatus = KeychainStatus.mobileMeRequestRedirected.code
@@ -287,7 +287,7 @@ public let errSecMobileMeServerServiceErr: OSStatus = KeychainStatus.mobileMeSer
 public let errSecMobileMeRequestAlreadyPending: OSStatus = KeychainStatus.mobileMeRequestAlreadyPending.code
 /// -67664: No MobileMe request is pending.
 public let errSecMobileMeNoRequestPending: OSStatus = KeychainStatus.mobileMeNoRequestPending.code
-/// -67665: The MobileMe certificate signing request could not be verified.
+/// -67665: A MobileMe certificate signing request verification failure occurred.
 public let errSecMobileMeCSRVerifyFailure: OSStatus = KeychainStatus.mobileMeCSRVerifyFailure.code
 /// -67666: A MobileMe consistency check failed.
 public let errSecMobileMeFailedConsistencyCheck: OSStatus = KeychainStatus.mobileMeFailedConsistencyCheck.code

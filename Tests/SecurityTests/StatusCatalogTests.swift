@@ -65,6 +65,15 @@ struct StatusCatalogTests {
         }
     }
 
+    @Test("§2: codes SecBase.h leaves without a message have the summary of Apple's documentation")
+    func documentationSummaries() {
+        #expect(SecCopyErrorMessageString(errSecInternalComponent, nil) as String? == "An internal component experienced an error.")
+        #expect(SecCopyErrorMessageString(errSecMobileMeRequestQueued, nil) as String?
+            == "The MobileMe request will be sent during the next connection.")
+        #expect(SecCopyErrorMessageString(errSecMobileMeCSRVerifyFailure, nil) as String?
+            == "A MobileMe certificate signing request verification failure occurred.")
+    }
+
     @Test("§2: Apple's deprecated spellings are the codes of the current names")
     @available(*, deprecated, message: "uses the deprecated names on purpose")
     func deprecatedAliases() {

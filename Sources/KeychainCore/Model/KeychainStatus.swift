@@ -40,9 +40,9 @@ package struct KeychainStatus: Sendable, Hashable {
     package static let userCanceled = KeychainStatus("errSecUserCanceled", -128, "User canceled the operation.")
     /// `errSecBadReq`.
     package static let badReq = KeychainStatus("errSecBadReq", -909, "Bad parameter or invalid state for operation.")
-    /// `errSecInternalComponent`. `SecBase.h` gives it no message; this one says what its name does.
-    package static let internalComponent = KeychainStatus("errSecInternalComponent", -2070, "An internal component failed.")
-    /// `errSecCoreFoundationUnknown`. `SecBase.h` gives it no message; this one says what its name does.
+    /// `errSecInternalComponent`. `SecBase.h` gives it no message; this is the summary of Apple's documentation.
+    package static let internalComponent = KeychainStatus("errSecInternalComponent", -2070, "An internal component experienced an error.")
+    /// `errSecCoreFoundationUnknown`. Neither `SecBase.h` nor Apple's documentation gives it a message; this one says what its name does.
     package static let coreFoundationUnknown = KeychainStatus("errSecCoreFoundationUnknown", -4960, "An unknown Core Foundation error occurred.")
     /// `errSecMissingEntitlement`.
     package static let missingEntitlement = KeychainStatus("errSecMissingEntitlement", -34018, "A required entitlement isn't present.")
@@ -286,25 +286,25 @@ package struct KeychainStatus: Sendable, Hashable {
     package static let invalidSubjectName = KeychainStatus("errSecInvalidSubjectName", -67655, "An invalid certificate subject name was encountered.")
     /// `errSecUnknownQualifiedCertStatement`.
     package static let unknownQualifiedCertStatement = KeychainStatus("errSecUnknownQualifiedCertStatement", -67656, "An unknown qualified certificate statement was encountered.")
-    /// `errSecMobileMeRequestQueued`. `SecBase.h` gives it no message; this one says what its name does.
-    package static let mobileMeRequestQueued = KeychainStatus("errSecMobileMeRequestQueued", -67657, "The MobileMe request was queued.")
-    /// `errSecMobileMeRequestRedirected`. `SecBase.h` gives it no message; this one says what its name does.
+    /// `errSecMobileMeRequestQueued`. `SecBase.h` gives it no message; this is the summary of Apple's documentation.
+    package static let mobileMeRequestQueued = KeychainStatus("errSecMobileMeRequestQueued", -67657, "The MobileMe request will be sent during the next connection.")
+    /// `errSecMobileMeRequestRedirected`. Neither `SecBase.h` nor Apple's documentation gives it a message; this one says what its name does.
     package static let mobileMeRequestRedirected = KeychainStatus("errSecMobileMeRequestRedirected", -67658, "The MobileMe request was redirected.")
-    /// `errSecMobileMeServerError`. `SecBase.h` gives it no message; this one says what its name does.
+    /// `errSecMobileMeServerError`. Neither `SecBase.h` nor Apple's documentation gives it a message; this one says what its name does.
     package static let mobileMeServerError = KeychainStatus("errSecMobileMeServerError", -67659, "A MobileMe server error occurred.")
-    /// `errSecMobileMeServerNotAvailable`. `SecBase.h` gives it no message; this one says what its name does.
+    /// `errSecMobileMeServerNotAvailable`. `SecBase.h` gives it no message; this is the summary of Apple's documentation.
     package static let mobileMeServerNotAvailable = KeychainStatus("errSecMobileMeServerNotAvailable", -67660, "The MobileMe server is not available.")
-    /// `errSecMobileMeServerAlreadyExists`. `SecBase.h` gives it no message; this one says what its name does.
+    /// `errSecMobileMeServerAlreadyExists`. Neither `SecBase.h` nor Apple's documentation gives it a message; this one says what its name does.
     package static let mobileMeServerAlreadyExists = KeychainStatus("errSecMobileMeServerAlreadyExists", -67661, "The MobileMe server already exists.")
-    /// `errSecMobileMeServerServiceErr`. `SecBase.h` gives it no message; this one says what its name does.
+    /// `errSecMobileMeServerServiceErr`. Neither `SecBase.h` nor Apple's documentation gives it a message; this one says what its name does.
     package static let mobileMeServerServiceErr = KeychainStatus("errSecMobileMeServerServiceErr", -67662, "A MobileMe server service error occurred.")
-    /// `errSecMobileMeRequestAlreadyPending`. `SecBase.h` gives it no message; this one says what its name does.
+    /// `errSecMobileMeRequestAlreadyPending`. `SecBase.h` gives it no message; this is the summary of Apple's documentation.
     package static let mobileMeRequestAlreadyPending = KeychainStatus("errSecMobileMeRequestAlreadyPending", -67663, "A MobileMe request is already pending.")
-    /// `errSecMobileMeNoRequestPending`. `SecBase.h` gives it no message; this one says what its name does.
+    /// `errSecMobileMeNoRequestPending`. Neither `SecBase.h` nor Apple's documentation gives it a message; this one says what its name does.
     package static let mobileMeNoRequestPending = KeychainStatus("errSecMobileMeNoRequestPending", -67664, "No MobileMe request is pending.")
-    /// `errSecMobileMeCSRVerifyFailure`. `SecBase.h` gives it no message; this one says what its name does.
-    package static let mobileMeCSRVerifyFailure = KeychainStatus("errSecMobileMeCSRVerifyFailure", -67665, "The MobileMe certificate signing request could not be verified.")
-    /// `errSecMobileMeFailedConsistencyCheck`. `SecBase.h` gives it no message; this one says what its name does.
+    /// `errSecMobileMeCSRVerifyFailure`. `SecBase.h` gives it no message; this is the summary of Apple's documentation.
+    package static let mobileMeCSRVerifyFailure = KeychainStatus("errSecMobileMeCSRVerifyFailure", -67665, "A MobileMe certificate signing request verification failure occurred.")
+    /// `errSecMobileMeFailedConsistencyCheck`. Neither `SecBase.h` nor Apple's documentation gives it a message; this one says what its name does.
     package static let mobileMeFailedConsistencyCheck = KeychainStatus("errSecMobileMeFailedConsistencyCheck", -67666, "A MobileMe consistency check failed.")
     /// `errSecNotInitialized`.
     package static let notInitialized = KeychainStatus("errSecNotInitialized", -67667, "A function was called without initializing CSSM.")
