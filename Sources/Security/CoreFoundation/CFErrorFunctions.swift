@@ -32,7 +32,8 @@ nonisolated(unsafe) public let kCFErrorUnderlyingErrorKey: CFString! = NSString(
 ///   - domain: The error's domain, such as `kCFErrorDomainOSStatus`; nil makes an error of
 ///     the empty domain rather than crashing.
 ///   - code: The error's code in its domain.
-///   - userInfo: Its user-info dictionary, copied; nil for none.
+///   - userInfo: Its user-info dictionary, copied; nil for none. Entries whose keys are not
+///     strings are left out, as user-info keys are strings.
 /// - Returns: The error.
 public func CFErrorCreate(_ allocator: CFAllocator!, _ domain: CFErrorDomain!, _ code: CFIndex, _ userInfo: CFDictionary!) -> CFError! {
     var info: [String: Any] = [:]
