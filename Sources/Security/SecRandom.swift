@@ -25,6 +25,7 @@ nonisolated(unsafe) public let kSecRandomDefault: SecRandomRef? = nil
 /// - Returns: `errSecSuccess`; `errSecParam` for a negative count; `errSecInternalComponent`
 ///   if the system gives no random bytes (a kernel without `getrandom`), with the buffer's
 ///   contents unspecified.
+@discardableResult // As Swift imports C functions on Apple platforms: callers may ignore the status.
 public func SecRandomCopyBytes(_ rnd: SecRandomRef?, _ count: Int, _ bytes: UnsafeMutableRawPointer) -> Int32 {
     guard count >= 0 else { return errSecParam }
     let buffer = UnsafeMutableRawBufferPointer(start: bytes, count: count)
