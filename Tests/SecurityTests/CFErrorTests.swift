@@ -23,6 +23,23 @@ struct CFErrorTests {
         #expect(kCFBundleInfoDictionaryVersionKey as String == "CFBundleInfoDictionaryVersion")
     }
 
+    @Test("the functions have Apple's signatures")
+    func appleSignatures() {
+        // Apple's: CFError! parameters and results are optionals in a function's type.
+        let create: (CFAllocator?, CFErrorDomain?, CFIndex, CFDictionary?) -> CFError? = CFErrorCreate
+        let domain: (CFError?) -> CFErrorDomain? = CFErrorGetDomain
+        let code: (CFError?) -> CFIndex = CFErrorGetCode
+        let userInfo: (CFError?) -> CFDictionary? = CFErrorCopyUserInfo
+        let description: (CFError?) -> CFString? = CFErrorCopyDescription
+        let typeID: () -> CFTypeID = CFErrorGetTypeID
+        let error = create(kCFAllocatorDefault, kCFErrorDomainOSStatus, -50, nil)
+        #expect(domain(error) as String? == NSOSStatusErrorDomain)
+        #expect(code(error) == -50)
+        #expect(userInfo(error)?.count == 0)
+        #expect(description(error) as String? == "The operation couldn\u{2019}t be completed. (OSStatus error -50.)")
+        #expect(CFGetTypeID(error) == typeID())
+    }
+
     @Test("KeychainAccess's conversion: domain, code and user info of a CFError make the same NSError")
     func keychainAccessConversion() throws {
         let cfError: CFError = CFErrorCreate(kCFAllocatorDefault, kCFErrorDomainOSStatus, CFIndex(errSecItemNotFound),
