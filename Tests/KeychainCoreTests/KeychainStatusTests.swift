@@ -12,14 +12,30 @@ import Testing
         .duplicateKeychain, .readOnly, .diskFull, .io("i"),
     ]
 
-    @Test("no two entries of the table share a code, and each has a message")
+    @Test("no two entries of the table share a code or a name, and each has a message")
     func codesAreUniqueAndHaveMessages() {
         #expect(Set(KeychainStatus.all.map(\.code)).count == KeychainStatus.all.count)
+        #expect(Set(KeychainStatus.all.map(\.name)).count == KeychainStatus.all.count)
         for status in KeychainStatus.all {
-            #expect(!status.message.isEmpty && status.message.hasSuffix("."), "\(status.code)")
+            // Apple's messages, word for word: some end without a period, none is empty.
+            #expect(!status.message.isEmpty && status.message.first?.isWhitespace == false, "\(status.code)")
+            #expect(status.name.hasPrefix("errSec"), "\(status.code)")
             #expect(KeychainStatus.message(for: status.code) == status.message)
         }
         #expect(KeychainStatus.message(for: 12345) == nil)
+    }
+
+    @Test("the table holds every errSec code of Apple's SecBase.h, in the header's order")
+    func tableIsSecBaseComplete() {
+        // 380 constants in SecBase.h's errSec enumeration, not counting the three deprecated
+        // aliases (errSecDskFull, errSecInvaldCRLAuthority, errSecInvalidTupleCredendtials).
+        #expect(KeychainStatus.all.count == 380)
+        #expect(KeychainStatus.all.first?.name == "errSecSuccess")
+        #expect(KeychainStatus.all.last?.name == "errSecCertificateDuplicateExtension")
+        #expect(KeychainStatus.all.last?.code == -67903)
+        // The CSSM-derived block runs without a gap from -67585 to -67903.
+        let cssm = KeychainStatus.all.filter { (-67903)...(-67585) ~= $0.code }.map(\.code)
+        #expect(cssm == Array(stride(from: Int32(-67585), through: -67903, by: -1)))
     }
 
     @Test("every error's status is an entry of the table, and distinct errors have distinct statuses")

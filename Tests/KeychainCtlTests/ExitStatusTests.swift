@@ -56,6 +56,18 @@ import Testing
         #expect(try keychainctl("error", "--help").output.contains("USAGE: keychainctl error <code> ..."))
     }
 
+    /// `security error` knows every code of SecBase.h, the certificate and trust codes too.
+    @Test func errorKnowsCertificateAndTrustCodes() throws {
+        let outcome = try keychainctl("error", "-67843", "0xFFFEF716", "-909")
+        #expect(outcome.status == 0)
+        #expect(outcome.output == """
+            Error: 0xFFFEF6FD -67843 The certificate was not trusted.
+            Error: 0xFFFEF716 -67818 An expired certificate was detected.
+            Error: 0xFFFFFC73 -909 Bad parameter or invalid state for operation.
+
+            """)
+    }
+
     /// keychainctl's exit statuses are explained by `error`, from the same table the exits
     /// use: the status a failure really exits with is explained as that failure.
     @Test func errorExplainsTheExitStatusesKeychainctlExitsWith() throws {

@@ -262,7 +262,7 @@ struct ConstantsAndStatusTests {
         #expect(message as String == text)
     }
 
-    @Test("§2: an unknown code gives \"OSStatus <n>\"", arguments: [Int32(-1), 1, -25301, 12345, -99999, Int32.min])
+    @Test("§2: an unknown code gives \"OSStatus <n>\"", arguments: [Int32(-1), 1, -25250, 12345, -99999, Int32.min])
     func unknownStatus(code: Int32) throws {
         let message = try #require(SecCopyErrorMessageString(code, nil))
         #expect(message as String == "OSStatus \(code)")
