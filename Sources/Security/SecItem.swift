@@ -9,6 +9,7 @@ import Logging
 ///     and, optionally, `kSecReturn*` keys.
 ///   - result: Where to put what the return keys ask for; nil when none or not wanted.
 /// - Returns: `errSecSuccess`, or a status such as `errSecDuplicateItem` or `errSecParam`.
+@discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.add) { environment in
         let query = try QueryParser.parse(attributes, for: .add)
@@ -22,6 +23,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 ///
 /// With `kSecMatchLimitOne` (the default) the result is one object; with any other limit
 /// an array. No match is `errSecItemNotFound` and leaves `result` untouched.
+@discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.copyMatching) { environment in
         let parsed = try QueryParser.parse(query, for: .copyMatching)
@@ -36,6 +38,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 /// - Parameters:
 ///   - query: The class and attributes of the items to change; no return or match keys.
 ///   - attributesToUpdate: New attribute values and, optionally, a new `kSecValueData`.
+@discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecItemCall.run(.update) { environment in
         let parsed = try QueryParser.parse(query, for: .update)
@@ -46,6 +49,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 }
 
 /// Deletes every item the query matches.
+@discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run(.delete) { environment in
         let parsed = try QueryParser.parse(query, for: .delete)

@@ -75,6 +75,7 @@ public let kSecWritePermStatus: SecKeychainStatus = 4
 /// `promptUser` would ask for the password in a dialog on macOS; a library on Linux cannot,
 /// so it gives errSecInteractionNotAllowed. `initialAccess` is ignored (pass nil).
 /// errSecDuplicateKeychain when the keychain exists.
+@discardableResult
 public func SecKeychainCreate(
     _ pathName: UnsafePointer<CChar>, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
     _ promptUser: Bool, _ initialAccess: SecAccess?, _ keychain: UnsafeMutablePointer<SecKeychain?>
@@ -89,6 +90,7 @@ public func SecKeychainCreate(
 
 /// Opens a keychain by name or path. It need not exist yet: calls that use it then give
 /// errSecNoSuchKeychain, as on macOS.
+@discardableResult
 public func SecKeychainOpen(_ pathName: UnsafePointer<CChar>, _ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
     keychain.pointee = SecKeychain(path: String(cString: pathName))
     return errSecSuccess
@@ -96,6 +98,7 @@ public func SecKeychainOpen(_ pathName: UnsafePointer<CChar>, _ keychain: Unsafe
 
 /// The default keychain: the one `SecItem` calls use without `kSecUseKeychain` (`login`
 /// unless `SecKeychainSetDefault` chose another).
+@discardableResult
 public func SecKeychainCopyDefault(_ keychain: UnsafeMutablePointer<SecKeychain?>) -> OSStatus {
     keychain.pointee = SecKeychain.environmentDefault
     return errSecSuccess
@@ -103,6 +106,7 @@ public func SecKeychainCopyDefault(_ keychain: UnsafeMutablePointer<SecKeychain?
 
 /// Makes `keychain` the default for this user's processes from now on (nil: back to
 /// `login`), recorded in the keychains folder.
+@discardableResult
 public func SecKeychainSetDefault(_ keychain: SecKeychain?) -> OSStatus {
     keychainCall {
         let environment = KeychainEnvironment.current
@@ -116,6 +120,7 @@ public func SecKeychainSetDefault(_ keychain: SecKeychain?) -> OSStatus {
 /// The keychains `SecItem` calls can be pointed at, as `security list-keychains` shows them:
 /// the default keychain first (even before its first use creates it), then every other
 /// keychain in the keychains folder, by name. An array of `SecKeychain`.
+@discardableResult
 public func SecKeychainCopySearchList(_ searchList: UnsafeMutablePointer<CFArray?>) -> OSStatus {
     let environment = KeychainEnvironment.current
     let others = keychainsInFolder(environment.directory).filter { $0 != environment.files }
@@ -124,6 +129,7 @@ public func SecKeychainCopySearchList(_ searchList: UnsafeMutablePointer<CFArray
 }
 
 /// Deletes a keychain's files. errSecNoSuchKeychain when it does not exist.
+@discardableResult
 public func SecKeychainDelete(_ keychainOrArray: SecKeychain?) -> OSStatus {
     keychainCall {
         guard let keychainOrArray else { throw KeychainError.param("no keychain to delete") }
@@ -134,6 +140,7 @@ public func SecKeychainDelete(_ keychainOrArray: SecKeychain?) -> OSStatus {
 /// Copies the keychain's database path, NUL-terminated, into `pathName`, whose capacity
 /// `ioPathLength` gives; on return it holds the path's length. errSecBufferTooSmall is not
 /// in this API: a short buffer gives errSecParam.
+@discardableResult
 public func SecKeychainGetPath(
     _ keychain: SecKeychain?, _ ioPathLength: UnsafeMutablePointer<UInt32>, _ pathName: UnsafeMutablePointer<CChar>
 ) -> OSStatus {
@@ -150,11 +157,13 @@ public func SecKeychainGetPath(
 
 /// Locks a keychain (nil: the default) for every process of this user: its
 /// `WhenUnlocked` items give errSecInteractionNotAllowed until it is unlocked.
+@discardableResult
 public func SecKeychainLock(_ keychain: SecKeychain?) -> OSStatus {
     keychainCall { try resolve(keychain).lock() }
 }
 
 /// Locks every keychain in the keychains folder.
+@discardableResult
 public func SecKeychainLockAll() -> OSStatus {
     keychainCall {
         for files in keychainsInFolder(KeychainEnvironment.current.directory) {
@@ -167,6 +176,7 @@ public func SecKeychainLockAll() -> OSStatus {
 /// given. errSecAuthFailed when it is wrong. With `usePassword` false, a keychain without a
 /// password unlocks; one with a password would need a dialog, which a library on Linux
 /// cannot show: errSecInteractionNotAllowed.
+@discardableResult
 public func SecKeychainUnlock(
     _ keychain: SecKeychain?, _ passwordLength: UInt32, _ password: UnsafeRawPointer?, _ usePassword: Bool
 ) -> OSStatus {
@@ -178,6 +188,7 @@ public func SecKeychainUnlock(
 }
 
 /// Whether a keychain (nil: the default) is unlocked, readable and writable.
+@discardableResult
 public func SecKeychainGetStatus(_ keychain: SecKeychain?, _ keychainStatus: UnsafeMutablePointer<SecKeychainStatus>) -> OSStatus {
     keychainCall {
         let store = try resolve(keychain)
@@ -193,6 +204,7 @@ public func SecKeychainGetStatus(_ keychain: SecKeychain?, _ keychainStatus: Uns
 /// when the old password is wrong, and nothing changes. Only the class keys are rewrapped.
 /// Removing the password deletes the keychain's `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`
 /// items, as on iOS.
+@discardableResult
 public func SecKeychainChangePassword(
     _ keychainRef: SecKeychain?, _ oldPasswordLength: UInt32, _ oldPassword: UnsafeRawPointer?,
     _ newPasswordLength: UInt32, _ newPassword: UnsafeRawPointer?
@@ -206,6 +218,7 @@ public func SecKeychainChangePassword(
 // MARK: - Settings
 
 /// A keychain's auto-lock settings (nil: the default keychain's).
+@discardableResult
 public func SecKeychainCopySettings(_ keychain: SecKeychain?, _ outSettings: UnsafeMutablePointer<SecKeychainSettings>) -> OSStatus {
     keychainCall {
         guard outSettings.pointee.version == UInt32(SEC_KEYCHAIN_SETTINGS_VERS1) else {
@@ -217,6 +230,7 @@ public func SecKeychainCopySettings(_ keychain: SecKeychain?, _ outSettings: Uns
 
 /// Changes a keychain's auto-lock settings (nil: the default keychain's). An unlocked
 /// keychain takes them at once, in every process.
+@discardableResult
 public func SecKeychainSetSettings(_ keychain: SecKeychain?, _ newSettings: UnsafePointer<SecKeychainSettings>) -> OSStatus {
     keychainCall {
         guard newSettings.pointee.version == UInt32(SEC_KEYCHAIN_SETTINGS_VERS1) else {

@@ -782,6 +782,7 @@ public let errSecInvalidTupleCredendtials: OSStatus = KeychainStatus.invalidTupl
 /// - Parameters:
 ///   - status: The status a Keychain Services function returned.
 ///   - reserved: Pass nil.
+@discardableResult
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
     NSString(string: KeychainStatus.message(for: status) ?? "OSStatus \(status)")
 }

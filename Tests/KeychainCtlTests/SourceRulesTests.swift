@@ -46,6 +46,28 @@ import Testing
         }
     }
 
+    /// Apple-compatible source: the C functions Apple's Security and Core Foundation declare
+    /// return values that Swift lets callers ignore (`SecItemDelete(query as CFDictionary)`
+    /// compiles without a warning on Apple platforms), so their counterparts here are
+    /// `@discardableResult`.
+    @Test func mirroredCFunctionsHaveDiscardableResults() throws {
+        let files = try Self.swiftFiles(in: "Security")
+        var checked = 0
+        for file in files {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where line.wholeMatch(of: /public func (Sec|CF)\w+\(.*/) != nil {
+                // The signature up to its body, which may span several lines.
+                let signature = lines[index...].prefix { !$0.contains("{") }.joined() + (lines[index...].first { $0.contains("{") } ?? "")
+                guard signature.split(separator: "{").first?.contains("->") == true else { continue }
+                checked += 1
+                let attributes = lines[..<index].reversed().prefix { $0.trimmingCharacters(in: .whitespaces).hasPrefix("@") }
+                #expect(attributes.contains { $0.contains("@discardableResult") },
+                        "\(file.lastPathComponent):\(index + 1) \(line) lacks @discardableResult")
+            }
+        }
+        #expect(checked > 20, "the scan must see the Security functions")
+    }
+
     /// The core is no product: nothing in it is `public` (`package` at most), so that no
     /// user of the library meets a second API or a second `KeychainError`.
     @Test func theCoreDeclaresNothingPublic() throws {

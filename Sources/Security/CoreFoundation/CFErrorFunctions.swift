@@ -35,6 +35,7 @@ nonisolated(unsafe) public let kCFErrorUnderlyingErrorKey: CFString! = NSString(
 ///   - userInfo: Its user-info dictionary, copied; nil for none. Entries whose keys are not
 ///     strings are left out, as user-info keys are strings.
 /// - Returns: The error.
+@discardableResult
 public func CFErrorCreate(_ allocator: CFAllocator!, _ domain: CFErrorDomain!, _ code: CFIndex, _ userInfo: CFDictionary!) -> CFError! {
     var info: [String: Any] = [:]
     for case let (key as String, value) in (userInfo as? [AnyHashable: Any]) ?? [:] {
@@ -44,6 +45,7 @@ public func CFErrorCreate(_ allocator: CFAllocator!, _ domain: CFErrorDomain!, _
 }
 
 /// The domain of an error, such as `kCFErrorDomainOSStatus`; nil for a nil error.
+@discardableResult
 public func CFErrorGetDomain(_ err: CFError!) -> CFErrorDomain! {
     guard let err else { return nil }
     return NSString(string: err.domain)
@@ -51,11 +53,13 @@ public func CFErrorGetDomain(_ err: CFError!) -> CFErrorDomain! {
 
 /// The code of an error in its domain (for Keychain Services errors, the `OSStatus`); 0 for
 /// a nil error.
+@discardableResult
 public func CFErrorGetCode(_ err: CFError!) -> CFIndex {
     err?.code ?? 0
 }
 
 /// A copy of an error's user-info dictionary: empty, never nil, for an error that has none.
+@discardableResult
 public func CFErrorCopyUserInfo(_ err: CFError!) -> CFDictionary! {
     NSDictionary(dictionary: err?.userInfo ?? [:])
 }
@@ -67,6 +71,7 @@ public func CFErrorCopyUserInfo(_ err: CFError!) -> CFDictionary! {
 /// and code, as in "The operation couldn’t be completed. (OSStatus error -25300.)". The
 /// `NS...ErrorDomain` domains are named as Apple names them (`OSStatus`, `Cocoa`), and a
 /// POSIX error by its `strerror` text.
+@discardableResult
 public func CFErrorCopyDescription(_ err: CFError!) -> CFString! {
     guard let err else { return nil }
     if let described = err.userInfo[NSLocalizedDescriptionKey] as? String {
@@ -88,12 +93,14 @@ public func CFErrorCopyDescription(_ err: CFError!) -> CFString! {
 
 /// The reason an error's operation failed (`kCFErrorLocalizedFailureReasonKey`); nil if it
 /// gives none.
+@discardableResult
 public func CFErrorCopyFailureReason(_ err: CFError!) -> CFString! {
     (err?.userInfo[NSLocalizedFailureReasonErrorKey] as? String).map { NSString(string: $0) }
 }
 
 /// What the user might do about an error (`kCFErrorLocalizedRecoverySuggestionKey`); nil if
 /// it suggests nothing.
+@discardableResult
 public func CFErrorCopyRecoverySuggestion(_ err: CFError!) -> CFString! {
     (err?.userInfo[NSLocalizedRecoverySuggestionErrorKey] as? String).map { NSString(string: $0) }
 }

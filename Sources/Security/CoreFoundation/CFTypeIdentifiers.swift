@@ -35,6 +35,7 @@ private let booleanNumberClass = ObjectIdentifier(type(of: NSNumber(value: true)
 /// - Parameter cf: The object.
 /// - Returns: Its type's identifier; 0, which no type has, for nil or an object that is no
 ///   Core Foundation type (where Apple's function would crash).
+@discardableResult
 public func CFGetTypeID(_ cf: CFTypeRef?) -> CFTypeID {
     guard let cf else { return FoundationTypeID.notAType }
     if let typed = cf as? any CoreFoundationTyped {
@@ -61,19 +62,27 @@ public func CFGetTypeID(_ cf: CFTypeRef?) -> CFTypeID {
 }
 
 /// The type identifier of `CFString` (an `NSString` here).
+@discardableResult
 public func CFStringGetTypeID() -> CFTypeID { FoundationTypeID.string }
 /// The type identifier of `CFData` (an `NSData` here).
+@discardableResult
 public func CFDataGetTypeID() -> CFTypeID { FoundationTypeID.data }
 /// The type identifier of `CFDictionary` (an `NSDictionary` here).
+@discardableResult
 public func CFDictionaryGetTypeID() -> CFTypeID { FoundationTypeID.dictionary }
 /// The type identifier of `CFArray` (an `NSArray` here).
+@discardableResult
 public func CFArrayGetTypeID() -> CFTypeID { FoundationTypeID.array }
 /// The type identifier of `CFNumber`: an `NSNumber` that does not hold a Bool.
+@discardableResult
 public func CFNumberGetTypeID() -> CFTypeID { FoundationTypeID.number }
 /// The type identifier of `CFBoolean`: `kCFBooleanTrue`, `kCFBooleanFalse` and every
 /// `NSNumber` made from a Bool.
+@discardableResult
 public func CFBooleanGetTypeID() -> CFTypeID { FoundationTypeID.boolean }
 /// The type identifier of `CFDate` (an `NSDate` here).
+@discardableResult
 public func CFDateGetTypeID() -> CFTypeID { FoundationTypeID.date }
 /// The type identifier of `CFError` (an `NSError` here).
+@discardableResult
 public func CFErrorGetTypeID() -> CFTypeID { FoundationTypeID.error }
