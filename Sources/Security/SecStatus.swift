@@ -46,6 +46,8 @@ public let errSecInteractionNotAllowed: OSStatus = KeychainStatus.interactionNot
 public let errSecWrongSecVersion: OSStatus = KeychainStatus.wrongVersion.code
 /// -26275: Unable to decode the provided data.
 public let errSecDecode: OSStatus = KeychainStatus.decode.code
+/// -26276: An internal error occurred in the Security framework.
+public let errSecInternal: OSStatus = KeychainStatus.internalError.code
 /// -34018: A required entitlement isn't present.
 public let errSecMissingEntitlement: OSStatus = KeychainStatus.missingEntitlement.code
 

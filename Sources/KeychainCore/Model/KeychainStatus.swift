@@ -52,6 +52,8 @@ package struct KeychainStatus: Sendable, Hashable {
     package static let wrongVersion = KeychainStatus(code: -25310, message: "This keychain was created by a different version of the system software and cannot be opened.")
     /// `errSecDecode`.
     package static let decode = KeychainStatus(code: -26275, message: "Unable to decode the provided data.")
+    /// `errSecInternal`.
+    package static let internalError = KeychainStatus(code: -26276, message: "An internal error occurred in the Security framework.")
     /// `errSecMissingEntitlement`.
     package static let missingEntitlement = KeychainStatus(code: -34018, message: "A required entitlement isn't present.")
 
@@ -78,6 +80,7 @@ package struct KeychainStatus: Sendable, Hashable {
         .interactionNotAllowed,
         .wrongVersion,
         .decode,
+        .internalError,
         .missingEntitlement,
     ]
 
