@@ -130,10 +130,42 @@ struct CertificateTests {
         #expect(SecCertificateCopyCommonName(certificate, &commonName) == errSecSuccess)
         #expect(commonName as String? == "Second")   // Apple returns the last common name
 
-        let unit = try Self.opensslCertificate(key: Self.rsaKey, subject: "/C=US/O=Org/OU=Unit", serial: "2")
-        #expect(SecCertificateCopySubjectSummary(try #require(Self.create(try Data(contentsOf: unit)))) as String? == "Unit")
+        let units = try Self.opensslCertificate(key: Self.rsaKey, subject: "/C=US/O=Org/OU=Unit/OU=Other Unit", serial: "2")
+        #expect(try Self.opensslSubjectValues(units, "organizationalUnitName") == ["Unit", "Other Unit"])
+        #expect(SecCertificateCopySubjectSummary(try #require(Self.create(try Data(contentsOf: units)))) as String?
+            == "Other Unit, Unit")
         let organization = try Self.opensslCertificate(key: Self.ecKey, subject: "/C=US/O=Org", serial: "3")
         #expect(SecCertificateCopySubjectSummary(try #require(Self.create(try Data(contentsOf: organization)))) as String? == "Org")
+        let country = try Self.opensslCertificate(key: Self.ecKey, subject: "/C=US/L=Springfield", serial: "4")
+        #expect(SecCertificateCopySubjectSummary(try #require(Self.create(try Data(contentsOf: country)))) as String?
+            == "Springfield, US")
+    }
+
+    @Test("Apple's summary: a description follows common names in parentheses, and only them")
+    func summaryAddsTheDescriptionToCommonNames() throws {
+        let named = try Self.opensslCertificate(key: Self.ecKey, subject: "/CN=Server/description=Staging", serial: "5")
+        #expect(try Self.opensslSubjectValues(named, "description") == ["Staging"])
+        #expect(SecCertificateCopySubjectSummary(try #require(Self.create(try Data(contentsOf: named)))) as String?
+            == "Server (Staging)")
+        let unit = try Self.opensslCertificate(key: Self.ecKey, subject: "/OU=Unit/description=Staging", serial: "6")
+        #expect(SecCertificateCopySubjectSummary(try #require(Self.create(try Data(contentsOf: unit)))) as String? == "Unit")
+    }
+
+    @Test("Apple's summary: without a common name, an email address or DNS name of the certificate comes before units and organizations")
+    func summaryPrefersAlternativeNamesToUnits() throws {
+        let withEmail = try Self.opensslCertificate(
+            key: Self.ecKey, subject: "/O=Org/OU=Unit", serial: "7",
+            extensions: ["subjectAltName=DNS:unit.example.com,email:unit@example.com"])
+        #expect(SecCertificateCopySubjectSummary(try #require(Self.create(try Data(contentsOf: withEmail)))) as String?
+            == "unit@example.com")
+        let withHost = try Self.opensslCertificate(
+            key: Self.ecKey, subject: "/O=Org/OU=Unit", serial: "8", extensions: ["subjectAltName=DNS:unit.example.com"])
+        #expect(SecCertificateCopySubjectSummary(try #require(Self.create(try Data(contentsOf: withHost)))) as String?
+            == "unit.example.com")
+        // A common name comes first all the same.
+        let named = try Self.opensslCertificate(
+            key: Self.ecKey, subject: "/CN=Named", serial: "9", extensions: ["subjectAltName=email:named@example.com"])
+        #expect(SecCertificateCopySubjectSummary(try #require(Self.create(try Data(contentsOf: named)))) as String? == "Named")
     }
 
     @Test("A subject without names: no common name is errSecInternal, the summary falls back to the first email, then the DNS name")

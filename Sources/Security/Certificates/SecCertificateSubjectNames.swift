@@ -59,20 +59,21 @@ extension SecCertificate {
 
 /// A human-readable summary of a certificate's subject, as Apple platforms compute it.
 ///
-/// From the subject's attributes of the most specific kind present: its common names, else
-/// its organizational units, else its organizations, else its other string attributes;
-/// several of that kind are joined with ", ", the last in the encoding first. A subject
-/// description attribute is added in parentheses after common names or organizational
-/// units. A subject with none of these gives the first email address (see
-/// ``SecCertificateCopyEmailAddresses(_:_:)``), else the first DNS name among the subject
-/// alternative names.
+/// The subject's common names, joined with ", " the last in the encoding first, followed by
+/// its description attributes in parentheses if it has any. Without a common name, the first
+/// email address (see ``SecCertificateCopyEmailAddresses(_:_:)``), else the first DNS name
+/// among the subject alternative names; without those, the subject's organizational units,
+/// else its organizations, else its other string attributes, joined the same way.
 ///
 /// - Parameter certificate: The certificate.
 /// - Returns: The summary, in whatever language the certificate uses; nil when the certificate
 ///   names its subject in none of these ways.
 public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> CFString? {
     guard let subjectSummary = SubjectSummary(subject: certificate.encodedParts.subject) else { return nil }
-    let summary = subjectSummary.text ?? certificate.emailAddresses.first ?? certificate.dnsNames.first
+    var summary = subjectSummary.text
+    if !subjectSummary.isCommonName, let alternative = certificate.emailAddresses.first ?? certificate.dnsNames.first {
+        summary = alternative
+    }
     return summary.map { $0 as NSString }
 }
 
