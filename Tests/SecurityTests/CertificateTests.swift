@@ -251,7 +251,7 @@ struct CertificateTests {
 
     // MARK: Bad input
 
-    @Test("Not a DER certificate gives nil, never a crash: every prefix, trailing bytes, PEM text, garbage, empty data")
+    @Test("Not a DER certificate gives nil, never a crash: every prefix, trailing bytes, PEM text, garbage, empty data, a serial Apple refuses")
     func anythingButOneDERCertificateIsNil() throws {
         let file = try Self.opensslCertificate(key: Self.ecKey, subject: "/CN=Truncated", serial: "9")
         let der = try Data(contentsOf: file)
@@ -267,6 +267,17 @@ struct CertificateTests {
             let garbage = Data((0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })
             #expect(Self.create(garbage) == nil)
         }
+        // Apple refuses an explicit version other than v2 or v3 (1 or 2): openssl's v3 made v1 or v4.
+        let version: [UInt8] = [0xA0, 0x03, 0x02, 0x01, 0x02]
+        let versionAt = try #require([UInt8](der).indices.first { [UInt8](der).dropFirst($0).starts(with: version) })
+        for number: UInt8 in [0, 3] {
+            var patched = der
+            patched[versionAt + 4] = number
+            #expect(Self.create(patched) == nil, "explicit version \(number)")
+        }
+        // Apple refuses serial numbers of more than 37 bytes; swift-certificates would take them.
+        #expect(Self.create(try Self.builtCertificate(subject: DistinguishedName(), serial: [UInt8](repeating: 0x11, count: 37))) != nil)
+        #expect(Self.create(try Self.builtCertificate(subject: DistinguishedName(), serial: [UInt8](repeating: 0x11, count: 38))) == nil)
         // A DER SEQUENCE that is not a certificate.
         #expect(Self.create(Data([0x30, 0x03, 0x02, 0x01, 0x01])) == nil)
     }

@@ -24,11 +24,18 @@ struct CertificateEncodedParts: Sendable {
               case .constructed(let tbsFields) = tbsCertificate.content
         else { return nil }
         var fields = Array(tbsFields)
-        if fields.first?.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) {
+        if let version = fields.first, version.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) {
+            // As Apple: a version given explicitly is v2 or v3 (1 or 2), in one byte.
+            guard case .constructed(let versionFields) = version.content,
+                  let number = versionFields.first(where: { _ in true }), number.identifier == .integer,
+                  case .primitive(let value) = number.content, value.count == 1, let only = value.first, only == 1 || only == 2
+            else { return nil }
             fields.removeFirst()
         }
+        // Apple refuses serial numbers longer than 37 bytes, though RFC 5280 allows only 20.
         guard fields.count >= 5,
               fields[0].identifier == .integer, case .primitive(let serial) = fields[0].content,
+              (1 ... 37).contains(serial.count),
               fields[2].identifier == .sequence, fields[4].identifier == .sequence
         else { return nil }
         serialNumberContent = Array(serial)
