@@ -37,6 +37,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        // X.509 and DER parsing for SecCertificate.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // The kernel keyring's system calls, which Swift cannot call directly (variadic).
@@ -62,6 +65,10 @@ let package = Package(
             dependencies: [
                 "KeychainCore",
                 .product(name: "Logging", package: "swift-log"),
+                // SecCertificate parses certificates with swift-certificates rather than a
+                // DER parser of its own, and reads names and serials through SwiftASN1.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         // The Swift-first API. Its module is not called `Keychain` like its main type, so
@@ -252,6 +259,11 @@ let package = Package(
                 "KeychainCtl",
                 // Only to tamper with stored records the way an attacker with the files would.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To build certificates with swift-certificates' own builder, signed by swift-crypto
+                // keys, and encode the names expected of them.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Runs the examples as processes, through their prompts and output.

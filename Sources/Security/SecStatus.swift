@@ -127,6 +127,8 @@ public let errSecPkcs12VerifyFailure: OSStatus = KeychainStatus.pkcs12VerifyFail
 public let errSecNotSigner: OSStatus = KeychainStatus.notSigner.code
 /// -26275: Unable to decode the provided data.
 public let errSecDecode: OSStatus = KeychainStatus.decode.code
+/// -26276: An internal error occurred in the Security framework.
+public let errSecInternal: OSStatus = KeychainStatus.internalFramework.code
 /// -67585: The required service is not available.
 public let errSecServiceNotAvailable: OSStatus = KeychainStatus.serviceNotAvailable.code
 /// -67586: The client ID is not correct.

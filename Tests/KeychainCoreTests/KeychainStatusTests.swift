@@ -28,11 +28,13 @@ import Testing
     @Test("the table holds every errSec code of Apple's SecBase.h, in the header's order")
     func tableIsSecBaseComplete() {
         // 380 constants in SecBase.h's errSec enumeration, not counting the three deprecated
-        // aliases (errSecDskFull, errSecInvaldCRLAuthority, errSecInvalidTupleCredendtials).
-        #expect(KeychainStatus.all.count == 380)
+        // aliases (errSecDskFull, errSecInvaldCRLAuthority, errSecInvalidTupleCredendtials),
+        // then errSecInternal of Apple's private header, which public calls return.
+        #expect(KeychainStatus.all.count == 381)
         #expect(KeychainStatus.all.first?.name == "errSecSuccess")
-        #expect(KeychainStatus.all.last?.name == "errSecCertificateDuplicateExtension")
-        #expect(KeychainStatus.all.last?.code == -67903)
+        #expect(KeychainStatus.all[379].name == "errSecCertificateDuplicateExtension")
+        #expect(KeychainStatus.all[379].code == -67903)
+        #expect(KeychainStatus.all.last?.name == "errSecInternal")
         // The CSSM-derived block runs without a gap from -67585 to -67903.
         let cssm = KeychainStatus.all.filter { (-67903)...(-67585) ~= $0.code }.map(\.code)
         #expect(cssm == Array(stride(from: Int32(-67585), through: -67903, by: -1)))

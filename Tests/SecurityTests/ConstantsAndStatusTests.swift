@@ -251,10 +251,11 @@ struct ConstantsAndStatusTests {
         (errSecWrongSecVersion, -25310,
          "This keychain was created by a different version of the system software and cannot be opened."),
         (errSecDecode, -26275, "Unable to decode the provided data."),
+        (errSecInternal, -26276, "An internal error occurred in the Security framework."),
         (errSecMissingEntitlement, -34018, "A required entitlement isn't present."),
     ]
 
-    @Test("§2: every status code has its value and message", arguments: 0..<22)
+    @Test("§2: every status code has its value and message", arguments: 0..<23)
     func statusCode(index: Int) throws {
         let (constant, value, text) = Self.statuses[index]
         #expect(constant == value)

@@ -142,6 +142,8 @@ package struct KeychainStatus: Sendable, Hashable {
     package static let notSigner = KeychainStatus("errSecNotSigner", -26267, "A certificate was not signed by its proposed parent.")
     /// `errSecDecode`.
     package static let decode = KeychainStatus("errSecDecode", -26275, "Unable to decode the provided data.")
+    /// `errSecInternal`, of Apple's private `SecBasePriv.h`, which public calls return.
+    package static let internalFramework = KeychainStatus("errSecInternal", -26276, "An internal error occurred in the Security framework.")
     /// `errSecServiceNotAvailable`.
     package static let serviceNotAvailable = KeychainStatus("errSecServiceNotAvailable", -67585, "The required service is not available.")
     /// `errSecInsufficientClientID`.
@@ -1163,6 +1165,9 @@ package struct KeychainStatus: Sendable, Hashable {
         .certificateValidityPeriodTooLong,
         .certificateIsCA,
         .certificateDuplicateExtension,
+        // Not in SecBase.h: Apple's private header declares it, and Security returns it
+        // (SecCertificateCopyCommonName without a common name).
+        .internalFramework,
     ]
 
     private static let messages = Dictionary(uniqueKeysWithValues: all.map { ($0.code, $0.message) })
