@@ -24,16 +24,8 @@ struct Keychainctl {
         let scratch = TestScratch.folder("shell-io")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let files = ["out", "err"].map { scratch.appendingPathComponent($0) }
-        let process = try SpawnedProcess(
-            "/bin/sh", ["-c", script, program.executable.path],
-            environment: ProgramProcess.environment(dataHome: dataHome),
-            stdin: .open("/dev/null", O_RDONLY),
-            stdout: .open(files[0].path, O_WRONLY | O_CREAT | O_TRUNC),
-            stderr: .open(files[1].path, O_WRONLY | O_CREAT | O_TRUNC))
-        let termination = process.wait()
-        return (termination.status, try String(contentsOf: files[0], encoding: .utf8),
-                try String(contentsOf: files[1], encoding: .utf8))
+        return try SpawnedProcess.runToEnd("/bin/sh", ["-c", script, program.executable.path],
+                                           environment: ProgramProcess.environment(dataHome: dataHome), outputIn: scratch)
     }
 
     /// The folder of the user's keychains.

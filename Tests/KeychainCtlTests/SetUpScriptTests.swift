@@ -47,19 +47,11 @@ import Glibc
 
         /// Runs bash with `arguments`, with PATH set to `path` (the stubs alone unless told).
         func bash(_ arguments: [String], path: String? = nil) throws -> (status: Int32, output: String, errors: String) {
-            let files = ["out", "err"].map { folder.appendingPathComponent("bash-\($0)") }
             var environment = ProcessInfo.processInfo.environment
             environment["PATH"] = path ?? stubs.path
             environment["CALLS"] = calls.path
             environment["STUBS"] = stubs.path
-            let process = try SpawnedProcess(
-                "/bin/bash", arguments, environment: environment,
-                stdin: .open("/dev/null", O_RDONLY),
-                stdout: .open(files[0].path, O_WRONLY | O_CREAT | O_TRUNC),
-                stderr: .open(files[1].path, O_WRONLY | O_CREAT | O_TRUNC))
-            let termination = process.wait()
-            return (termination.status, try String(contentsOf: files[0], encoding: .utf8),
-                    try String(contentsOf: files[1], encoding: .utf8))
+            return try SpawnedProcess.runToEnd("/bin/bash", arguments, environment: environment, outputIn: folder)
         }
 
         /// Sources Scripts/ensure-system-packages.sh as the other scripts do, then prints "sourced".

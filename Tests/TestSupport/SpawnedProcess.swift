@@ -177,3 +177,22 @@ func glibcFunction<F>(_ symbol: String, as type: F.Type) -> F {
     guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) else { fatalError("glibc has no \(symbol)") }
     return unsafeBitCast(address, to: type)
 }
+
+extension SpawnedProcess {
+    /// Runs a program to its end with standard input /dev/null and its output and errors in
+    /// files of `folder`, then reads them: for programs whose output is too large for a pipe
+    /// or whose descriptors the test arranges itself.
+    public static func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String],
+                                outputIn folder: URL) throws -> (status: Int32, output: String, errors: String) {
+        let files = ["out", "err"].map { folder.appendingPathComponent("\(UUID().uuidString)-\($0)") }
+        defer { for file in files { try? FileManager.default.removeItem(at: file) } }
+        let process = try SpawnedProcess(
+            executable, arguments, environment: environment,
+            stdin: .open("/dev/null", O_RDONLY),
+            stdout: .open(files[0].path, O_WRONLY | O_CREAT | O_TRUNC),
+            stderr: .open(files[1].path, O_WRONLY | O_CREAT | O_TRUNC))
+        let termination = process.wait()
+        return (termination.status, try String(contentsOf: files[0], encoding: .utf8),
+                try String(contentsOf: files[1], encoding: .utf8))
+    }
+}
