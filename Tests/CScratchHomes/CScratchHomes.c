@@ -1,4 +1,4 @@
-// A test process (and every program linking TestSupport) runs with XDG_DATA_HOME and
+// A test process (and the programs it starts) runs with XDG_DATA_HOME and
 // XDG_STATE_HOME in a scratch folder of its own, so that nothing it does, or a program it
 // starts, reads or writes the user's keychains (~/.local/share/keychains) or machine secret
 // (~/.local/state/swift-keychain): the library reads both from the environment once, on first
@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,8 +41,21 @@ static void removeScratchHomes(void) {
     if (getpid() == creator) nftw(folder, removeEntry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-__attribute__((constructor)) static void useScratchHomes(void) {
-    if (getenv(inheritedMarker)) return;
+/// Whether this process is the test bundle (`...PackageTests.xctest`). The long runs and
+/// fuzzers that link TestSupport work in folders of their own and are left alone: in a
+/// program linked with Swift's static libraries, changing the environment this early
+/// leaves `CommandLine.arguments` empty (the runtime finds the arguments from the
+/// environment's original place).
+static int isTestBundle(int argc, char **argv) {
+    if (argc < 1 || !argv[0]) return 0;
+    size_t length = strlen(argv[0]);
+    const char *suffix = ".xctest";
+    return length >= strlen(suffix) && strcmp(argv[0] + length - strlen(suffix), suffix) == 0;
+}
+
+__attribute__((constructor)) static void useScratchHomes(int argc, char **argv, char **envp) {
+    (void)envp;
+    if (getenv(inheritedMarker) || !isTestBundle(argc, argv)) return;
     const char *temporary = getenv("TMPDIR");
     if (!temporary || temporary[0] != '/') temporary = "/tmp";
     if (snprintf(folder, sizeof folder, "%s/swift-keychain-tests-homes-XXXXXX", temporary) >= (int)sizeof folder
