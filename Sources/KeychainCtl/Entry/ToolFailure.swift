@@ -17,7 +17,7 @@ struct ToolFailure: Error {
     static func status(_ status: OSStatus, during operation: String, reason: String? = nil) -> ToolFailure {
         let text = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
         return ToolFailure(message: "keychainctl: \(operation): " + (reason.map { "\($0) (\(text))" } ?? text),
-                           exitStatus: exitStatus(for: status), status: status)
+                           exitStatus: ExitStatus.code(for: status), status: status)
     }
 
     /// An add with -U or a delete whose attributes match items of `groups`, several access
@@ -37,11 +37,6 @@ struct ToolFailure: Error {
     /// A failure that is not a Keychain Services status; it exits 1 (``ExitStatus/failure``).
     static func other(_ text: String) -> ToolFailure {
         ToolFailure(message: "keychainctl: \(text)", exitStatus: ExitStatus.failure.code)
-    }
-
-    /// The exit status of a Keychain Services status (see ``ExitStatus/code(for:)``).
-    static func exitStatus(for status: OSStatus) -> Int32 {
-        ExitStatus.code(for: status)
     }
 }
 

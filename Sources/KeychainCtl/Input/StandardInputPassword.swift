@@ -47,7 +47,7 @@ struct StandardInputPassword: ParsableArguments {
             data.resetBytes(in: data.startIndex..<data.endIndex)
             throw ToolFailure(
                 message: "keychainctl: --password-stdin: the password is longer than 64 KiB (65536 bytes); nothing was changed",
-                exitStatus: ToolFailure.exitStatus(for: errSecParam))
+                exitStatus: ExitStatus.code(for: errSecParam))
         }
         return data
     }

@@ -28,7 +28,7 @@ struct KeychainOptions: ParsableArguments {
     /// must keep finding the items it added. No entitlements file is read either: keychainctl
     /// holds every group (`*`) anyway, and its own group is only where new items go.
     static var ownGroup: String {
-        if ProcessInfo.processInfo.environment["KEYCHAIN_ACCESS_GROUPS"] != nil,
+        if getenv("KEYCHAIN_ACCESS_GROUPS") != nil,
            let first = KeychainEnvironment.process.accessGroups.first(where: { $0 != KeychainEnvironment.everyAccessGroup }) {
             return first
         }

@@ -54,7 +54,7 @@ struct NewPasswordOptions: ParsableArguments {
             throw ToolFailure(
                 message: "keychainctl: --password-stdin: standard input is empty, so the password would be empty; "
                     + "nothing was stored. Add --allow-empty to store an empty password.",
-                exitStatus: ToolFailure.exitStatus(for: errSecParam))
+                exitStatus: ExitStatus.code(for: errSecParam))
         }
         return read
     }

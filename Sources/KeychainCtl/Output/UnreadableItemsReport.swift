@@ -14,6 +14,6 @@ enum UnreadableItemsReport {
         let heading = "keychainctl: \(operation): \(count) could not be opened (damaged or altered; errSecDecode) and "
             + "\(verb) skipped; the other items were \(outcome):"
         throw ToolFailure(message: ([heading] + skipped.map { "    \($0)" }).joined(separator: "\n"),
-                          exitStatus: ToolFailure.exitStatus(for: errSecDecode))
+                          exitStatus: ExitStatus.code(for: errSecDecode))
     }
 }

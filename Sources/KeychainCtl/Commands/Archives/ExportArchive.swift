@@ -43,7 +43,7 @@ struct ExportArchive: ParsableCommand {
             ?? PasswordPrompt.newPassword("password for new archive: ", retype: "retype password for new archive: ")
         guard !secret.isEmpty else {
             throw ToolFailure(message: "keychainctl: export-archive: an archive needs a password",
-                              exitStatus: ToolFailure.exitStatus(for: errSecParam))
+                              exitStatus: ExitStatus.code(for: errSecParam))
         }
         let export: SecArchiveExport
         do {

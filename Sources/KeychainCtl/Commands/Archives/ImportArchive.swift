@@ -51,7 +51,7 @@ struct ImportArchive: ParsableCommand {
             // Said in full: an archive that asks for too much work says how much.
             if let reason = error.parameterReason {
                 throw ToolFailure(message: "keychainctl: import-archive: \(reason)",
-                                  exitStatus: ToolFailure.exitStatus(for: errSecParam))
+                                  exitStatus: ExitStatus.code(for: errSecParam))
             }
             throw keychain.location.hinted(ToolFailure.status(error.status, during: "import-archive"))
         }
