@@ -69,6 +69,9 @@ let package = Package(
                 // DER parser of its own, and reads names and serials through SwiftASN1.
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                // SecKey's elliptic-curve keys and algorithms, and (CryptoExtras) RSA.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The Swift-first API. Its module is not called `Keychain` like its main type, so
