@@ -81,6 +81,9 @@ let package = Package(
             dependencies: [
                 // Apple platforms have the system's Security framework.
                 .target(name: "Security", condition: .when(platforms: [.linux])),
+                // CryptoKit's key types, which the module stores; swift-crypto re-exports
+                // CryptoKit on Apple platforms, so they are the system's types there.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The module apps import: `SwiftKeychain`, re-exported under the product's name.
@@ -308,6 +311,8 @@ let package = Package(
                 "Keychain",
                 // KeychainEnvironment, to point the tests at private keychains.
                 .target(name: "Security", condition: .when(platforms: [.linux])),
+                // CryptoKit's key types, whose storage the tests check.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ]
