@@ -46,3 +46,54 @@ import TestSupport
         }
     }
 }
+
+/// NIST keys through ``CryptoKeyStore``: key items made with `SecKeyCreateWithData`, as the
+/// article's `SecKeyConvertible` code makes them, read back by that code's query.
+@Suite struct CryptoKeyStoreTests {
+    let keychainFiles = PrivateKeychain()
+
+    @Test func theDocumentedSampleRestoresTheKey() throws {
+        try keychainFiles.run {
+            #expect(try DocumentationSamples.storeCryptoKitKey())
+        }
+    }
+
+    /// The article's read: a kSecClassKey query by application label with kSecReturnRef,
+    /// then SecKeyCopyExternalRepresentation, gives the key's X9.63 bytes.
+    @Test func theArticlesReadFindsTheStoredKey() throws {
+        try keychainFiles.run {
+            let key = P384.Signing.PrivateKey()
+            try CryptoKeyStore().set(key, label: "article")
+            let query: [String: Any] = [kSecClass as String: kSecClassKey,
+                                        kSecAttrApplicationLabel as String: "article",
+                                        kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
+                                        kSecReturnRef as String: true]
+            var item: CFTypeRef?
+            #expect(SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess)
+            let secKey = try #require(item as? SecKey)
+            var error: Unmanaged<CFError>?
+            let data = try #require(SecKeyCopyExternalRepresentation(secKey, &error) as Data?)
+            #expect(data == key.x963Representation)
+        }
+    }
+
+    /// Setting a label again replaces the key; each curve under a label is its own item, and
+    /// removing one leaves the others.
+    @Test func aLabelHoldsOneKeyOfEachKind() throws {
+        try keychainFiles.run {
+            let store = CryptoKeyStore()
+            let first = P256.Signing.PrivateKey()
+            let second = P256.Signing.PrivateKey()
+            let other = P521.KeyAgreement.PrivateKey()
+            try store.set(first, label: "k")
+            try store.set(second, label: "k")
+            try store.set(other, label: "k")
+            #expect(try store.key(P256.Signing.PrivateKey.self, label: "k")?.rawRepresentation == second.rawRepresentation)
+            #expect(try store.key(P521.KeyAgreement.PrivateKey.self, label: "k")?.rawRepresentation == other.rawRepresentation)
+            #expect(try store.removeKey(P256.Signing.PrivateKey.self, label: "k"))
+            #expect(try store.key(P256.Signing.PrivateKey.self, label: "k") == nil)
+            #expect(try store.key(P521.KeyAgreement.PrivateKey.self, label: "k") != nil)
+            #expect(try store.key(P384.Signing.PrivateKey.self, label: "absent") == nil)
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Keychain
 import Security
@@ -7,6 +8,17 @@ import Security
 // the body) of a function, so that the tests compile each one; DocumentationSampleTests
 // checks that each block appears here and runs the functions in a private keychain.
 enum DocumentationSamples {
+    // MARK: CryptoKeyStore.swift
+
+    /// Returns whether the restored key is the stored one.
+    static func storeCryptoKitKey() throws -> Bool {
+        let store = CryptoKeyStore()
+        let signingKey = P256.Signing.PrivateKey()
+        try store.set(signingKey, label: "com.example.signing")
+        let restored = try store.key(P256.Signing.PrivateKey.self, label: "com.example.signing")
+        return restored?.rawRepresentation == signingKey.rawRepresentation
+    }
+
     // MARK: GettingStarted.md and SwiftKeychain.md
 
     static func saveAndRead() throws -> (token: String?, known: Bool, keys: [String]) {

@@ -35,7 +35,9 @@ import TestSupport
             contentsOf: Self.packageRoot.appendingPathComponent("Tests/KeychainTests/DocumentationSamples.swift"),
             encoding: .utf8)
         let sources = Self.packageRoot.appendingPathComponent("Sources/SwiftKeychain")
-        let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+        // Every file of the module, in its subfolders too.
+        let files = (FileManager.default.subpaths(atPath: sources.path) ?? []).filter { $0.hasSuffix(".swift") }
+        #expect(files.contains("CryptoKeys/CryptoKeyStore.swift"))
         var checked = 0
         for file in files.sorted() {
             let source = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)

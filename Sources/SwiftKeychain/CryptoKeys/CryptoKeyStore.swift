@@ -37,7 +37,8 @@ public struct CryptoKeyStore: Sendable, Hashable {
         self.accessibility = accessibility
     }
 
-    /// Stores a private key under a label, replacing a key of the same kind stored there.
+    /// Stores a private key under a label, replacing the key of the same curve stored there
+    /// (a label holds one key per curve; signing and key-agreement keys share it).
     ///
     /// - Throws: ``KeychainError``.
     public func set<Key: SecKeyConvertible>(_ key: Key, label: String) throws(KeychainError) {
@@ -65,7 +66,7 @@ public struct CryptoKeyStore: Sendable, Hashable {
 
     /// The private key stored under a label; nil when there is none.
     ///
-    /// - Throws: ``KeychainError``; `errSecDecode` when the stored key is not of this kind.
+    /// - Throws: ``KeychainError``; `errSecDecode` when the stored key is not one of this type.
     public func key<Key: SecKeyConvertible>(_ type: Key.Type = Key.self, label: String) throws(KeychainError) -> Key? {
         var query = try query(for: type, label: label)
         query[kSecReturnRef as String] = true
@@ -97,7 +98,7 @@ public struct CryptoKeyStore: Sendable, Hashable {
         }
     }
 
-    /// Removes the private key of this kind stored under a label.
+    /// Removes the private key of this curve stored under a label.
     ///
     /// - Returns: Whether there was a key to remove.
     /// - Throws: ``KeychainError``.
