@@ -34,18 +34,14 @@ import TestSupport
         let samples = try String(
             contentsOf: Self.packageRoot.appendingPathComponent("Tests/KeychainTests/DocumentationSamples.swift"),
             encoding: .utf8)
-        let sources = Self.packageRoot.appendingPathComponent("Sources/SwiftKeychain")
-        // Every file of the module, in its subfolders too.
-        let files = (FileManager.default.subpaths(atPath: sources.path) ?? []).filter { $0.hasSuffix(".swift") }
-        #expect(files.contains("CryptoKeys/CryptoKeyStore.swift"))
-        var checked = 0
-        for file in files.sorted() {
-            let source = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            for block in DocumentationBlocks(markdown: DocumentationBlocks.markdown(ofDocumentationCommentsIn: source)).swift.map(\.text) {
-                #expect(DocumentationBlocks.source(samples, contains: block), "\(file): not in DocumentationSamples.swift:\n\(block)")
-                checked += 1
-            }
+        let blocks = try DocumentationBlocks.documentationCommentSamples(
+            under: Self.packageRoot.appendingPathComponent("Sources/SwiftKeychain"))
+        for (file, block) in blocks {
+            #expect(DocumentationBlocks.source(samples, contains: block), "\(file): not in DocumentationSamples.swift:\n\(block)")
         }
+        // Subfolders are searched too.
+        #expect(blocks.contains { $0.file == "CryptoKeys/CryptoKeyStore.swift" })
+        let checked = blocks.count
         #expect(checked >= 7)
     }
 

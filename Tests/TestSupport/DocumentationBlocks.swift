@@ -76,6 +76,16 @@ public struct DocumentationBlocks: Sendable {
         }.joined(separator: "\n")
     }
 
+    /// The Swift blocks of the documentation comments of every Swift file under `folder`
+    /// (subfolders too), each with the file's path relative to `folder`.
+    public static func documentationCommentSamples(under folder: URL) throws -> [(file: String, text: String)] {
+        let files = (FileManager.default.subpaths(atPath: folder.path) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+        return try files.flatMap { file in
+            let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            return DocumentationBlocks(markdown: markdown(ofDocumentationCommentsIn: source)).swift.map { (file, $0.text) }
+        }
+    }
+
     /// Whether `source` holds `block` line for line, every non-empty line of the block
     /// preceded by the same indentation (a sample inside a function body); empty lines
     /// match lines with nothing but spaces.
