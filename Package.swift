@@ -101,6 +101,8 @@ let package = Package(
             dependencies: [
                 "Security",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // To choose what the library's log lines show on standard error.
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/KeychainCtl",
             exclude: ["Program"]

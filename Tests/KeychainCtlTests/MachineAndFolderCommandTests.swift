@@ -67,7 +67,9 @@ import TestSupport
         #expect(chmod(shared.path, 0o1777) == 0)
         let outcome = try run("create-keychain", "-p", "pw", shared.appendingPathComponent("ci.keychain-db").path)
         #expect(outcome.status == 53)   // errSecNotAvailable, -25291
-        #expect(outcome.errors.contains("the keychain folder \(shared.path) is writable by others (mode 1777)"))
+        #expect(outcome.errors == "keychainctl: SecKeychainCreate \(shared.appendingPathComponent("ci.keychain-db").path): "
+            + "the folder \(shared.path) belongs to another user or others may write in it (mode 1777); a keychain's folder "
+            + "must be writable by you alone (No keychain is available. You may need to restart your computer.)\n")
         var status = stat()
         #expect(stat(shared.path, &status) == 0 && status.st_mode & 0o7777 == 0o1777)
         #expect(try FileManager.default.contentsOfDirectory(atPath: shared.path).isEmpty)

@@ -51,15 +51,15 @@ import TestSupport
         let notAvailable = "(No keychain is available. You may need to restart your computer.)"
         let proc = try keychainctl("create-keychain", "-p", "", "/proc/nope/kc")
         #expect(proc.status == 53)   // errSecNotAvailable, -25291
-        // (The library also logs its own account of the failure on standard error, before.)
-        #expect(proc.errors.hasSuffix("\nkeychainctl: SecKeychainCreate /proc/nope/kc: there is no folder /proc/nope, "
-            + "and none can be created in /proc \(notAvailable)\n"))
+        // One line: the library's own log line for the failure is not shown unless asked for.
+        #expect(proc.errors == "keychainctl: SecKeychainCreate /proc/nope/kc: there is no folder /proc/nope, "
+            + "and none can be created in /proc \(notAvailable)\n")
 
         let file = scratch.appendingPathComponent("a-file")
         #expect(FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8)))
         let underFile = try keychainctl("create-keychain", "-p", "", file.path + "/kc")
         #expect(underFile.status == 53)
-        #expect(underFile.errors.hasSuffix("\nkeychainctl: SecKeychainCreate \(file.path)/kc: \(file.path) is not a folder \(notAvailable)\n"))
+        #expect(underFile.errors == "keychainctl: SecKeychainCreate \(file.path)/kc: \(file.path) is not a folder \(notAvailable)\n")
 
         let open = scratch.appendingPathComponent("open-to-all")
         try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
@@ -70,5 +70,24 @@ import TestSupport
         // The library changed nothing it did not create.
         let mode = try FileManager.default.attributesOfItem(atPath: open.path)[.posixPermissions] as? Int
         #expect(mode == 0o777)
+    }
+
+    @Test("A keychain that cannot be opened is reported with the reason: its mode, or that it is no keychain")
+    func openingNamesWhyTheKeychainIsUnavailable() throws {
+        let notAvailable = "(No keychain is available. You may need to restart your computer.)"
+        let path = scratch.appendingPathComponent("bad.keychain-db").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x5A, count: 4096),
+                                               attributes: [.posixPermissions: 0o644]))
+        let wrongMode = try keychainctl("find-generic-password", "-s", "x", path)
+        #expect(wrongMode.status == 53)
+        #expect(wrongMode.errors == "keychainctl: SecKeychainOpen \(path): the keychain database \(path) has mode 644; "
+            + "it must be readable and writable by its owner only (chmod 600) \(notAvailable)\n")
+        #expect(chmod(path, 0o600) == 0)
+        let notAKeychain = try keychainctl("find-generic-password", "-s", "x", path)
+        #expect(notAKeychain.status == 53)
+        #expect(notAKeychain.errors == "keychainctl: SecKeychainOpen \(path): the keychain database is damaged or is not a keychain \(notAvailable)\n")
+        // The library's own lines come back when asked for.
+        let logged = try keychainctl.shell("KEYCHAINCTL_LOG_LEVEL=error \"$0\" find-generic-password -s x '\(path)'")
+        #expect(logged.errors.contains("error swift-keychain:"))
     }
 }

@@ -14,7 +14,9 @@ package struct KeychainCtl: ParsableCommand {
             an item in an app's group.
 
             An argument that is not valid UTF-8 is a usage error. Errors are printed as \
-            keychainctl: <operation>: <message>.
+            keychainctl: <operation>: <message>. The library's warnings are shown; its error lines, \
+            which these messages repeat, only when KEYCHAINCTL_LOG_LEVEL asks for a level (debug, \
+            info, notice, warning, error).
 
             """ + "\n" + ExitStatus.summary,
         version: ToolVersion.current,

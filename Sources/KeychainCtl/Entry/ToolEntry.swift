@@ -12,6 +12,7 @@ package enum ToolEntry {
     /// be UTF-8 (exit 2 naming the first that is not), then ``run(_:)``.
     package static func runProcess() -> Never {
         StandardDescriptors.occupyClosedOnes()
+        LibraryLogging.bootstrap()
         switch RawArguments.checked(RawArguments.ofProcess()) {
         case .success(let arguments):
             run(arguments)

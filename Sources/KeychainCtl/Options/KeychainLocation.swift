@@ -44,6 +44,11 @@ struct KeychainLocation {
     /// use): `security`'s keychain_open asks for its status, which a missing keychain has
     /// not.
     func open() throws -> SecKeychain {
+        do {
+            try keychain.checkAvailable()
+        } catch {
+            throw ToolFailure.status(error.status, during: "SecKeychainOpen \(displayName)", reason: error.reason)
+        }
         var status: SecKeychainStatus = 0
         try check(SecKeychainGetStatus(keychain, &status), "SecKeychainOpen \(displayName)")
         return keychain

@@ -4,6 +4,17 @@ internal import KeychainCore
 // keychainctl's export-archive, import-archive and dump-keychain, on a `SecKeychain`: the
 // calls the Apple API has no counterpart for, visible inside this package only.
 extension SecKeychain {
+    /// Opens the keychain (creating the default one on first use), as every call on it does,
+    /// and says why it cannot: `SecKeychainGetStatus` gives only the status, and a tool
+    /// should tell its user that a database has the wrong mode, not to restart the computer.
+    package func checkAvailable() throws(SecKeychainFailure) {
+        do {
+            _ = try store()
+        } catch {
+            throw SecKeychainFailure(error)
+        }
+    }
+
     /// Seals every item that may leave this machine (not the ThisDeviceOnly ones) into an
     /// archive under `password`, with scrypt at its standard cost. Items that fail to open
     /// are left out and listed.

@@ -9,11 +9,19 @@ package struct SecKeychainFailure: Error, Sendable, Hashable, CustomStringConver
     package let status: OSStatus
     /// For errSecParam, what was wrong, in a sentence a user can act on; nil otherwise.
     package let parameterReason: String?
+    /// What went wrong in this case, beyond what the status's message says (a database's
+    /// mode, an I/O error's cause); nil when the status says it all.
+    package let reason: String?
     package let description: String
 
     init(_ error: KeychainError) {
         status = error.status
         if case .param(let reason) = error { parameterReason = reason } else { parameterReason = nil }
+        reason = switch error {
+        case .param(let reason), .notAvailable(let reason), .io(let reason), .unimplemented(let reason): reason
+        case .wrongVersion, .missingEntitlement: error.description
+        default: nil
+        }
         description = error.description
     }
 }
