@@ -68,7 +68,10 @@ public struct KeychainEnvironment: Sendable, Hashable {
         let file = defaultKeychainFile(in: directory)
         do {
             if let name, name != "login" {
-                try Data((name + "\n").utf8).write(to: file, options: .atomic)
+                // Written and synced under another name, then renamed: a power cut leaves
+                // the old choice or the new one, never an empty file.
+                try PrivateFile.install(Data((name + "\n").utf8), at: file.path, role: "default keychain record",
+                                        replacing: true)
             } else if FileManager.default.fileExists(atPath: file.path) {
                 try FileManager.default.removeItem(at: file)
             }

@@ -54,6 +54,21 @@ import TestSupport
         #expect(block.contains("    \"icmt\"<blob>=\"a note\"\n"))
     }
 
+    /// Files the tool writes: an archive written over a symbolic link replaces the link and
+    /// leaves its target alone, and the new file is the owner's alone.
+    @Test func anArchiveWrittenOverALinkReplacesTheLinkNotItsTarget() throws {
+        let target = archive.deletingLastPathComponent().appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(atPath: archive.path, withDestinationPath: target.path)
+        try exportWork()
+        #expect(try Data(contentsOf: target) == Data("keep me".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: archive.path)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+        #expect(try importInto("home").status == 0)
+    }
+
     @Test(.tags(.slow)) func byDefaultADuplicateImportsNothingAndSaysHowManyCollide() throws {
         try exportWork()
         try keychainctl("add-generic-password", "-a", "alice", "-s", "example.com", "-w", "local", "home")

@@ -9,7 +9,7 @@ import Glibc
 /// read or write. Anything else is refused with errSecNotAvailable saying what was found;
 /// nothing is ever chmodded: a file that is not private was not made by the library, or was
 /// changed since.
-enum PrivateFile {
+package enum PrivateFile {
     /// Opens `path` with `flags` (O_RDONLY, O_RDWR, O_CREAT... ; a new file is 0600) and
     /// checks what it opened. Returns nil when the file is missing and `flags` do not create it.
     /// `role` names the file in errors ("device key", "keychain database").
@@ -77,8 +77,9 @@ enum PrivateFile {
 
     /// Creates the file at `path` holding `bytes`, 0600, atomically: it is written and
     /// synced under a temporary name, then linked in place. When a file is already there
-    /// (another process was first), it is left as it is.
-    static func install(_ bytes: Data, at path: String, role: String) throws(KeychainError) {
+    /// (another process was first), it is left as it is, unless `replacing`: then the new
+    /// file takes the name (a symbolic link there is replaced, never followed).
+    package static func install(_ bytes: Data, at path: String, role: String, replacing: Bool = false) throws(KeychainError) {
         let temporary = path + ".\(getpid()).\(UUID().uuidString).tmp"
         defer { unlink(temporary) }
         let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -95,7 +96,11 @@ enum PrivateFile {
         guard written == bytes.count, synced == 0 else {
             throw .notAvailable("cannot write the \(role) \(path): \(errnoText())")
         }
-        if link(temporary, path) != 0 && errno != EEXIST {
+        if replacing {
+            guard rename(temporary, path) == 0 else {
+                throw .notAvailable("cannot install the \(role) \(path): \(errnoText())")
+            }
+        } else if link(temporary, path) != 0 && errno != EEXIST {
             throw .notAvailable("cannot install the \(role) \(path): \(errnoText())")
         }
         // The new name must survive a power cut like the contents.

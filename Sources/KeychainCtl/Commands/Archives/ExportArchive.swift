@@ -51,14 +51,12 @@ struct ExportArchive: ParsableCommand {
         } catch {
             throw keychain.location.hinted(ToolFailure.status(error.status, during: "export-archive"))
         }
-        // Only the owner may read the archive, as only they may read the keychain; umask
-        // also covers the temporary file of the atomic write.
-        let mask = umask(0o077)
-        defer { umask(mask) }
+        // Only the owner may read the archive, as only they may read the keychain; it is
+        // on disk (synced) before the command says it succeeded.
         do {
-            try export.archive.write(to: URL(fileURLWithPath: output), options: .atomic)
+            try SecPrivateFileWriter.write(export.archive, to: output)
         } catch {
-            let reason = PathDiagnosis.creating(output, createsFolders: false) ?? error.localizedDescription
+            let reason = PathDiagnosis.creating(output, createsFolders: false) ?? error.reason ?? error.description
             throw ToolFailure.other("cannot write \(output): \(reason)")
         }
         try UnreadableItemsReport.check(export.skipped, during: "export-archive", othersWere: "exported")
