@@ -5,6 +5,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case archiveReader = "archive-reader"
     case keychainctl = "keychainctl"
     case certificate = "certificate"
+    case keyExchange = "key-exchange"
 
     /// Runs one input. A bug shows as a trap (the library's, or a broken expectation's
     /// `fatalError`), a hang or unbounded memory, which libFuzzer reports with the input.
@@ -16,6 +17,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .archiveReader: ArchiveReaderTarget.run(bytes)
         case .keychainctl: KeychainCtlArgumentsTarget.run(bytes)
         case .certificate: CertificateTarget.run(bytes)
+        case .keyExchange: KeyExchangeTarget.run(bytes)
         }
     }
 }
