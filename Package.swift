@@ -60,6 +60,14 @@ let package = Package(
                 .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
+        // Security imports KeychainCore `@_implementationOnly`: in a module built without library
+        // evolution (as SwiftPM builds packages), `internal` and `package` imports are still
+        // loaded by every client, and KeychainCore brings C modules (`_AtomicsShims`, SQLite,
+        // the keyring) whose module maps only this package's targets are given. Code of other
+        // packages that sees `Security` (`#if canImport(Security)`) must load it without them.
+        // The price: no public struct or enum of Security may store a KeychainCore type (its
+        // layout would need the core), and this package's targets that use package declarations
+        // naming core types import KeychainCore themselves.
         .target(
             name: "Security",
             dependencies: [

@@ -1,5 +1,5 @@
 import Foundation
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// Conversions between the Foundation objects callers put in dictionaries and the core's
 /// typed values. Swift values (String, Data, Bool, Int) and their Foundation counterparts

@@ -1,5 +1,5 @@
 import Foundation
-package import KeychainCore
+@_implementationOnly import KeychainCore
 import Synchronization
 
 /// Linux only: which keychain the `SecItem` functions use and which access groups the
@@ -20,18 +20,17 @@ public struct KeychainEnvironment: Sendable, Hashable {
     /// For the process they come from `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else
     /// from `keychain-access-groups` in `<executable>.entitlements`, else from the bundle
     /// identifier or the executable's name.
-    public var accessGroups: [String] {
-        didSet { caller = CallerIdentity(accessGroups: accessGroups) }
-    }
+    public var accessGroups: [String]
 
-    /// The caller the groups make, kept rather than made on every call.
-    private(set) var caller: CallerIdentity
+    /// The caller the groups make. Made when asked rather than stored: a stored core type
+    /// would make this public struct's layout depend on the core, which clients in other
+    /// packages must not need to load (see Package.swift, `Security`).
+    var caller: CallerIdentity { CallerIdentity(accessGroups: accessGroups) }
 
     public init(directory: URL, keychainName: String = "login", accessGroups: [String]) {
         self.directory = directory
         self.keychainName = keychainName
         self.accessGroups = accessGroups
-        caller = CallerIdentity(accessGroups: accessGroups)
     }
 
     /// The environment of this process: the default keychain is `login`, or the one

@@ -1,5 +1,5 @@
 import Foundation
-package import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// The four calls, whose dictionaries accept different keys.
 package enum SecItemCall {

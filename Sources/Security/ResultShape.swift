@@ -1,5 +1,5 @@
 import Foundation
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// The objects SecItemAdd and SecItemCopyMatching hand back (rules 17, 19, 22, 23).
 enum ResultShape {

@@ -1,5 +1,5 @@
 import Foundation
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 import Logging
 
 /// Adds an item to the keychain.

@@ -1,5 +1,5 @@
 import Foundation
-package import KeychainCore
+@_implementationOnly import KeychainCore
 #if canImport(Glibc)
 import Glibc
 #endif

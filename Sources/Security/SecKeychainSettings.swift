@@ -1,4 +1,4 @@
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// The version of `SecKeychainSettings` this API reads and writes.
 public let SEC_KEYCHAIN_SETTINGS_VERS1: Int32 = 1

@@ -1,5 +1,5 @@
 import Foundation
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// A source of random numbers. There is one, the system's, named by ``kSecRandomDefault``;
 /// as on Apple platforms, it is an opaque pointer that is nil.

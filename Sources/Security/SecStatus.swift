@@ -1,5 +1,5 @@
 import Foundation
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 // The status codes of Keychain Services (every `errSec...` code of Apple's SecBase.h) and
 // the messages SecCopyErrorMessageString gives, from the core's one table of them

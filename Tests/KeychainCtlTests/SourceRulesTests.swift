@@ -46,6 +46,28 @@ import Testing
         }
     }
 
+    /// Other packages' `#if canImport(Security)` code loads `Security` without the core's C
+    /// modules (`_AtomicsShims`, SQLite) only while every import of the core in it is
+    /// `@_implementationOnly`: an `internal` or `package` import is loaded by every client of
+    /// a module built without library evolution (see Package.swift). CoexistenceTests builds
+    /// such code; this scan names the file at once.
+    @Test func securityImportsTheCoreImplementationOnly() throws {
+        var hidden = 0
+        for file in try Self.swiftFiles(in: "Security") {
+            let imports = try Self.lines(of: file) { line in
+                let words = line.split(whereSeparator: \.isWhitespace)
+                return words.contains("import") && words.contains("KeychainCore")
+            }
+            let exposing = try Self.lines(of: file) { line in
+                let words = line.split(whereSeparator: \.isWhitespace)
+                return words.contains("import") && words.contains("KeychainCore") && words.first != "@_implementationOnly"
+            }
+            hidden += imports.count - exposing.count
+            #expect(exposing.isEmpty, "\(file.lastPathComponent) imports KeychainCore other than @_implementationOnly at line(s) \(exposing)")
+        }
+        #expect(hidden > 5, "the scan must see Security's imports of the core")
+    }
+
     /// Apple-compatible source: the C functions Apple's Security and Core Foundation declare
     /// return values that Swift lets callers ignore (`SecItemDelete(query as CFDictionary)`
     /// compiles without a warning on Apple platforms), so their counterparts here are

@@ -14,7 +14,7 @@ struct CertificateTests {
     // MARK: Certificates to read
 
     /// A certificate made by `openssl req -x509`, in DER, with the key type and subject given.
-    private static func opensslCertificate(key: [String], subject: String, serial: String,
+    static func opensslCertificate(key: [String], subject: String, serial: String,
                                            extensions: [String] = []) throws -> URL {
         let folder = TestScratch.folder("certificates")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -28,8 +28,8 @@ struct CertificateTests {
         return certificate
     }
 
-    private static let ecKey = ["ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
-    private static let rsaKey = ["rsa:2048"]
+    static let ecKey = ["ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
+    static let rsaKey = ["rsa:2048"]
 
     /// Runs `openssl`, returning its exit status and standard output.
     private static func openssl(_ arguments: [String]) throws -> (status: Int32, output: String) {

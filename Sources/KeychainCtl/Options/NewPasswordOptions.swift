@@ -39,7 +39,7 @@ struct NewPasswordOptions: ParsableArguments {
         if allowEmpty, !standardInput.isSet {
             throw ValidationError("--allow-empty applies to --password-stdin only.")
         }
-        if let hexPassword, Hex.bytes(hexPassword) == nil {
+        if let hexPassword, HexDigits.bytes(hexPassword) == nil {
             throw ValidationError("Unable to convert password data (-X must specify valid hex digits)")
         }
     }
@@ -47,7 +47,7 @@ struct NewPasswordOptions: ParsableArguments {
     /// The password given, asked for or read; nil when none was given.
     func read() throws -> Data? {
         if let password { return Data(password.utf8) }
-        if let hexPassword { return Hex.bytes(hexPassword) }
+        if let hexPassword { return HexDigits.bytes(hexPassword) }
         if prompt { return try PasswordPrompt.newPassword("password data for new item: ", retype: "retype password for new item: ") }
         guard let read = try standardInput.read() else { return nil }
         guard !read.isEmpty || allowEmpty else {

@@ -31,7 +31,7 @@ enum ItemJSON {
             return UTCTime(date)?.iso8601 ?? NSNull()
         case let data as Data:
             guard let text = String(data: data, encoding: .utf8) else {
-                return ["hex": Hex.string(data)]
+                return ["hex": HexDigits.string(data)]
             }
             return text
         case let number as NSNumber:

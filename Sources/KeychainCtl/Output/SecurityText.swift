@@ -14,7 +14,7 @@ enum SecurityText {
         let hasOther = bytes.contains { !isQuotable($0) }
         var text = ""
         if hasOther {
-            text += "0x" + Hex.string(bytes, uppercase: true) + (hasText ? "  " : " ")
+            text += "0x" + HexDigits.string(bytes, uppercase: true) + (hasText ? "  " : " ")
         }
         if hasText {
             text += "\""
@@ -34,7 +34,7 @@ enum SecurityText {
     /// ASCII, else all of it in lowercase hex, so that the line is always safe to print.
     static func password(_ data: Data) -> String {
         if data.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return String(decoding: data, as: UTF8.self) }
-        return Hex.string(data)
+        return HexDigits.string(data)
     }
 
     /// A number as `security` prints a 4-byte attribute: its bytes, most significant first,

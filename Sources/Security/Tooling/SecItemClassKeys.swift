@@ -1,4 +1,4 @@
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// The attributes that identify an item of a class, for this package's tools.
 package enum SecItemClassKeys {

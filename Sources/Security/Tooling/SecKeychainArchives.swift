@@ -1,5 +1,5 @@
 import Foundation
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 // keychainctl's export-archive, import-archive and dump-keychain, on a `SecKeychain`: the
 // calls the Apple API has no counterpart for, visible inside this package only.

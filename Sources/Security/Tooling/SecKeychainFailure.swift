@@ -1,4 +1,4 @@
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// Why a call of this package's keychain tooling (archives, unreadable items) failed: the
 /// status a `Sec*` function would return, and the reason in words.
