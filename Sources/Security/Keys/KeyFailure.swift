@@ -1,5 +1,5 @@
 import Foundation
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// Why a SecKey call failed: a status and a message, handed to the caller as a `CFError` of
 /// the `OSStatus` domain, as Apple's SecKey functions do. Messages never hold key material.

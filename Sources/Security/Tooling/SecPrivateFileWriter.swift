@@ -1,5 +1,5 @@
 import Foundation
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// Writes a file only its owner may read, as the library writes its own: 0600, written and
 /// synced under a temporary name, then renamed over `path` (a symbolic link there is replaced,
