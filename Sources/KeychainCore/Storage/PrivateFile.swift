@@ -9,7 +9,7 @@ import Glibc
 /// read or write. Anything else is refused with errSecNotAvailable saying what was found;
 /// nothing is ever chmodded: a file that is not private was not made by the library, or was
 /// changed since.
-enum PrivateFile {
+package enum PrivateFile {
     /// Opens `path` with `flags` (O_RDONLY, O_RDWR, O_CREAT... ; a new file is 0600) and
     /// checks what it opened. Returns nil when the file is missing and `flags` do not create it.
     /// `role` names the file in errors ("device key", "keychain database").
@@ -59,7 +59,7 @@ enum PrivateFile {
     }
 
     /// Reads `fd` to its end with a POSIX read loop, refusing more than `limit` bytes.
-    static func readAll(_ fd: Int32, limit: Int, path: String, role: String) throws(KeychainError) -> Data {
+    package static func readAll(_ fd: Int32, limit: Int, path: String, role: String) throws(KeychainError) -> Data {
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0
         while count < bytes.count {
