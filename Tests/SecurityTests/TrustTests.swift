@@ -409,6 +409,50 @@ struct TrustTests {
         #expect(SecTrustSetPolicies(trust, "not a policy" as NSString) == errSecParam)
     }
 
+    @Test("The deprecated SecTrustEvaluate and SecTrustGetCertificateAtIndex, still widely used, give the same verdict and chain")
+    @available(*, deprecated, message: "uses the deprecated functions on purpose")
+    func deprecatedFunctions() throws {
+        let chain = try Self.chain()
+        let trust = try Self.trust([chain.leaf, chain.intermediate], anchors: [chain.root])
+        var result = SecTrustResultType.invalid
+        #expect(SecTrustCopyResult(trust) == nil)
+        #expect(SecTrustEvaluate(trust, &result) == errSecSuccess)
+        #expect(result == .unspecified)
+        let found = (0..<3).compactMap { SecTrustGetCertificateAtIndex(trust, $0) }
+        #expect(Self.der(found) == Self.der([chain.leaf, chain.intermediate, chain.root]))
+        #expect(SecTrustGetCertificateAtIndex(trust, 3) == nil)
+        #expect(SecTrustGetCertificateAtIndex(trust, -1) == nil)
+        let copied = try #require(SecTrustCopyResult(trust) as? [String: Any])
+        #expect(copied[kSecTrustResultValue as String] as? UInt32 == SecTrustResultType.unspecified.rawValue)
+
+        let untrusted = try Self.trust([chain.leaf, chain.intermediate, chain.root])
+        #expect(SecTrustEvaluate(untrusted, &result) == errSecSuccess)
+        #expect(result == .recoverableTrustFailure)
+    }
+
+    @Test("Network fetching is Apple's default (off with a basic X.509 policy, on for SSL) and settable, and never changes a verdict: a missing intermediate stays missing")
+    func networkFetchIsRecordedOnly() throws {
+        let chain = try Self.chain()
+        let trust = try Self.trust([chain.leaf], [SecPolicyCreateSSL(true, nil)], anchors: [chain.root])
+        var allowed: DarwinBoolean = false
+        #expect(SecTrustGetNetworkFetchAllowed(trust, &allowed) == errSecSuccess)
+        #expect(allowed == true)
+        #expect(Self.evaluate(trust).error?.code == Int(errSecCreateChainFailed))
+        #expect(SecTrustSetNetworkFetchAllowed(trust, false) == errSecSuccess)
+        #expect(SecTrustGetNetworkFetchAllowed(trust, &allowed) == errSecSuccess)
+        #expect(allowed == false)
+    }
+
+    @Test("The leaf's public key for SecTrustCopyKey is its SubjectPublicKeyInfo DER, as openssl x509 -pubkey exports it")
+    func leafPublicKeyInfoIsOpensslsSubjectPublicKeyInfo() throws {
+        let chain = try Self.chain()
+        let trust = try Self.trust([chain.leaf, chain.intermediate], anchors: [chain.root])
+        let exported = try Self.run(["x509", "-in", chain.file("leaf.pem"), "-noout", "-pubkey"])
+        let document = try PEMDocument(pemString: exported)
+        #expect(document.discriminator == "PUBLIC KEY")
+        #expect(trustLeafPublicKeyInfo(trust) == document.derBytes)
+    }
+
     // MARK: Bad input
 
     @Test("SecTrustCreateWithCertificates refuses what is not a certificate or a non-empty array of them, and policies likewise, with errSecParam")

@@ -145,7 +145,7 @@ nonisolated(unsafe) public let kSecTrustEvaluationDate: CFString = "TrustEvaluat
 
 /// The DER SubjectPublicKeyInfo of the leaf of a trust's chain (the first certificate given
 /// when there is no chain), for `SecTrustCopyKey`.
-func trustLeafPublicKeyInfo(_ trust: SecTrust) -> [UInt8]? {
+package func trustLeafPublicKeyInfo(_ trust: SecTrust) -> [UInt8]? {
     guard let leaf = trust.evaluatedVerdict().chain.first ?? trust.inputs.certificates.first else { return nil }
     var serializer = DER.Serializer()
     guard (try? serializer.serialize(leaf.parsed.publicKey)) != nil else { return nil }
