@@ -21,6 +21,8 @@ struct TrustTests {
     struct OpensslChain: Sendable {
         let folder: URL
         let root: SecCertificate, intermediate: SecCertificate, leaf: SecCertificate, clientLeaf: SecCertificate
+        /// A leaf issued by `clientLeaf`.
+        let misissued: SecCertificate
         /// The leaf's validity, as openssl wrote it.
         let leafNotBefore: Date, leafNotAfter: Date
 
@@ -63,11 +65,13 @@ struct TrustTests {
         try issue("intermediate", subject: "/CN=Trust Test Intermediate", by: "root", days: "3000", extensions: "ca.ext", serial: "2")
         try issue("leaf", subject: "/CN=www.example.test", by: "intermediate", days: "365", extensions: "server.ext", serial: "3")
         try issue("client", subject: "/CN=client.example.test", by: "intermediate", days: "365", extensions: "client.ext", serial: "4")
+        // Issued by the client leaf, which is no certificate authority.
+        try issue("misissued", subject: "/CN=misissued.example.test", by: "client", days: "365", extensions: "server.ext", serial: "5")
         let leaf = try certificate(pemFile: path("leaf.pem"))
         return OpensslChain(
             folder: folder, root: try certificate(pemFile: path("root.pem")),
             intermediate: try certificate(pemFile: path("intermediate.pem")), leaf: leaf,
-            clientLeaf: try certificate(pemFile: path("client.pem")),
+            clientLeaf: try certificate(pemFile: path("client.pem")), misissued: try certificate(pemFile: path("misissued.pem")),
             leafNotBefore: try opensslDate(path("leaf.pem"), "-startdate"), leafNotAfter: try opensslDate(path("leaf.pem"), "-enddate"))
     }
 
@@ -120,7 +124,7 @@ struct TrustTests {
 
     // openssl's error numbers (x509_vfy.h).
     private static let opensslNotYetValid = 9, opensslExpired = 10, opensslNoLocalIssuer = 20,
-        opensslInvalidPurpose = 26, opensslHostnameMismatch = 62, opensslSelfSignedInChain = 19
+        opensslInvalidPurpose = 26, opensslHostnameMismatch = 62, opensslSelfSignedInChain = 19, opensslInvalidCA = 79
 
     /// A trust of `certificates` under `policies`, anchored at `anchors` when given.
     private static func trust(_ certificates: [SecCertificate], _ policies: [SecPolicy]? = nil,
@@ -213,6 +217,25 @@ struct TrustTests {
         #expect(error.localizedDescription == "\u{201C}www.example.test\u{201D} certificate is not trusted")
         #expect(Self.der(SecTrustCopyCertificateChain(trust)) == Self.der([chain.leaf]))
         #expect(try Self.opensslVerify(root: chain.file("root.pem"), leaf: chain.file("leaf.pem")) == Self.opensslNoLocalIssuer)
+    }
+
+    @Test("A certificate issued by one that is no CA fails with errSecNoBasicConstraintsCA naming the issuer; openssl says invalid CA")
+    func issuerThatIsNoCertificateAuthority() throws {
+        let chain = try Self.chain()
+        let trust = try Self.trust([chain.misissued, chain.clientLeaf, chain.intermediate], anchors: [chain.root])
+        let error = try #require(Self.evaluate(trust).error)
+        #expect(error.code == Int(errSecNoBasicConstraintsCA))
+        #expect(error.localizedDescription == "\u{201C}client.example.test\u{201D} certificate is not standards compliant")
+        #expect(Self.der(SecTrustCopyCertificateChain(trust)) == Self.der([chain.misissued, chain.clientLeaf, chain.intermediate, chain.root]))
+        #expect(try Self.opensslVerify(root: chain.file("root.pem"), untrusted: [chain.file("client.pem"), chain.file("intermediate.pem")],
+                                       leaf: chain.file("misissued.pem")) == Self.opensslInvalidCA)
+    }
+
+    @Test("A self-signed certificate set as its own anchor is trusted, as openssl verify with it as the CA file")
+    func selfSignedCertificateAsItsOwnAnchor() throws {
+        let chain = try Self.chain()
+        #expect(Self.evaluate(try Self.trust([chain.root], anchors: [chain.root])).trusted)
+        #expect(try Self.opensslVerify(root: chain.file("root.pem"), leaf: chain.file("root.pem")) == nil)
     }
 
     @Test("Custom anchors replace the system's roots until SecTrustSetAnchorCertificatesOnly(false); nil anchors go back to the system's")

@@ -9,8 +9,11 @@ enum TrustCheck: Sendable, Equatable {
     case anchorTrusted
     /// The chain ends in a certificate whose issuer is nowhere to be found (`MissingIntermediate`).
     case missingIntermediate
-    /// A certificate leads to an anchor, but the path breaks RFC 5280: a basic or name
-    /// constraint, a version (`BasicCertificateProcessing`).
+    /// A certificate that is not a certificate authority issued the one below it
+    /// (`BasicConstraintsCA`).
+    case basicConstraintsCA
+    /// A certificate leads to an anchor, but the path breaks another rule of RFC 5280: a path
+    /// length or name constraint, a version (`BasicCertificateProcessing`).
     case basicCertificateProcessing
     /// The leaf's extended key usage does not allow the policy's usage (`ExtendedKeyUsage`).
     case extendedKeyUsage
@@ -30,7 +33,7 @@ enum TrustCheck: Sendable, Equatable {
     private var severity: Severity {
         switch self {
         case .anchorTrusted, .missingIntermediate: .trust
-        case .basicCertificateProcessing: .compliance
+        case .basicConstraintsCA, .basicCertificateProcessing: .compliance
         case .extendedKeyUsage: .usage
         case .sslHostname: .name
         case .temporalValidity: .expired
@@ -45,6 +48,7 @@ enum TrustCheck: Sendable, Equatable {
         switch self {
         case .anchorTrusted: .notTrusted
         case .missingIntermediate: .createChainFailed
+        case .basicConstraintsCA: .noBasicConstraintsCA
         case .basicCertificateProcessing: .invalidCertificateRef
         case .extendedKeyUsage: .invalidExtendedKeyUsage
         case .sslHostname: .hostNameMismatch
@@ -68,6 +72,7 @@ enum TrustCheck: Sendable, Equatable {
         switch self {
         case .anchorTrusted: "Root is not trusted"
         case .missingIntermediate: "Unable to build chain to root (possible missing intermediate)"
+        case .basicConstraintsCA: "Non-CA certificate used as a CA"
         case .basicCertificateProcessing: "Certificate does not meet RFC 5280 path requirements"
         case .extendedKeyUsage: "Extended key usage does not match certificate usage"
         case .sslHostname: "SSL hostname does not match name(s) in certificate"

@@ -32,7 +32,7 @@ struct TrustPolicy: VerifierPolicy {
         let certificates = Array(chain)
         var failures: [TrustFailure] = []
         if case .failsToMeetPolicy = pathValidation.chainMeetsPolicyRequirements(chain: chain) {
-            failures.append(TrustFailure(check: .basicCertificateProcessing, index: 0))
+            failures.append(TrustPolicy.pathFailure(of: certificates))
         }
         failures += TrustPolicy.temporalFailures(of: certificates, at: verifyDate)
         for policy in policies {
@@ -49,6 +49,18 @@ struct TrustPolicy: VerifierPolicy {
             return .failsToMeetPolicy(reason: "the chain fails Apple's trust checks")
         }
         return .meetsPolicy
+    }
+
+    /// Which certificate breaks RFC 5280, as precisely as Apple says it: an issuer that is no
+    /// certificate authority, else the leaf's path as a whole.
+    private static func pathFailure(of chain: [Certificate]) -> TrustFailure {
+        for index in chain.indices.dropFirst() {
+            let constraints = try? chain[index].extensions.basicConstraints
+            guard case .isCertificateAuthority = constraints else {
+                return TrustFailure(check: .basicConstraintsCA, index: index)
+            }
+        }
+        return TrustFailure(check: .basicCertificateProcessing, index: 0)
     }
 
     /// The certificates of `chain` that are expired or not yet valid at `date`.
