@@ -28,6 +28,9 @@ package enum SystemTrustRoots {
     /// The roots, loaded on first use; empty when no bundle can be read.
     package static let certificates: [Certificate] = load(from: bundlePaths)
 
+    /// The roots as the verifier looks them up, indexed once.
+    static let store = CertificateStore(certificates)
+
     private static let logger = Logger(label: "swift-keychain.Security.Trust")
 
     /// The certificates of the first bundle of `paths` that can be read; each certificate the

@@ -41,7 +41,8 @@ enum TrustEvaluation {
         // Every certificate the chain may be built from, to give back the objects the caller
         // passed rather than copies.
         let custom = inputs.anchors ?? []
-        let system = (inputs.anchors == nil || !inputs.anchorsOnly) ? SystemTrustRoots.certificates : []
+        let usesSystemRoots = inputs.anchors == nil || !inputs.anchorsOnly
+        let system = usesSystemRoots ? SystemTrustRoots.certificates : []
         var known: [Certificate: SecCertificate] = [:]
         for certificate in inputs.certificates + custom { known[certificate.parsed] = known[certificate.parsed] ?? certificate }
         func object(for certificate: Certificate) -> SecCertificate? {
@@ -57,7 +58,8 @@ enum TrustEvaluation {
         let roots = custom.map(\.parsed) + system
         // `return` turns the policy builder off, so that the verifier's policy keeps its type
         // and its record of rejected chains can be read.
-        var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
+        let rootStore = (usesSystemRoots ? SystemTrustRoots.store : CertificateStore()).appending(contentsOf: custom.map(\.parsed))
+        var verifier = Verifier(rootCertificates: rootStore) {
             return TrustPolicy(policies: inputs.policies.map(\.kind), verifyDate: date)
         }
         let outcome = await verifier.validate(
