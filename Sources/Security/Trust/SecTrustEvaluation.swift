@@ -1,7 +1,5 @@
 import Dispatch
 import Foundation
-internal import KeychainCore
-import SwiftASN1
 
 /// What ``SecTrustEvaluateAsyncWithError(_:_:_:)`` calls with the outcome: the trust, whether
 /// it is trusted, and if not the error saying why.
@@ -90,40 +88,6 @@ public func SecTrustGetTrustResult(_ trust: SecTrust, _ result: UnsafeMutablePoi
     return errSecSuccess
 }
 
-/// The certificate chain of the last evaluation, evaluating the trust first if needed: from the
-/// leaf to its anchor, or when not trusted, from the leaf as far as its issuers were found.
-///
-/// - Parameter trust: The trust.
-/// - Returns: An array of ``SecCertificate``, leaf first.
-@discardableResult
-public func SecTrustCopyCertificateChain(_ trust: SecTrust) -> CFArray? {
-    trust.evaluatedVerdict().chain as NSArray
-}
-
-/// The number of certificates in the chain (evaluating the trust first if needed), or of the
-/// certificates given if the chain is empty.
-///
-/// - Parameter trust: The trust.
-/// - Returns: The count.
-@discardableResult
-public func SecTrustGetCertificateCount(_ trust: SecTrust) -> CFIndex {
-    let chain = trust.evaluatedVerdict().chain
-    return chain.isEmpty ? trust.inputs.certificates.count : chain.count
-}
-
-/// A certificate of the chain (evaluating the trust first if needed): 0 is the leaf.
-///
-/// - Parameters:
-///   - trust: The trust.
-///   - ix: The index in the chain.
-/// - Returns: The certificate, or nil when `ix` is out of the chain.
-@available(*, deprecated, renamed: "SecTrustCopyCertificateChain(_:)")
-@discardableResult
-public func SecTrustGetCertificateAtIndex(_ trust: SecTrust, _ ix: CFIndex) -> SecCertificate? {
-    let chain = trust.evaluatedVerdict().chain
-    return chain.indices.contains(ix) ? chain[ix] : nil
-}
-
 /// The results of the last evaluation: `kSecTrustResultValue` (the ``SecTrustResultType``'s raw
 /// value) and `kSecTrustEvaluationDate`.
 ///
@@ -142,47 +106,3 @@ public func SecTrustCopyResult(_ trust: SecTrust) -> CFDictionary? {
 nonisolated(unsafe) public let kSecTrustResultValue: CFString = "TrustResultValue"
 /// The key of the date of evaluation in ``SecTrustCopyResult(_:)``.
 nonisolated(unsafe) public let kSecTrustEvaluationDate: CFString = "TrustEvaluationDate"
-
-/// The DER SubjectPublicKeyInfo of the leaf of a trust's chain (the first certificate given
-/// when there is no chain), for `SecTrustCopyKey`.
-package func trustLeafPublicKeyInfo(_ trust: SecTrust) -> [UInt8]? {
-    guard let leaf = trust.evaluatedVerdict().chain.first ?? trust.inputs.certificates.first else { return nil }
-    var serializer = DER.Serializer()
-    guard (try? serializer.serialize(leaf.parsed.publicKey)) != nil else { return nil }
-    return serializer.serializedBytes
-}
-// TODO(integrator): SecTrustCopyKey(_ trust: SecTrust) -> SecKey? goes here once SecKey exists:
-// the public key made from trustLeafPublicKeyInfo(trust), nil when it cannot be made.
-
-/// The error Apple's SecTrustEvaluateWithError gives for `verdict`; nil when trusted.
-///
-/// Its code and description are the most serious failure's, naming the certificate by its
-/// subject summary; when two certificates fail alike, the one nearer the leaf. Its underlying
-/// error, of the same code, describes each failing certificate: "Certificate 0 “leaf” has
-/// errors: SSL hostname does not match name(s) in certificate;".
-func trustError(_ verdict: TrustVerdict) -> CFError? {
-    guard !verdict.isTrusted else { return nil }
-    func name(_ index: Int) -> String {
-        guard verdict.chain.indices.contains(index) else { return "" }
-        return (SecCertificateCopySubjectSummary(verdict.chain[index]) as String?) ?? ""
-    }
-    guard var worst = verdict.failures.first else {
-        let status = KeychainStatus.internalError
-        return NSError(domain: NSOSStatusErrorDomain, code: Int(status.code), userInfo: [NSLocalizedDescriptionKey: status.message])
-    }
-    for failure in verdict.failures.dropFirst()
-    where failure.check.isMoreSerious(than: worst.check) || (failure.check == worst.check && failure.index < worst.index) {
-        worst = failure
-    }
-    var details = ""
-    for index in Set(verdict.failures.map(\.index)).sorted() {
-        let checks = verdict.failures.filter { $0.index == index }.map(\.check.detail)
-        details += "Certificate \(index) \u{201C}\(name(index))\u{201D} has errors: \(checks.joined(separator: ", "));"
-    }
-    let code = Int(worst.check.status.code)
-    let underlying = NSError(domain: NSOSStatusErrorDomain, code: code, userInfo: [NSLocalizedDescriptionKey: details])
-    return NSError(domain: NSOSStatusErrorDomain, code: code, userInfo: [
-        NSLocalizedDescriptionKey: worst.check.summary(naming: name(worst.index)),
-        NSUnderlyingErrorKey: underlying,
-    ])
-}

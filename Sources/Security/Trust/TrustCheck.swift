@@ -80,3 +80,9 @@ enum TrustCheck: Sendable, Equatable {
         }
     }
 }
+
+/// A check that the certificate at `index` of the chain failed.
+struct TrustFailure: Sendable, Equatable {
+    let check: TrustCheck
+    let index: Int
+}

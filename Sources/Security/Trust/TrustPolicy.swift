@@ -101,9 +101,3 @@ struct TrustPolicy: VerifierPolicy {
         return false
     }
 }
-
-/// A check that the certificate at `index` of the chain failed.
-struct TrustFailure: Sendable, Equatable {
-    let check: TrustCheck
-    let index: Int
-}
