@@ -49,7 +49,7 @@ struct TrustTests {
         try write("ca.ext", "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n")
         try write("server.ext", """
             basicConstraints=CA:FALSE
-            subjectAltName=DNS:www.example.test,DNS:*.api.example.test
+            subjectAltName=DNS:www.example.test,DNS:*.api.example.test,IP:192.0.2.7
             extendedKeyUsage=serverAuth
 
             """)
@@ -358,6 +358,21 @@ struct TrustTests {
                 #expect(underlying.localizedDescription
                     == "Certificate 0 \u{201C}www.example.test\u{201D} has errors: SSL hostname does not match name(s) in certificate;")
             }
+        }
+    }
+
+    @Test("SecPolicyCreateSSL with an IP address matches the leaf's IP address names, as openssl -verify_ip")
+    func ipAddresses() throws {
+        let chain = try Self.chain()
+        for (address, matches) in [("192.0.2.7", true), ("192.0.2.8", false)] {
+            let trust = try Self.trust([chain.leaf, chain.intermediate], [SecPolicyCreateSSL(true, address as CFString)],
+                                       anchors: [chain.root])
+            let verdict = Self.evaluate(trust)
+            #expect(verdict.trusted == matches, "\(address)")
+            #expect(verdict.error?.code == (matches ? nil : Int(errSecHostNameMismatch)), "\(address)")
+            let result = try Self.openssl(["verify", "-CAfile", chain.file("root.pem"), "-untrusted", chain.file("intermediate.pem"),
+                                           "-verify_ip", address, chain.file("leaf.pem")])
+            #expect((result.status == 0) == matches, "\(address)")
         }
     }
 
