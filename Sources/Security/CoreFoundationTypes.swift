@@ -31,6 +31,8 @@ public typealias CFBoolean = NSNumber
 public typealias CFDate = NSDate
 /// A Core Foundation error; an `NSError`.
 public typealias CFError = NSError
+/// A point in time: seconds since 1 January 2001 GMT (`Date.timeIntervalSinceReferenceDate`).
+public typealias CFAbsoluteTime = Double
 
 /// The success status.
 public let noErr: OSStatus = 0

@@ -12,6 +12,11 @@
 //                                                      other, and back, ... until killed,
 //                                                      printing each change's number
 //   KeychainTestHelper remanence-hold NAME ACCOUNT     hold keychain NAME open (RemanenceHolder)
+//   KeychainTestHelper trust-concurrently LEAF ANCHOR N
+//                                                      evaluate the DER certificate LEAF
+//                                                      anchored at ANCHOR from N Swift tasks at
+//                                                      once, each blocking its thread; print how
+//                                                      many were trusted
 //
 // START is a time (seconds since 1970) to wait for, so that racing processes call at once.
 // It is also the worker process of the proof suites (see KeychainProof's WorkerCommand),
@@ -48,6 +53,32 @@ case "find" where arguments.count == 2:
     var result: CFTypeRef?
     let status = SecItemCopyMatching(item(arguments[1]).merging([kSecReturnData as String: true]) { $1 } as CFDictionary, &result)
     print(status, (result as? Data).map { String(decoding: $0, as: UTF8.self) } ?? "")
+case "trust-concurrently" where arguments.count == 4:
+    guard let leaf = FileManager.default.contents(atPath: arguments[1]).flatMap({ SecCertificateCreateWithData(nil, $0 as CFData) }),
+          let anchor = FileManager.default.contents(atPath: arguments[2]).flatMap({ SecCertificateCreateWithData(nil, $0 as CFData) }),
+          let count = Int(arguments[3]), count > 0
+    else {
+        print("usage: trust-concurrently LEAF ANCHOR N")
+        exit(2)
+    }
+    let trusted = TrustedCount()
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    var trust: SecTrust?
+                    guard SecTrustCreateWithCertificates(leaf, nil, &trust) == errSecSuccess, let trust else { return false }
+                    SecTrustSetAnchorCertificates(trust, [anchor] as CFArray)
+                    return SecTrustEvaluateWithError(trust, nil)
+                }
+            }
+            for await verdict in group where verdict { trusted.add() }
+        }
+        done.signal()
+    }
+    done.wait()
+    print(trusted.value)
 case "lock":
     print(SecKeychainLock(nil))
 case "unlock" where arguments.count == 2:
@@ -79,4 +110,12 @@ default:
     if WorkerCommand.run(arguments) { exit(0) }
     FileHandle.standardError.write(Data("usage: KeychainTestHelper groups | add ACCOUNT SECRET [START] | add-many PREFIX COUNT | find ACCOUNT | lock | unlock PASSWORD\n".utf8))
     exit(2)
+}
+
+/// The number of trusted verdicts, counted from the task group.
+final class TrustedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

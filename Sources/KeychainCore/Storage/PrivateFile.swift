@@ -59,7 +59,7 @@ package enum PrivateFile {
     }
 
     /// Reads `fd` to its end with a POSIX read loop, refusing more than `limit` bytes.
-    static func readAll(_ fd: Int32, limit: Int, path: String, role: String) throws(KeychainError) -> Data {
+    package static func readAll(_ fd: Int32, limit: Int, path: String, role: String) throws(KeychainError) -> Data {
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0
         while count < bytes.count {
