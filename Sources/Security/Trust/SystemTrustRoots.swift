@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 import Logging
 import SwiftASN1
 import X509

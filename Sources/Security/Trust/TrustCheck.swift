@@ -1,4 +1,4 @@
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// A check of Apple's trust evaluation that a certificate of the chain failed, with what Apple
 /// reports for it (Security's SecPolicyChecks.list and SecFrameworkStrings.h): the status of

@@ -1,5 +1,5 @@
 import Foundation
-internal import KeychainCore
+@_implementationOnly import KeychainCore
 
 /// The error Apple's SecTrustEvaluateWithError gives for `verdict`; nil when trusted.
 ///
