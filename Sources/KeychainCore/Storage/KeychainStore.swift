@@ -174,7 +174,7 @@ package final class KeychainStore: Sendable {
         }
         return FoundItem(
             record: returning.isDisjoint(with: [.attributes, .reference]) ? nil : record,
-            data: returning.contains(.data) ? (item.data ?? Data()) : nil,
+            data: returning.contains(.data) ? item.data.flatMap(FoundItem.secret) : nil,
             persistentReference: row.reference(rowID: rowID))
     }
 
@@ -203,7 +203,7 @@ package final class KeychainStore: Sendable {
                 }
                 found.append(FoundItem(
                     record: wantsRecord ? record : nil,
-                    data: wantsData ? try self.openSecret(row) : nil,
+                    data: wantsData ? FoundItem.secret(try self.openSecret(row)) : nil,
                     persistentReference: RowReference.reference(
                         itemClass: query.itemClass, rowID: row.id, nonce: row.nonce)))
                 if case .count(let limit) = query.limit { return found.count < limit }
