@@ -20,6 +20,8 @@ package struct ParsedQuery {
     var keychain: SecKeychain?
     /// `kSecValueRef`: its attributes (and, for an add, its data) are already merged in.
     var valueReference: ItemReference?
+    /// `kSecMatchItemList` or `kSecUseItemList`: the items a search or delete is limited to.
+    var itemList: ItemList?
 
     var itemQuery: ItemQuery {
         ItemQuery(itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
@@ -140,6 +142,7 @@ package enum QueryParser {
                 // Apple's Add reports success without adding when given a match key; we refuse.
                 guard call == .copyMatching else { throw .param("'\(key)' is only for searches") }
                 if key == QueryKey.matchLimit { query.limit = try matchLimit(value) }
+                if key == QueryKey.matchItemList { query.itemList = try ItemList(value, key: key) }
             case _ where key.hasPrefix(QueryKey.returnPrefix):
                 let option: ReturnOptions = switch key {
                 case QueryKey.returnData: .data
@@ -155,6 +158,8 @@ package enum QueryParser {
             case QueryKey.useKeychain:
                 guard let keychain = value as? SecKeychain else { throw .param("kSecUseKeychain takes a SecKeychain") }
                 query.keychain = keychain
+            case QueryKey.useItemList where call == .copyMatching || call == .delete:
+                query.itemList = try ItemList(value, key: key)
             case _ where key.hasPrefix(QueryKey.usePrefix):
                 guard QueryKey.ignoredUseKeys.contains(key) else { throw .param("unknown use key '\(key)'") }
             case QueryKey.valueData:

@@ -35,8 +35,11 @@ enum ResultShape {
             dictionary[QueryKey.itemClass] = itemClass.rawValue
             if let object { dictionary[QueryKey.valueRef] = object }
         }
-        // Rule 22 / si-80-empty-data: an item without data has no `v_Data` key.
-        if returning.contains(.data), let data = item.data { dictionary[QueryKey.valueData] = ResultData(data) }
+        // Rule 22 / si-80-empty-data: an item without data (the store keeps it as empty
+        // data) has no `v_Data` key.
+        if returning.contains(.data), let data = item.data, !data.isEmpty {
+            dictionary[QueryKey.valueData] = ResultData(data)
+        }
         if returning.contains(.persistentReference) {
             dictionary[QueryKey.valuePersistentRef] = ResultData(item.persistentReference.data)
         }

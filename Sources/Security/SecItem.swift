@@ -38,14 +38,19 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     SecItemCall.run(.copyMatching) { environment in
         let parsed = try QueryParser.parse(query, for: .copyMatching)
         let store = try parsed.store(in: environment)
+        let queries = try parsed.narrowedByItemList()
         if parsed.itemClass == .identity {
-            let found = try IdentityItems.find(parsed, in: store, by: environment.caller)
+            let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
+                try IdentityItems.find(query, in: store, by: environment.caller)
+            } reference: { $0.item.persistentReference }
             let identities = Dictionary(found.map { ($0.item.persistentReference, $0.identity) }) { first, _ in first }
             result?.pointee = ResultShape.object(for: found.map(\.item), returning: parsed.returning,
                                                  single: parsed.limit == .one) { identities[$0.persistentReference] }
             return
         }
-        let found = try store.find(parsed.itemQuery, by: environment.caller)
+        let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
+            try store.find(query.itemQuery, by: environment.caller)
+        } reference: { $0.persistentReference }
         result?.pointee = ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one)
     }
 }
@@ -75,10 +80,12 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
         let parsed = try QueryParser.parse(query, for: .delete)
         let store = try parsed.store(in: environment)
         if parsed.itemClass == .identity {
-            try IdentityItems.delete(parsed, in: store, by: environment.caller)
-            return
+            try IdentityItems.delete(try parsed.narrowedByItemList(), in: store, by: environment.caller)
+        } else if parsed.itemList != nil {
+            try store.delete(every: try parsed.narrowedByItemList().map(\.itemQuery), by: environment.caller)
+        } else {
+            try store.delete(parsed.itemQuery, by: environment.caller)
         }
-        try store.delete(parsed.itemQuery, by: environment.caller)
     }
 }
 

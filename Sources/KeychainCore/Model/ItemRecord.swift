@@ -79,12 +79,6 @@ package struct FoundItem: Sendable {
         self.data = data
         self.persistentReference = persistentReference
     }
-
-    /// A stored secret as a result holds it: an item stored without data, or with empty
-    /// data, has none (Apple's regression test si-80-empty-data: no `v_Data` key).
-    static func secret(_ stored: Data) -> Data? {
-        stored.isEmpty ? nil : stored
-    }
 }
 
 extension UUID {

@@ -94,27 +94,25 @@ enum IdentityItems {
         return found
     }
 
-    /// Deletes the identities the query matches: their certificates, and each key that no
-    /// other certificate still pairs with (as Apple's explode_identity keeps a key in use).
-    static func delete(_ query: ParsedQuery, in store: KeychainStore, by caller: CallerIdentity) throws(KeychainError) {
-        var all = query
-        all.limit = .all
-        let found = try find(all, in: store, by: caller)
-        for identity in found {
-            try store.delete(ItemQuery(itemClass: .certificate,
-                                       persistentReference: identity.certificate.persistentReference), by: caller)
-        }
-        for identity in found {
-            let stillPaired = try findOrNone(ItemQuery(
+    /// Deletes the identities the query matches, in one transaction: their certificates,
+    /// and each key that no other certificate still pairs with (as Apple's explode_identity
+    /// keeps a key in use).
+    static func delete(_ queries: [ParsedQuery], in store: KeychainStore, by caller: CallerIdentity) throws(KeychainError) {
+        let found = try ItemList.joined(queries.map { var all = $0; all.limit = .all; return all }, limit: .all) {
+            query throws(KeychainError) in try find(query, in: store, by: caller)
+        } reference: { $0.item.persistentReference }
+        let certificates = Set(found.map(\.certificate.persistentReference))
+        var deletions = certificates.map { ItemQuery(itemClass: .certificate, persistentReference: $0) }
+        var keys = Set<PersistentReference>()
+        for identity in found where !keys.contains(identity.key.persistentReference) {
+            let pairedCertificates = try findOrNone(ItemQuery(
                 itemClass: .certificate, attributes: ["pkhh": .data(identity.identity.certificate.publicKeyHash)],
-                synchronizable: .any), in: store, by: caller)
-            if stillPaired.isEmpty {
-                do {
-                    try store.delete(ItemQuery(itemClass: .key, persistentReference: identity.key.persistentReference),
-                                     by: caller)
-                } catch .itemNotFound {} // two certificates of one key: deleted with the first
-            }
+                synchronizable: .any, limit: .all), in: store, by: caller)
+            guard pairedCertificates.allSatisfy({ certificates.contains($0.persistentReference) }) else { continue }
+            keys.insert(identity.key.persistentReference)
+            deletions.append(ItemQuery(itemClass: .key, persistentReference: identity.key.persistentReference))
         }
+        try store.delete(every: deletions, by: caller)
     }
 
     /// The query's attributes as the certificate half's (every attribute a certificate has)
