@@ -160,6 +160,17 @@ struct KeyItemTests {
             == Data(Insecure.SHA1.hash(data: try rsa.rsaPKCS1(publicOnly: true))))
     }
 
+    @Test("A key added by reference is the same key in another process (kSecReturnRef there)")
+    func keyInAnotherProcess() throws {
+        let keychain = PrivateKeychain()
+        let original = P256.Signing.PrivateKey()
+        #expect(keychain.add([kSecValueRef as String: try Self.secKey(original),
+                              kSecAttrApplicationTag as String: Self.tag]) == errSecSuccess)
+        let output = try HelperProcess.run(["find-key", String(decoding: Self.tag, as: UTF8.self)],
+                                           dataHome: keychain.dataHome, accessGroups: "com.example.app")
+        #expect(output == "0 private \(original.publicKey.x963Representation.lowercaseHex)")
+    }
+
     @Test("Compatibility: a klbl stored as text by a caller keeps its identity and comes back as Data")
     func textApplicationLabel() throws {
         let keychain = PrivateKeychain()
