@@ -160,6 +160,24 @@ struct KeyItemTests {
             == Data(Insecure.SHA1.hash(data: try rsa.rsaPKCS1(publicOnly: true))))
     }
 
+    @Test("SecKeyCreateRandomKey's kSecAttrIsPermanent path: kSecValueRef with the key's own description attributes")
+    func permanentKeyAttributes() throws {
+        let keychain = PrivateKeychain()
+        let key = try Self.secKey(P256.Signing.PrivateKey())
+        // What the caller gave SecKeyCreateRandomKey, type as its string constant, stored with the key.
+        let item: [String: Any] = [
+            kSecValueRef as String: key, kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+            kSecAttrKeySizeInBits as String: 256, kSecAttrIsPermanent as String: true,
+            kSecAttrApplicationTag as String: Self.tag, kSecAttrLabel as String: "signing key",
+        ]
+        #expect(keychain.add(item) == errSecSuccess)
+        // The given type and size equal the derived ones: the same item.
+        #expect(keychain.add([kSecValueRef as String: key, kSecAttrApplicationTag as String: Self.tag])
+            == errSecDuplicateItem)
+        #expect(keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag,
+                                       kSecReturnRef as String: true]).result is SecKey)
+    }
+
     @Test("A key added by reference is the same key in another process (kSecReturnRef there)")
     func keyInAnotherProcess() throws {
         let keychain = PrivateKeychain()
