@@ -93,6 +93,27 @@ struct CertificateItemTests {
         #expect(keychain.copyMatching([kSecValueRef as String: second]).status == errSecSuccess)
     }
 
+    @Test("Design (lookups never decrypt the table): a search naming a certificate's whole primary key opens that item only")
+    func primaryKeyLookupOpensOneItem() throws {
+        let keychain = PrivateKeychain()
+        let locked = try Self.certificate(try OpensslMaterial(serial: "0x01"))
+        let always = try Self.certificate(try OpensslMaterial(serial: "0x02"))
+        #expect(keychain.add([kSecValueRef as String: locked,
+                              kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]) == errSecSuccess)
+        #expect(keychain.add([kSecValueRef as String: always]) == errSecSuccess) // rule 11: dk
+        #expect(keychain.run { SecKeychainLock(nil) } == errSecSuccess)
+        // A scan of the class meets the locked item (rule 27)...
+        #expect(keychain.copyMatching([kSecClass as String: kSecClassCertificate, kSecReturnAttributes as String: true,
+                                       kSecMatchLimit as String: kSecMatchLimitAll]).status == errSecInteractionNotAllowed)
+        // ...a lookup by reference (ctyp, issr, slnr) goes through the identity index to its item alone.
+        let found = keychain.copyMatching([kSecValueRef as String: always, kSecReturnRef as String: true])
+        #expect(found.status == errSecSuccess)
+        #expect((found.result as? SecCertificate).map { SecCertificateCopyData($0) as Data }
+            == SecCertificateCopyData(always) as Data)
+        #expect(keychain.copyMatching([kSecValueRef as String: locked, kSecReturnAttributes as String: true]).status
+            == errSecInteractionNotAllowed)
+    }
+
     @Test("SecCertificateCopyKey: the certificate's public key, equal to openssl's (P-256 and RSA)")
     func copyKey() throws {
         let ec = try OpensslMaterial()
