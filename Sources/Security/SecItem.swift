@@ -12,7 +12,9 @@ import Logging
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.add) { environment in
-        let query = try QueryParser.parse(attributes, for: .add)
+        var query = try QueryParser.parse(attributes, for: .add)
+        // A key's external representation is its secret, and this copy is ours to clear.
+        defer { if query.valueReference != nil { query.valueData?.zeroize() } }
         let store = try query.store(in: environment)
         if query.itemClass == .identity {
             guard case .identity(let identity)? = query.valueReference else {

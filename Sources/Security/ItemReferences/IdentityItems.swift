@@ -71,6 +71,8 @@ enum IdentityItems {
         keyQuery.itemClass = .key
         keyQuery.attributes = query.attributes.filter { ItemClass.key.schema.attributes[$0.key] != nil }
         try keyQuery.merge(.key(identity.privateKey), for: .add)
+        // The private key's external representation is ours to clear once stored.
+        defer { keyQuery.valueData?.zeroize() }
 
         var addedCertificate: PersistentReference?
         do {
