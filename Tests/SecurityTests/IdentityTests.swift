@@ -45,6 +45,12 @@ struct IdentityTests {
         #expect(storedKey.flatMap { SecKeyCopyExternalRepresentation($0, &error) as Data? }
             == SecKeyCopyExternalRepresentation(key, &error) as Data?)
         #expect(CFGetTypeID(identity) == SecIdentityGetTypeID())
+        // s3dl_query_row: the key's attributes with the certificate's over them.
+        let attributes = try #require(keychain.attributes(Self.identities).attributes)
+        #expect(attributes[kSecAttrApplicationTag as String] as? String == "tag")
+        let label = try #require(attributes[kSecAttrApplicationLabel as String] as? Data)
+        #expect(attributes[kSecAttrPublicKeyHash as String] as? Data == label)
+        #expect(attributes[kSecAttrLabel as String] as? String == "Item Test")
         // Key attributes select the key half.
         #expect(keychain.copyMatching(Self.identities.with([kSecAttrApplicationTag as String: "tag"])).status
             == errSecSuccess)

@@ -7,8 +7,9 @@ internal import KeychainCore
 ///
 /// An identity's query names attributes of both halves: those a certificate has select
 /// certificates, the key-only ones (kSecAttrApplicationTag, kSecAttrKeyType, ...) select
-/// keys. Results carry the key's attributes, and its persistent reference is the
-/// certificate's with the identity class, as Apple makes it.
+/// keys. As Apple's s3dl_query_row makes a result, it holds the key's attributes with the
+/// certificate's laid over them, and the key's data; its persistent reference is the
+/// certificate's with the identity class.
 enum IdentityItems {
     /// One identity found: both halves as stored, and the object they make.
     struct Found {
@@ -16,11 +17,14 @@ enum IdentityItems {
         let key: FoundItem
         let identity: SecIdentity
 
-        /// The identity as one found item: the key's attributes and data, the certificate's
-        /// persistent reference under the identity class.
+        /// The identity as one found item: the key's attributes with the certificate's over
+        /// them, the key's data, the certificate's persistent reference under the identity
+        /// class.
         var item: FoundItem {
-            FoundItem(
-                record: key.record.map { ItemRecord(itemClass: .identity, attributes: $0.attributes) },
+            let attributes = (key.record?.attributes ?? [:])
+                .merging(certificate.record?.attributes ?? [:]) { _, certificate in certificate }
+            return FoundItem(
+                record: ItemRecord(itemClass: .identity, attributes: attributes),
                 data: key.data,
                 persistentReference: PersistentReference(itemClass: .identity, id: certificate.persistentReference.id))
         }
