@@ -27,14 +27,14 @@ enum ResultShape {
         let object = returning.contains(.reference) && hasObject ? itemObject(item) : nil
         if returning == .reference && hasObject { return object }
         var dictionary: [String: Any] = [:]
-        // The store gives a record only when attributes or a reference were asked for.
+        // The store gives a record only when attributes or a reference were asked for. The
+        // attributes (with the class, for a reference) come with an object only when asked
+        // for, as SecItem.c's makeResult shapes them.
         if let record = item.record, returning.contains(.attributes) || !hasObject {
             dictionary = attributes(of: record)
+            if returning.contains(.reference) { dictionary[QueryKey.itemClass] = itemClass.rawValue }
         }
-        if returning.contains(.reference) {
-            dictionary[QueryKey.itemClass] = itemClass.rawValue
-            if let object { dictionary[QueryKey.valueRef] = object }
-        }
+        if let object { dictionary[QueryKey.valueRef] = object }
         // Rule 22 / si-80-empty-data: an item without data (the store keeps it as empty
         // data) has no `v_Data` key.
         if returning.contains(.data), let data = item.data, !data.isEmpty {

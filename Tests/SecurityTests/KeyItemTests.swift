@@ -119,7 +119,7 @@ struct KeyItemTests {
             == "other")
     }
 
-    @Test("Rule 22 / SecItem.c makeResult: kSecReturnRef with attributes gives a dictionary with v_Ref and class")
+    @Test("Rule 22 / SecItem.c makeResult: kSecReturnRef with attributes gives a dictionary with v_Ref and class; without, only the objects")
     func referenceInDictionary() throws {
         let keychain = PrivateKeychain()
         let original = P256.Signing.PrivateKey()
@@ -134,6 +134,11 @@ struct KeyItemTests {
         let key = try #require(item[kSecValueRef as String] as? SecKey)
         var error: Unmanaged<CFError>?
         #expect(SecKeyCopyExternalRepresentation(key, &error) as Data? == original.x963Representation)
+        // Without attributes, only the objects asked for: {v_Ref, v_PersistentRef}.
+        let bare = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecReturnRef as String: true,
+                                          kSecReturnPersistentRef as String: true])
+        let pair = try #require(bare.result as? [String: Any])
+        #expect(Set(pair.keys) == [kSecValueRef as String, kSecValuePersistentRef as String])
         // kSecReturnData on a key item gives its external representation.
         #expect(keychain.secret([kSecClass as String: kSecClassKey]) == original.x963Representation)
     }
