@@ -8,6 +8,8 @@ enum QueryKey {
     static let matchLimit = kSecMatchLimit as String
     static let matchLimitOne = kSecMatchLimitOne as String
     static let matchLimitAll = kSecMatchLimitAll as String
+    static let matchItemList = kSecMatchItemList as String
+    static let useItemList = kSecUseItemList as String
     static let returnData = kSecReturnData as String
     static let returnAttributes = kSecReturnAttributes as String
     static let returnRef = kSecReturnRef as String
@@ -18,7 +20,8 @@ enum QueryKey {
     static let valuePersistentRef = kSecValuePersistentRef as String
     static let synchronizableAny = kSecAttrSynchronizableAny as String
 
-    /// The `kSecUse...` keys a query may carry and that change nothing on Linux.
+    /// The `kSecUse...` keys a query may carry and that change nothing on Linux
+    /// (`kSecUseItemList` limits searches and deletes, and changes nothing in the others).
     static let ignoredUseKeys: Set<String> = Set([
         kSecUseItemList, kSecUseOperationPrompt, kSecUseAuthenticationUI, kSecUseAuthenticationContext,
         kSecUseNoAuthenticationUI,

@@ -18,15 +18,44 @@ package struct ParsedQuery {
     var valueData: Data?
     /// `kSecUseKeychain`: the keychain to use instead of the default one.
     var keychain: SecKeychain?
+    /// `kSecValueRef`: its attributes (and, for an add, its data) are already merged in.
+    var valueReference: ItemReference?
+    /// `kSecMatchItemList` or `kSecUseItemList`: the items a search or delete is limited to.
+    var itemList: ItemList?
 
     var itemQuery: ItemQuery {
         ItemQuery(itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
-                  persistentReference: persistentReference, limit: limit, returning: returning)
+                  persistentReference: persistentReference, limit: limit, returning: storeReturning)
+    }
+
+    /// What the store must hand back: a key or certificate object is made from the item's
+    /// attributes and data, so a reference needs the data even when the caller did not ask
+    /// for it.
+    var storeReturning: ReturnOptions {
+        guard returning.contains(.reference), itemClass != .genericPassword, itemClass != .internetPassword
+        else { return returning }
+        return returning.union([.data, .attributes])
     }
 
     var newItem: NewItem {
         NewItem(itemClass: itemClass, attributes: attributes,
                 isSynchronizable: synchronizable.valueForNewItem, data: valueData)
+    }
+}
+
+extension ParsedQuery {
+    /// Merges what a `kSecValueRef` stands for under the attributes the caller named: for an
+    /// add its derived attributes and data, for the other calls the attributes that
+    /// identify its item (SecItem.c's cook_query: the caller's entries take precedence).
+    mutating func merge(_ reference: ItemReference, for call: SecItemCall) throws(KeychainError) {
+        valueReference = reference
+        if call == .add {
+            if valueData != nil { throw .param("kSecValueData cannot be combined with kSecValueRef") }
+            valueData = reference.data
+            attributes.merge(reference.storedAttributes) { given, _ in given }
+        } else {
+            attributes.merge(reference.identifyingAttributes) { given, _ in given }
+        }
     }
 }
 
@@ -89,7 +118,10 @@ package enum QueryParser {
             }
             return reference
         }
-        var query = ParsedQuery(itemClass: try itemClass(entries, reference: reference))
+        let valueReference = try entries.first { $0.key == QueryKey.valueRef }.map { entry throws(KeychainError) in
+            try ItemReference(entry.value)
+        }
+        var query = ParsedQuery(itemClass: try itemClass(entries, reference: reference, valueReference: valueReference))
         query.attributes.reserveCapacity(entries.count)
         let schema = query.itemClass.schema
         var namesOtherAttributes = false
@@ -110,6 +142,7 @@ package enum QueryParser {
                 // Apple's Add reports success without adding when given a match key; we refuse.
                 guard call == .copyMatching else { throw .param("'\(key)' is only for searches") }
                 if key == QueryKey.matchLimit { query.limit = try matchLimit(value) }
+                if key == QueryKey.matchItemList { query.itemList = try ItemList(value, key: key) }
             case _ where key.hasPrefix(QueryKey.returnPrefix):
                 let option: ReturnOptions = switch key {
                 case QueryKey.returnData: .data
@@ -125,6 +158,8 @@ package enum QueryParser {
             case QueryKey.useKeychain:
                 guard let keychain = value as? SecKeychain else { throw .param("kSecUseKeychain takes a SecKeychain") }
                 query.keychain = keychain
+            case QueryKey.useItemList where call == .copyMatching || call == .delete:
+                query.itemList = try ItemList(value, key: key)
             case _ where key.hasPrefix(QueryKey.usePrefix):
                 guard QueryKey.ignoredUseKeys.contains(key) else { throw .param("unknown use key '\(key)'") }
             case QueryKey.valueData:
@@ -136,7 +171,7 @@ package enum QueryParser {
                 if call == .add { throw .param("an add cannot name a persistent reference") }
                 query.persistentReference = reference
             case QueryKey.valueRef:
-                throw .unimplemented("item references (kSecValueRef) are not supported")
+                continue // read above
             default:
                 throw .param("unknown key '\(key)'")
             }
@@ -144,8 +179,11 @@ package enum QueryParser {
         if query.persistentReference != nil && namesOtherAttributes {
             throw .param("a persistent reference cannot be combined with attributes")
         }
-        if query.returning.contains(.reference) && (query.itemClass == .certificate || query.itemClass == .key) {
-            throw .unimplemented("certificate and key objects (kSecReturnRef) are not supported")
+        if let valueReference {
+            if query.persistentReference != nil {
+                throw .param("kSecValueRef cannot be combined with a persistent reference")
+            }
+            try query.merge(valueReference, for: call)
         }
         return query
     }
@@ -182,15 +220,20 @@ package enum QueryParser {
         return changes
     }
 
-    /// Rule 1: the class comes from kSecClass or from a persistent reference.
-    private static func itemClass(_ entries: [(key: String, value: Any)],
-                                  reference: PersistentReference?) throws(KeychainError) -> ItemClass {
+    /// Rule 1: the class comes from kSecClass, from a persistent reference, or (as Apple
+    /// infers it) from the object given with kSecValueRef, which must then agree.
+    private static func itemClass(_ entries: [(key: String, value: Any)], reference: PersistentReference?,
+                                  valueReference: ItemReference?) throws(KeychainError) -> ItemClass {
         guard let entry = entries.first(where: { $0.key == QueryKey.itemClass }) else {
+            if let valueReference { return valueReference.itemClass }
             guard let reference else { throw .param("the query names no kSecClass") }
             return reference.itemClass
         }
         guard let name = FoundationValues.string(entry.value) else { throw .param("kSecClass takes a string") }
         guard let itemClass = ItemClass(rawValue: name) else { throw .noSuchClass }
+        if let valueReference, valueReference.itemClass != itemClass {
+            throw .param("kSecValueRef holds an object of another class than kSecClass names")
+        }
         return itemClass
     }
 

@@ -4,25 +4,42 @@ import Foundation
 /// The objects SecItemAdd and SecItemCopyMatching hand back (rules 17, 19, 22, 23).
 enum ResultShape {
     /// The result for found items: one object when `single`, else an array of them; nil
-    /// when nothing was asked for.
-    static func object(for items: [FoundItem], returning: ReturnOptions, single: Bool) -> CFTypeRef? {
+    /// when nothing was asked for. `itemObject` makes the key, certificate or identity of
+    /// an item for `kSecReturnRef`; an item it cannot make one for is left out of a result
+    /// of references alone, as Apple's SecItem.c does.
+    static func object(for items: [FoundItem], returning: ReturnOptions, single: Bool,
+                       itemObject: (FoundItem) -> AnyObject? = ItemObject.make) -> CFTypeRef? {
         guard !returning.isEmpty else { return nil }
-        if single, let item = items.first { return object(for: item, returning: returning) }
-        return items.map { object(for: $0, returning: returning) } as NSArray
+        if single, let item = items.first { return object(for: item, returning: returning, itemObject: itemObject) }
+        return items.compactMap { object(for: $0, returning: returning, itemObject: itemObject) } as NSArray
     }
 
-    /// Data alone for data or a persistent reference alone; otherwise a dictionary with the
-    /// attributes (and `class` for a reference) and `v_Data` / `v_PersistentRef` merged in.
-    private static func object(for item: FoundItem, returning: ReturnOptions) -> AnyObject {
+    /// Data alone for data or a persistent reference alone; the object alone for a key,
+    /// certificate or identity reference alone; otherwise a dictionary with the attributes
+    /// (and `class` and `v_Ref` for a reference) and `v_Data` / `v_PersistentRef` merged in.
+    private static func object(for item: FoundItem, returning: ReturnOptions,
+                               itemObject: (FoundItem) -> AnyObject?) -> AnyObject? {
         if returning == .data { return ResultData(item.data ?? Data()) }
         if returning == .persistentReference { return ResultData(item.persistentReference.data) }
+        let itemClass = item.persistentReference.itemClass
+        // Passwords have no object: their reference is their attributes and class.
+        let hasObject = itemClass != .genericPassword && itemClass != .internetPassword
+        let object = returning.contains(.reference) && hasObject ? itemObject(item) : nil
+        if returning == .reference && hasObject { return object }
         var dictionary: [String: Any] = [:]
-        // The store gives a record only when attributes or a reference were asked for.
-        if let record = item.record {
+        // The store gives a record only when attributes or a reference were asked for. The
+        // attributes (with the class, for a reference) come with an object only when asked
+        // for, as SecItem.c's makeResult shapes them.
+        if let record = item.record, returning.contains(.attributes) || !hasObject {
             dictionary = attributes(of: record)
-            if returning.contains(.reference) { dictionary[QueryKey.itemClass] = record.itemClass.rawValue }
+            if returning.contains(.reference) { dictionary[QueryKey.itemClass] = itemClass.rawValue }
         }
-        if returning.contains(.data) { dictionary[QueryKey.valueData] = ResultData(item.data ?? Data()) }
+        if let object { dictionary[QueryKey.valueRef] = object }
+        // Rule 22 / si-80-empty-data: an item without data (the store keeps it as empty
+        // data) has no `v_Data` key.
+        if returning.contains(.data), let data = item.data, !data.isEmpty {
+            dictionary[QueryKey.valueData] = ResultData(data)
+        }
         if returning.contains(.persistentReference) {
             dictionary[QueryKey.valuePersistentRef] = ResultData(item.persistentReference.data)
         }
@@ -30,13 +47,19 @@ enum ResultShape {
     }
 
     /// Rule 23: the attributes that are set, with `acct` always present on passwords.
+    /// Attributes Apple keeps as data come back as Data, whatever type they were given in.
     static func attributes(of record: ItemRecord) -> [String: Any] {
         var dictionary: [String: Any] = [:]
         dictionary.reserveCapacity(record.attributes.count + 1)
+        let schema = record.itemClass.schema
         for (code, value) in record.attributes {
-            dictionary[code] = FoundationValues.object(value)
+            if let attribute = schema.attributes[code], attribute.kind == .data {
+                dictionary[code] = ResultData((try? attribute.canonicalBytes(of: value)) ?? Data())
+            } else {
+                dictionary[code] = FoundationValues.object(value)
+            }
         }
-        if record.itemClass.schema.attributes[QueryKey.account] != nil, dictionary[QueryKey.account] == nil {
+        if schema.attributes[QueryKey.account] != nil, dictionary[QueryKey.account] == nil {
             dictionary[QueryKey.account] = ""
         }
         return dictionary

@@ -12,9 +12,21 @@ import Logging
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.add) { environment in
-        let query = try QueryParser.parse(attributes, for: .add)
+        var query = try QueryParser.parse(attributes, for: .add)
+        // A key's external representation is its secret, and this copy is ours to clear.
+        defer { if query.valueReference != nil { query.valueData?.zeroize() } }
         let store = try query.store(in: environment)
-        let added = try store.add(query.newItem, by: environment.caller, returning: query.returning)
+        if query.itemClass == .identity {
+            guard case .identity(let identity)? = query.valueReference else {
+                throw KeychainError.param("an identity is added with kSecValueRef holding a SecIdentity")
+            }
+            let added = try IdentityItems.add(identity, with: query, in: store, by: environment.caller)
+            result?.pointee = ResultShape.object(for: [added.item], returning: query.returning, single: true) { _ in
+                added.identity
+            }
+            return
+        }
+        let added = try store.add(query.newItem, by: environment.caller, returning: query.storeReturning)
         result?.pointee = ResultShape.object(for: [added], returning: query.returning, single: true)
     }
 }
@@ -28,7 +40,19 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
     SecItemCall.run(.copyMatching) { environment in
         let parsed = try QueryParser.parse(query, for: .copyMatching)
         let store = try parsed.store(in: environment)
-        let found = try store.find(parsed.itemQuery, by: environment.caller)
+        let queries = try parsed.narrowedByItemList()
+        if parsed.itemClass == .identity {
+            let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
+                try IdentityItems.find(query, in: store, by: environment.caller)
+            } reference: { $0.item.persistentReference }
+            let identities = Dictionary(found.map { ($0.item.persistentReference, $0.identity) }) { first, _ in first }
+            result?.pointee = ResultShape.object(for: found.map(\.item), returning: parsed.returning,
+                                                 single: parsed.limit == .one) { identities[$0.persistentReference] }
+            return
+        }
+        let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
+            try store.find(query.itemQuery, by: environment.caller)
+        } reference: { $0.persistentReference }
         result?.pointee = ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one)
     }
 }
@@ -42,6 +66,9 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecItemCall.run(.update) { environment in
         let parsed = try QueryParser.parse(query, for: .update)
+        if parsed.itemClass == .identity {
+            throw KeychainError.unimplemented("identities are updated through their certificate and key items")
+        }
         let changes = try QueryParser.parseChanges(attributesToUpdate, for: parsed.itemClass)
         let store = try parsed.store(in: environment)
         try store.update(parsed.itemQuery, with: changes, by: environment.caller)
@@ -54,7 +81,13 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemCall.run(.delete) { environment in
         let parsed = try QueryParser.parse(query, for: .delete)
         let store = try parsed.store(in: environment)
-        try store.delete(parsed.itemQuery, by: environment.caller)
+        if parsed.itemClass == .identity {
+            try IdentityItems.delete(try parsed.narrowedByItemList(), in: store, by: environment.caller)
+        } else if parsed.itemList != nil {
+            try store.delete(every: try parsed.narrowedByItemList().map(\.itemQuery), by: environment.caller)
+        } else {
+            try store.delete(parsed.itemQuery, by: environment.caller)
+        }
     }
 }
 

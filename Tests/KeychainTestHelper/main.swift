@@ -5,6 +5,10 @@
 //   KeychainTestHelper add ACCOUNT SECRET [START]      add one generic password, print the status
 //   KeychainTestHelper add-many PREFIX COUNT           add COUNT items, print how many succeeded
 //   KeychainTestHelper find ACCOUNT                    print the status and the secret
+//   KeychainTestHelper find-key TAG                    find the key item with application tag
+//                                                      TAG by kSecReturnRef; print the status,
+//                                                      "private" or "public" and the hex of
+//                                                      its public key (never private material)
 //   KeychainTestHelper lock                            lock the default keychain, print the status
 //   KeychainTestHelper unlock PASSWORD                 unlock it, print the status
 //   KeychainTestHelper cycle-passwords NAME [N]        change keychain NAME's password from
@@ -79,6 +83,19 @@ case "trust-concurrently" where arguments.count == 4:
     }
     done.wait()
     print(trusted.value)
+case "find-key" where arguments.count == 2:
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching([
+        kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data(arguments[1].utf8),
+        kSecReturnRef as String: true,
+    ] as CFDictionary, &result)
+    guard let key = result as? SecKey, let publicKey = SecKeyCopyPublicKey(key),
+          let bytes = SecKeyCopyExternalRepresentation(publicKey, nil) as Data? else {
+        print(status)
+        break
+    }
+    let kind = publicKey === key ? "public" : "private"
+    print(status, kind, bytes.map { String(format: "%02x", $0) }.joined())
 case "lock":
     print(SecKeychainLock(nil))
 case "unlock" where arguments.count == 2:

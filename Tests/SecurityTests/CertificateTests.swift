@@ -19,7 +19,7 @@ struct CertificateTests {
         let folder = TestScratch.folder("certificates")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let certificate = folder.appendingPathComponent("certificate.der")
-        let result = try openssl(["req", "-x509", "-newkey"] + key + [
+        let result = try OpensslMaterial.openssl(["req", "-x509", "-newkey"] + key + [
             "-utf8", "-nodes", "-keyout", folder.appendingPathComponent("key.pem").path,
             "-subj", subject, "-set_serial", serial, "-days", "1", "-outform", "DER",
             "-out", certificate.path,
@@ -31,18 +31,9 @@ struct CertificateTests {
     static let ecKey = ["ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
     static let rsaKey = ["rsa:2048"]
 
-    /// Runs `openssl`, returning its exit status and standard output.
-    private static func openssl(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = try SpawnedProcess("/usr/bin/openssl", arguments, environment: [:],
-                                         stdin: .open("/dev/null", 0), stdout: .pipe,
-                                         stderr: .open("/dev/null", 1))
-        let output = process.readOutputToEnd()
-        return (process.wait().status, output)
-    }
-
     /// What `openssl x509` prints for a DER certificate, with `options` (such as `-serial`).
     private static func opensslPrints(_ certificate: URL, _ options: [String]) throws -> String {
-        let result = try openssl(["x509", "-inform", "DER", "-in", certificate.path, "-noout"] + options)
+        let result = try OpensslMaterial.openssl(["x509", "-inform", "DER", "-in", certificate.path, "-noout"] + options)
         try #require(result.status == 0, "openssl x509 failed")
         return result.output
     }
@@ -259,7 +250,7 @@ struct CertificateTests {
             #expect(Self.create(der.prefix(length)) == nil, "a prefix of \(length) bytes")
         }
         #expect(Self.create(der + [0x00]) == nil)
-        let pemText = try Self.openssl(["x509", "-inform", "DER", "-in", file.path, "-outform", "PEM"])
+        let pemText = try OpensslMaterial.openssl(["x509", "-inform", "DER", "-in", file.path, "-outform", "PEM"])
         #expect(pemText.status == 0 && pemText.output.hasPrefix("-----BEGIN CERTIFICATE-----"))
         #expect(Self.create(Data(pemText.output.utf8)) == nil)
         var generator = SeededGenerator(seed: 0x5EC_CE27)

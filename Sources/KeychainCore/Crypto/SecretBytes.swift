@@ -56,7 +56,7 @@ extension Data {
     /// Overwrites the bytes with zeros in place, where this value alone holds them: for
     /// plaintexts the library made and is done with (a key being wrapped, a record being
     /// sealed again).
-    mutating func zeroize() {
+    package mutating func zeroize() {
         resetBytes(in: startIndex..<endIndex)
     }
 }

@@ -6,6 +6,10 @@ package struct Attribute: Sendable, Hashable {
     package enum Kind: Sendable, Hashable {
         /// String, Data or Number; compared on its bytes (rule 5).
         case text
+        /// A byte string Apple stores as data (`klbl`, and the certificate attributes taken
+        /// from its DER): read, compared and hashed exactly as ``text``, so values callers
+        /// stored as strings keep their identity, but always handed back as Data.
+        case data
         /// Number or Bool; a numeric string or a four-character code also converts.
         case number
         /// Date only.
@@ -33,9 +37,9 @@ package struct Attribute: Sendable, Hashable {
     /// The bytes that equality, uniqueness and index hashes use: text as its UTF-8 or raw
     /// bytes (so String "x" and Data "x" are equal), numbers as 8 big-endian bytes, dates as
     /// the bits of their reference-date interval.
-    func canonicalBytes(of value: AttributeValue) throws(KeychainError) -> Data {
+    package func canonicalBytes(of value: AttributeValue) throws(KeychainError) -> Data {
         switch kind {
-        case .text:
+        case .text, .data:
             switch value {
             case .string(let string): return Data(string.utf8)
             case .data(let data): return data

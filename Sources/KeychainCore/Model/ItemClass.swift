@@ -7,7 +7,7 @@ package enum ItemClass: String, Sendable, CaseIterable, Hashable {
     case certificate = "cert"
     case key = "keys"
     /// A certificate paired with its private key. Identities have no stored form of their
-    /// own; they are reported as absent until certificate and key objects exist.
+    /// own: the `Security` layer forms them by joining certificate and key items.
     case identity = "idnt"
 
     /// The schema (attributes, primary key) of this class.

@@ -7,6 +7,11 @@ package struct ItemRecord: Sendable, Hashable {
     /// Every attribute that is set, by four-character code.
     package internal(set) var attributes: [String: AttributeValue]
 
+    package init(itemClass: ItemClass, attributes: [String: AttributeValue]) {
+        self.itemClass = itemClass
+        self.attributes = attributes
+    }
+
     package var accessGroup: String {
         if case .string(let group) = attributes[ItemSchema.accessGroup.code] { return group }
         return ""
@@ -68,6 +73,12 @@ package struct FoundItem: Sendable {
     /// The secret, when it was asked for and the item has one.
     package let data: Data?
     package let persistentReference: PersistentReference
+
+    package init(record: ItemRecord?, data: Data?, persistentReference: PersistentReference) {
+        self.record = record
+        self.data = data
+        self.persistentReference = persistentReference
+    }
 }
 
 extension UUID {

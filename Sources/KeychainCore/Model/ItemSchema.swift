@@ -45,12 +45,12 @@ package struct ItemSchema: Sendable {
         Attribute("type", .number), Attribute("invi", .number), Attribute("nega", .number),
     ]
     private static let certificateOnly: [Attribute] = [
-        Attribute("ctyp", .number), Attribute("cenc", .number), Attribute("subj", .text),
-        Attribute("issr", .text), Attribute("slnr", .text), Attribute("skid", .text),
-        Attribute("pkhh", .text),
+        Attribute("ctyp", .number), Attribute("cenc", .number), Attribute("subj", .data),
+        Attribute("issr", .data), Attribute("slnr", .data), Attribute("skid", .data),
+        Attribute("pkhh", .data),
     ]
     private static let keyOnly: [Attribute] = [
-        Attribute("kcls", .number), Attribute("klbl", .text), Attribute("atag", .text),
+        Attribute("kcls", .number), Attribute("klbl", .data), Attribute("atag", .text),
         Attribute("crtr", .number), Attribute("type", .number), Attribute("bsiz", .number),
         Attribute("esiz", .number), Attribute("sdat", .date), Attribute("edat", .date),
         Attribute("perm", .number), Attribute("encr", .number), Attribute("decr", .number),

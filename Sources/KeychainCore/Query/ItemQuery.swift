@@ -16,7 +16,8 @@ package struct ReturnOptions: OptionSet, Sendable, Hashable {
 
     package static let data = ReturnOptions(rawValue: 1)
     package static let attributes = ReturnOptions(rawValue: 2)
-    /// An object reference: for passwords, the attributes and the class.
+    /// An object reference: for passwords, the attributes and the class; for keys and
+    /// certificates, the object the `Security` layer makes from the attributes and data.
     package static let reference = ReturnOptions(rawValue: 4)
     package static let persistentReference = ReturnOptions(rawValue: 8)
 }

@@ -42,11 +42,17 @@ struct MatchPlan {
                 }
             }
         }
+        let identities = Self.identities(of: query, groups: groups, hasher: hasher)
+        if identities != nil {
+            // The identity hash holds the primary key's fields: nothing left to compare them on.
+            residual.removeAll { schema.primaryKey.contains($0.0) }
+        }
         let location = query.persistentReference.flatMap(RowReference.location)
         let shape = PlanShape(
             classCode: query.itemClass.storageCode,
             protection: protection != nil,
             columns: hashed.enumerated().reduce(0) { mask, column in column.element == nil ? mask : mask | 1 << column.offset },
+            identityCount: identities?.count,
             groupCount: groups?.count,
             reference: location != nil,
             synchronizable: query.persistentReference == nil ? query.synchronizable : nil)
@@ -54,6 +60,7 @@ struct MatchPlan {
         arguments.reserveCapacity(6 + (groups?.count ?? 0))
         if let protection { arguments.append(.text(protection)) }
         for case let hash? in hashed { arguments.append(.blob(hash)) }
+        for identity in identities ?? [] { arguments.append(.blob(identity)) }
         for group in groups ?? [] { arguments.append(.blob(hasher.accessGroupHash(group))) }
         if let location { arguments += [.integer(location.rowID), .blob(location.nonce)] }
         self.statements = PlanStatements.of(shape)
@@ -62,6 +69,47 @@ struct MatchPlan {
         self.matchesNothing = query.itemClass == .identity || groups?.isEmpty == true
             || (query.persistentReference.map { $0.itemClass != query.itemClass || location == nil } ?? false)
     }
+
+    /// The identity hashes a query that names its class's whole primary key can match: one
+    /// per access group and synchronizable value it covers, found through the class's
+    /// UNIQUE index (design: lookups never decrypt the table). nil where that does not
+    /// apply: a primary-key field missing, no field that lacks a column of its own (the
+    /// columns already find the item), a caller of every group, or too many groups.
+    private static func identities(of query: ItemQuery, groups: [String]?, hasher: IndexHasher) -> [Data]? {
+        let schema = query.itemClass.schema
+        guard !schema.primaryKey.isEmpty, let groups, !groups.isEmpty, groups.count <= maximumIdentityGroups,
+              schema.primaryKey.contains(where: { !StoredColumns.hashedAttributeCodes.contains($0.code) })
+        else { return nil }
+        var keyBytes: [String: Data] = [:]
+        for attribute in schema.primaryKey {
+            guard let value = query.attributes[attribute.code],
+                  let bytes = try? attribute.canonicalBytes(of: value) else { return nil }
+            keyBytes[attribute.code] = bytes
+        }
+        let syncValues: [Int64] = switch query.synchronizable {
+        case .notSynchronizable: [0]
+        case .synchronizable: [1]
+        case .any: [0, 1]
+        }
+        var identities: [Data] = []
+        for group in groups {
+            for sync in syncValues {
+                // In the order of the identity's fields, as StoredColumns hashes a record's.
+                let fields = schema.identityFields.map { attribute -> (attribute: Attribute, bytes: Data) in
+                    switch attribute {
+                    case ItemSchema.accessGroup: (attribute, Data(group.utf8))
+                    case ItemSchema.synchronizable: (attribute, Attribute.bytes(of: sync))
+                    default: (attribute, keyBytes[attribute.code] ?? attribute.defaultCanonicalBytes)
+                    }
+                }
+                identities.append(hasher.identity(of: query.itemClass, fields: fields))
+            }
+        }
+        return identities
+    }
+
+    /// Beyond this many access groups a search compares the key fields after opening rows.
+    private static let maximumIdentityGroups = 32
 
     /// Every row of the keychain, of all classes and access groups: for an export, which is
     /// an operation of the keychain's owner rather than of one app.

@@ -4,6 +4,8 @@ struct PlanShape: Hashable {
     let protection: Bool
     /// Which of ``StoredColumns/hashedAttributeCodes`` the query names: bit n for the n-th.
     let columns: UInt8
+    /// How many identity hashes the query names (a whole primary key); nil for none.
+    let identityCount: Int?
     /// How many access groups the query covers; nil for all of them.
     let groupCount: Int?
     let reference: Bool
@@ -17,6 +19,9 @@ struct PlanShape: Hashable {
         for (index, code) in StoredColumns.hashedAttributeCodes.enumerated() where columns & 1 << index != 0 {
             // `IS NOT NULL` lets SQLite use the partial index on the column.
             conditions.append("\(code) = ? AND \(code) IS NOT NULL")
+        }
+        if let identityCount {
+            conditions.append("identity IN (\(Array(repeating: "?", count: identityCount).joined(separator: ", ")))")
         }
         // The class as a literal: SQLite uses a partial index (each class's key index) only
         // for a query whose terms repeat its WHERE clause. Group terms stay off the indexes:

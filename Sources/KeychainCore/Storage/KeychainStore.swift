@@ -300,30 +300,46 @@ package final class KeychainStore: Sendable {
             guard deleted > 0 else { throw .itemNotFound }
             return
         }
-        try withCurrentClassKeys { () throws(KeychainError) in try deleteOpening(plan) }
+        try withCurrentClassKeys { () throws(KeychainError) in try deleteOpening([plan]) }
     }
 
-    /// Deletes what `plan` matches, opening the rows where the plan or a lock needs it.
-    private func deleteOpening(_ plan: MatchPlan) throws(KeychainError) {
+    /// Deletes every item any of the queries matches, in one transaction: all of them or,
+    /// on any failure, none. What the items of several classes that make one thing (the
+    /// certificate and key of an identity) or a list of items need. No match at all is
+    /// errSecItemNotFound.
+    package func delete(every queries: [ItemQuery], by caller: CallerIdentity) throws(KeychainError) {
+        var plans: [MatchPlan] = []
+        for query in queries { plans.append(try MatchPlan(query: query, caller: caller, hasher: hasher)) }
+        try withCurrentClassKeys { () throws(KeychainError) in try deleteOpening(plans) }
+    }
+
+    /// Deletes what the plans match, opening the rows where a plan or a lock needs it.
+    private func deleteOpening(_ plans: [MatchPlan]) throws(KeychainError) {
         try write(during: "delete", supersedes: true) { db in
             var ids: [Int64] = []
-            try plan.forEachRow(in: db, withSecret: false) { row in
-                if plan.residual.isEmpty {
-                    // A locked item fails the delete; one bound to another machine, or
-                    // damaged, can still be deleted by its columns.
-                    do {
-                        _ = try self.classKey(of: row)
-                    } catch let error as KeychainError where error == .interactionNotAllowed {
-                        throw error
-                    } catch {}
-                    ids.append(row.id)
-                } else if try plan.residualMatches(self.open(row)) {
-                    ids.append(row.id)
+            for plan in plans {
+                try plan.forEachRow(in: db, withSecret: false) { row in
+                    if plan.residual.isEmpty {
+                        // A locked item fails the delete; one bound to another machine, or
+                        // damaged, can still be deleted by its columns.
+                        do {
+                            _ = try self.classKey(of: row)
+                        } catch let error as KeychainError where error == .interactionNotAllowed {
+                            throw error
+                        } catch {}
+                        ids.append(row.id)
+                    } else if try plan.residualMatches(self.open(row)) {
+                        ids.append(row.id)
+                    }
+                    return true
                 }
-                return true
             }
             guard !ids.isEmpty else { throw KeychainError.itemNotFound }
-            for id in ids { try DirectStatement(db, sql: "DELETE FROM item WHERE id = ?", values: [.integer(id)]).execute() }
+            // Two plans may match one row: delete it once.
+            var deleted = Set<Int64>()
+            for id in ids where deleted.insert(id).inserted {
+                try DirectStatement(db, sql: "DELETE FROM item WHERE id = ?", values: [.integer(id)]).execute()
+            }
         }
     }
 

@@ -1,0 +1,74 @@
+internal import Crypto
+import Foundation
+@_implementationOnly import KeychainCore
+
+extension SecKey {
+    /// The application label Apple gives a key item (`kSecAttrApplicationLabel`): the SHA-1
+    /// of the public key's external representation (the X9.63 point, or the PKCS #1
+    /// RSAPublicKey), the same bytes as the public-key hash of a certificate holding it.
+    var applicationLabel: Data {
+        Data(Insecure.SHA1.hash(data: material.publicKey.publicExternalRepresentation))
+    }
+
+    /// The attributes Apple derives for a key added by reference (SecKey.c,
+    /// SecKeyCopyAttributeDictionaryWithLocalKey): class, label, type, sizes, and the usage
+    /// flags of a private key (decrypt, derive, sign, unwrap) or a public one (encrypt,
+    /// derive, verify, wrap).
+    var itemAttributes: [String: AttributeValue] {
+        let isPrivate = material.isPrivate
+        var attributes = identifyingItemAttributes
+        attributes["perm"] = .bool(true)
+        attributes["sens"] = .bool(false)
+        attributes["extr"] = .bool(true)
+        attributes["encr"] = .bool(!isPrivate)
+        attributes["decr"] = .bool(isPrivate)
+        attributes["drve"] = .bool(true)
+        attributes["sign"] = .bool(isPrivate)
+        attributes["vrfy"] = .bool(!isPrivate)
+        attributes["wrap"] = .bool(!isPrivate)
+        attributes["unwp"] = .bool(isPrivate)
+        return attributes
+    }
+
+    /// The attributes that tell this key's item from others: what a query naming the key
+    /// by `kSecValueRef` matches on.
+    var identifyingItemAttributes: [String: AttributeValue] {
+        let type = material.family == .rsa ? kSecAttrKeyTypeRSA : kSecAttrKeyTypeECSECPrimeRandom
+        return [
+            "kcls": .number(material.isPrivate ? 1 : 0),
+            "klbl": .data(applicationLabel),
+            "type": .number(Int64(type as String) ?? 0),
+            "bsiz": .number(Int64(material.bitCount)),
+            "esiz": .number(Int64(material.bitCount)),
+        ]
+    }
+
+    /// Makes the key a stored item holds: its external representation with the class, type
+    /// and size its attributes record. nil for what is not such a key (a symmetric key, or
+    /// data that is not a key).
+    static func fromItem(attributes: [String: AttributeValue], data: Data) -> SecKey? {
+        func integer(_ code: String) -> Int64? {
+            switch attributes[code] {
+            case .number(let number)?: number
+            case .bool(let flag)?: flag ? 1 : 0
+            case .string(let string)?: Int64(string)
+            default: nil
+            }
+        }
+        let family: KeyMaterial.Family
+        switch integer("type") {
+        case Int64(kSecAttrKeyTypeECSECPrimeRandom as String): family = .ellipticCurve
+        case Int64(kSecAttrKeyTypeRSA as String): family = .rsa
+        default: return nil
+        }
+        let isPrivate: Bool
+        switch integer("kcls") {
+        case 0: isPrivate = false
+        case 1: isPrivate = true
+        default: return nil
+        }
+        guard let material = try? KeyMaterial(externalRepresentation: data, family: family,
+                                              isPrivate: isPrivate, bitCount: nil) else { return nil }
+        return SecKey(material: material)
+    }
+}

@@ -1,0 +1,220 @@
+import Crypto
+import Foundation
+import Security
+import Testing
+import TestSupport
+
+/// Keys as keychain items by reference: SecItemAdd with kSecValueRef, kSecReturnRef, queries
+/// naming a key by reference, and the attributes Apple derives for a key (SecKey.c,
+/// SecKeyCopyAttributeDictionaryWithLocalKey; SecItem.c's cook_query).
+@Suite("Keys as keychain items")
+struct KeyItemTests {
+    private static let tag = Data("com.example.keys.signing".utf8)
+
+    private static func secKey(_ key: P256.Signing.PrivateKey) throws -> SecKey {
+        let attributes: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                                         kSecAttrKeyClass as String: kSecAttrKeyClassPrivate]
+        var error: Unmanaged<CFError>?
+        return try #require(SecKeyCreateWithData(key.x963Representation as CFData, attributes as CFDictionary, &error))
+    }
+
+    @Test("Apple's 'Storing CryptoKit Keys in the Keychain': add by kSecValueRef, read back by kSecReturnRef, sign")
+    func cryptoKitFlow() throws {
+        let keychain = PrivateKeychain()
+        let original = P256.Signing.PrivateKey()
+        let key = try Self.secKey(original)
+        #expect(keychain.add([
+            kSecClass as String: kSecClassKey,
+            kSecAttrApplicationTag as String: Self.tag,
+            kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked,
+            kSecUseDataProtectionKeychain as String: true,
+            kSecValueRef as String: key,
+        ]) == errSecSuccess)
+
+        let found = keychain.copyMatching([
+            kSecClass as String: kSecClassKey,
+            kSecAttrApplicationTag as String: Self.tag,
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+            kSecReturnRef as String: true,
+        ])
+        #expect(found.status == errSecSuccess)
+        let stored = try #require(found.result as? SecKey)
+        var error: Unmanaged<CFError>?
+        let representation = try #require(SecKeyCopyExternalRepresentation(stored, &error) as Data?)
+        #expect(representation == original.x963Representation)
+        // The key rebuilt by swift-crypto is the same key: its signature verifies under the
+        // original public key.
+        let rebuilt = try P256.Signing.PrivateKey(x963Representation: representation)
+        let message = Data("message to sign".utf8)
+        #expect(original.publicKey.isValidSignature(try rebuilt.signature(for: message), for: message))
+    }
+
+    @Test("SecKey.c: a private key's item has kcls 1, klbl = SHA-1 of its public key (Data), type 73, sizes and usage flags")
+    func derivedPrivateKeyAttributes() throws {
+        let keychain = PrivateKeychain()
+        let original = P256.Signing.PrivateKey()
+        // No kSecClass: Apple infers it from the reference.
+        #expect(keychain.add([kSecValueRef as String: try Self.secKey(original),
+                              kSecAttrApplicationTag as String: Self.tag]) == errSecSuccess)
+        let found = keychain.attributes([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag])
+        let attributes = try #require(found.attributes)
+        let label = Data(Insecure.SHA1.hash(data: original.publicKey.x963Representation))
+        #expect(attributes[kSecAttrApplicationLabel as String] as? Data == label)
+        #expect((attributes[kSecAttrKeyClass as String] as? NSNumber)?.intValue == 1)
+        #expect((attributes[kSecAttrKeyType as String] as? NSNumber)?.intValue == 73)
+        #expect((attributes[kSecAttrKeySizeInBits as String] as? NSNumber)?.intValue == 256)
+        #expect((attributes[kSecAttrEffectiveKeySize as String] as? NSNumber)?.intValue == 256)
+        let flags = [kSecAttrCanEncrypt, kSecAttrCanDecrypt, kSecAttrCanDerive, kSecAttrCanSign, kSecAttrCanVerify,
+                     kSecAttrCanWrap, kSecAttrCanUnwrap].map { (attributes[$0 as String] as? NSNumber)?.boolValue }
+        #expect(flags == [false, true, true, true, false, false, true])
+    }
+
+    @Test("SecKey.c: a public key's item has kcls 0 and the public usage flags; its data is the X9.63 point")
+    func derivedPublicKeyAttributes() throws {
+        let keychain = PrivateKeychain()
+        let original = P256.Signing.PrivateKey()
+        let publicKey = try #require(SecKeyCopyPublicKey(try Self.secKey(original)))
+        var result: CFTypeRef?
+        #expect(keychain.add([kSecValueRef as String: publicKey, kSecReturnAttributes as String: true,
+                              kSecReturnData as String: true], result: &result) == errSecSuccess)
+        let attributes = try #require(result as? [String: Any])
+        #expect(attributes[kSecValueData as String] as? Data == original.publicKey.x963Representation)
+        #expect((attributes[kSecAttrKeyClass as String] as? NSNumber)?.intValue == 0)
+        let flags = [kSecAttrCanEncrypt, kSecAttrCanDecrypt, kSecAttrCanDerive, kSecAttrCanSign, kSecAttrCanVerify,
+                     kSecAttrCanWrap, kSecAttrCanUnwrap].map { (attributes[$0 as String] as? NSNumber)?.boolValue }
+        #expect(flags == [true, false, true, false, true, true, false])
+    }
+
+    @Test("§3: the key primary key (kcls, klbl, atag, type, bsiz, ...) makes a second add of the same key a duplicate")
+    func duplicateKey() throws {
+        let keychain = PrivateKeychain()
+        let key = try Self.secKey(P256.Signing.PrivateKey())
+        let item: [String: Any] = [kSecValueRef as String: key, kSecAttrApplicationTag as String: Self.tag]
+        #expect(keychain.add(item) == errSecSuccess)
+        #expect(keychain.add(item) == errSecDuplicateItem)
+        // A label is not part of the key; a tag is.
+        #expect(keychain.add(item.with([kSecAttrLabel as String: "other label"])) == errSecDuplicateItem)
+        #expect(keychain.add(item.with([kSecAttrApplicationTag as String: Data("other".utf8)])) == errSecSuccess)
+        // Another key under the same tag is another item.
+        #expect(keychain.add([kSecValueRef as String: try Self.secKey(P256.Signing.PrivateKey()),
+                              kSecAttrApplicationTag as String: Self.tag]) == errSecSuccess)
+    }
+
+    @Test("cook_query: kSecValueRef in CopyMatching, Update and Delete names the item that holds the key")
+    func queriesByReference() throws {
+        let keychain = PrivateKeychain()
+        let key = try Self.secKey(P256.Signing.PrivateKey())
+        let other = try Self.secKey(P256.Signing.PrivateKey())
+        #expect(keychain.add([kSecValueRef as String: key, kSecAttrLabel as String: "mine"]) == errSecSuccess)
+        #expect(keychain.add([kSecValueRef as String: other, kSecAttrLabel as String: "other"]) == errSecSuccess)
+        let byReference: [String: Any] = [kSecValueRef as String: key]
+        #expect(keychain.attributes(byReference).attributes?[kSecAttrLabel as String] as? String == "mine")
+        #expect(keychain.update(byReference, [kSecAttrLabel as String: "renamed"]) == errSecSuccess)
+        #expect(keychain.attributes(byReference).attributes?[kSecAttrLabel as String] as? String == "renamed")
+        #expect(keychain.delete(byReference) == errSecSuccess)
+        #expect(keychain.copyMatching(byReference).status == errSecItemNotFound)
+        #expect(keychain.delete(byReference) == errSecItemNotFound)
+        // The other key is untouched.
+        #expect(keychain.attributes([kSecValueRef as String: other]).attributes?[kSecAttrLabel as String] as? String
+            == "other")
+    }
+
+    @Test("Rule 22 / SecItem.c makeResult: kSecReturnRef with attributes gives a dictionary with v_Ref and class; without, only the objects")
+    func referenceInDictionary() throws {
+        let keychain = PrivateKeychain()
+        let original = P256.Signing.PrivateKey()
+        #expect(keychain.add([kSecValueRef as String: try Self.secKey(original)]) == errSecSuccess)
+        let found = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecReturnRef as String: true,
+                                           kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll])
+        let items = try #require(found.result as? [[String: Any]])
+        #expect(items.count == 1)
+        let item = try #require(items.first)
+        #expect(item[kSecClass as String] as? String == kSecClassKey as String)
+        #expect(item[kSecValueData as String] == nil)
+        let key = try #require(item[kSecValueRef as String] as? SecKey)
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCopyExternalRepresentation(key, &error) as Data? == original.x963Representation)
+        // Without attributes, only the objects asked for: {v_Ref, v_PersistentRef}.
+        let bare = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecReturnRef as String: true,
+                                          kSecReturnPersistentRef as String: true])
+        let pair = try #require(bare.result as? [String: Any])
+        #expect(Set(pair.keys) == [kSecValueRef as String, kSecValuePersistentRef as String])
+        // kSecReturnData on a key item gives its external representation.
+        #expect(keychain.secret([kSecClass as String: kSecClassKey]) == original.x963Representation)
+    }
+
+    @Test("RSA (openssl's key): a key added by reference comes back as the same key, with type 42 and its size")
+    func rsaKey() throws {
+        let keychain = PrivateKeychain()
+        let rsa = try OpensslMaterial(rsaBits: 2048)
+        let privateKey = try rsa.rsaPKCS1(publicOnly: false)
+        let attributes: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA,
+                                         kSecAttrKeyClass as String: kSecAttrKeyClassPrivate]
+        var error: Unmanaged<CFError>?
+        let key = try #require(SecKeyCreateWithData(privateKey as CFData, attributes as CFDictionary, &error))
+        var result: CFTypeRef?
+        #expect(keychain.add([kSecValueRef as String: key, kSecReturnRef as String: true], result: &result)
+            == errSecSuccess)
+        let returned = try #require(result as? SecKey)
+        #expect(SecKeyCopyExternalRepresentation(returned, &error) as Data? == privateKey)
+        let found = try #require(keychain.attributes([kSecValueRef as String: key]).attributes)
+        #expect((found[kSecAttrKeyType as String] as? NSNumber)?.intValue == 42)
+        #expect((found[kSecAttrKeySizeInBits as String] as? NSNumber)?.intValue == 2048)
+        // RSA's application label is the SHA-1 of the PKCS #1 public key.
+        #expect(found[kSecAttrApplicationLabel as String] as? Data
+            == Data(Insecure.SHA1.hash(data: try rsa.rsaPKCS1(publicOnly: true))))
+    }
+
+    @Test("SecKeyCreateRandomKey's kSecAttrIsPermanent path: kSecValueRef with the key's own description attributes")
+    func permanentKeyAttributes() throws {
+        let keychain = PrivateKeychain()
+        let key = try Self.secKey(P256.Signing.PrivateKey())
+        // What the caller gave SecKeyCreateRandomKey, type as its string constant, stored with the key.
+        let item: [String: Any] = [
+            kSecValueRef as String: key, kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+            kSecAttrKeySizeInBits as String: 256, kSecAttrIsPermanent as String: true,
+            kSecAttrApplicationTag as String: Self.tag, kSecAttrLabel as String: "signing key",
+        ]
+        #expect(keychain.add(item) == errSecSuccess)
+        // The given type and size equal the derived ones: the same item.
+        #expect(keychain.add([kSecValueRef as String: key, kSecAttrApplicationTag as String: Self.tag])
+            == errSecDuplicateItem)
+        #expect(keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Self.tag,
+                                       kSecReturnRef as String: true]).result is SecKey)
+    }
+
+    @Test("A key added by reference is the same key in another process (kSecReturnRef there)")
+    func keyInAnotherProcess() throws {
+        let keychain = PrivateKeychain()
+        let original = P256.Signing.PrivateKey()
+        #expect(keychain.add([kSecValueRef as String: try Self.secKey(original),
+                              kSecAttrApplicationTag as String: Self.tag]) == errSecSuccess)
+        let output = try HelperProcess.run(["find-key", String(decoding: Self.tag, as: UTF8.self)],
+                                           dataHome: keychain.dataHome, accessGroups: "com.example.app")
+        #expect(output == "0 private \(original.publicKey.x963Representation.lowercaseHex)")
+    }
+
+    @Test("Compatibility: a klbl stored as text by a caller keeps its identity and comes back as Data")
+    func textApplicationLabel() throws {
+        let keychain = PrivateKeychain()
+        let item: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationLabel as String: "label-1",
+                                   kSecValueData as String: Data([1, 2, 3])]
+        #expect(keychain.add(item) == errSecSuccess)
+        #expect(keychain.add(item.with([kSecAttrApplicationLabel as String: Data("label-1".utf8)])) == errSecDuplicateItem)
+        let found = keychain.attributes([kSecClass as String: kSecClassKey,
+                                         kSecAttrApplicationLabel as String: Data("label-1".utf8)])
+        #expect(found.attributes?[kSecAttrApplicationLabel as String] as? Data == Data("label-1".utf8))
+    }
+
+    @Test("Bad input: kSecValueRef with another object, or with a class it is not of, or with kSecValueData, is errSecParam")
+    func badReferences() throws {
+        let keychain = PrivateKeychain()
+        let key = try Self.secKey(P256.Signing.PrivateKey())
+        #expect(keychain.add([kSecValueRef as String: Data([1, 2, 3])]) == errSecParam)
+        #expect(keychain.add([kSecClass as String: kSecClassCertificate, kSecValueRef as String: key]) == errSecParam)
+        #expect(keychain.add([kSecValueRef as String: key, kSecValueData as String: Data([1])]) == errSecParam)
+        #expect(keychain.copyMatching([kSecClass as String: kSecClassGenericPassword, kSecValueRef as String: key]).status
+            == errSecParam)
+        #expect(keychain.count([kSecClass as String: kSecClassKey]) == 0)
+    }
+}
