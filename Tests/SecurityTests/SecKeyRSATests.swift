@@ -22,11 +22,13 @@ struct SecKeyRSATests {
         return try SecKeyCalls.key(try folder.read("key.der"), type: kSecAttrKeyTypeRSA, private: true)
     }
 
-    static let hashes: [(name: String, bytes: Int)] = [("sha1", 20), ("sha256", 32), ("sha384", 48), ("sha512", 64)]
+    static let hashes: [(name: String, bytes: Int)] = [("sha1", 20), ("sha224", 28), ("sha256", 32), ("sha384", 48), ("sha512", 64)]
 
     private static func pkcs1(_ hash: String, message: Bool) -> SecKeyAlgorithm {
         switch (hash, message) {
         case ("sha1", true): .rsaSignatureMessagePKCS1v15SHA1
+        case ("sha224", true): .rsaSignatureMessagePKCS1v15SHA224
+        case ("sha224", false): .rsaSignatureDigestPKCS1v15SHA224
         case ("sha256", true): .rsaSignatureMessagePKCS1v15SHA256
         case ("sha384", true): .rsaSignatureMessagePKCS1v15SHA384
         case ("sha512", true): .rsaSignatureMessagePKCS1v15SHA512
@@ -40,6 +42,8 @@ struct SecKeyRSATests {
     private static func pss(_ hash: String, message: Bool) -> SecKeyAlgorithm {
         switch (hash, message) {
         case ("sha1", true): .rsaSignatureMessagePSSSHA1
+        case ("sha224", true): .rsaSignatureMessagePSSSHA224
+        case ("sha224", false): .rsaSignatureDigestPSSSHA224
         case ("sha256", true): .rsaSignatureMessagePSSSHA256
         case ("sha384", true): .rsaSignatureMessagePSSSHA384
         case ("sha512", true): .rsaSignatureMessagePSSSHA512
@@ -53,6 +57,7 @@ struct SecKeyRSATests {
     private static func oaep(_ hash: String) -> SecKeyAlgorithm {
         switch hash {
         case "sha1": .rsaEncryptionOAEPSHA1
+        case "sha224": .rsaEncryptionOAEPSHA224
         case "sha256": .rsaEncryptionOAEPSHA256
         case "sha384": .rsaEncryptionOAEPSHA384
         default: .rsaEncryptionOAEPSHA512
@@ -62,6 +67,7 @@ struct SecKeyRSATests {
     private static func digest(_ hash: String, _ data: Data) -> Data {
         switch hash {
         case "sha1": Data(Insecure.SHA1.hash(data: data))
+        case "sha224": SHA224Reference.digest(data)
         case "sha256": Data(SHA256.hash(data: data))
         case "sha384": Data(SHA384.hash(data: data))
         default: Data(SHA512.hash(data: data))
@@ -199,7 +205,6 @@ struct SecKeyRSATests {
         #expect(SecKeyCalls.signingStatus(key, .rsaSignatureDigestPKCS1v15SHA256, Data(count: 20)) == -50)
         #expect(SecKeyCalls.signingStatus(key, .rsaSignatureRaw, Data(count: 257)) == -50)
         #expect(SecKeyCalls.signingStatus(key, .ecdsaSignatureMessageX962SHA256, Self.message) == -4)
-        #expect(SecKeyCalls.signingStatus(key, .rsaSignatureMessagePKCS1v15SHA224, Self.message) == -4)
         #expect(SecKeyCalls.encrypt(publicKey, .rsaEncryptionOAEPSHA256AESGCM, Self.message).1 == -4)
         #expect(SecKeyCalls.decrypt(publicKey, .rsaEncryptionOAEPSHA256, Data(count: 256)).1 == -4)
         #expect(SecKeyIsAlgorithmSupported(publicKey, .encrypt, .rsaEncryptionOAEPSHA512))

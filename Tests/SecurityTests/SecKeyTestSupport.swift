@@ -105,3 +105,14 @@ enum SecKeyCalls {
         return (result, status(error))
     }
 }
+
+/// SHA-224 digests by `openssl dgst -sha224`, an implementation independent of the module's
+/// (swift-crypto has none); an empty digest if openssl fails, which no check accepts.
+enum SHA224Reference {
+    static func digest(_ data: Data) -> Data {
+        guard let folder = try? OpenSSLFolder(), (try? folder.write(data, "input")) != nil,
+              let result = try? folder.openssl(["dgst", "-sha224", "-binary", "-out", folder.path("digest"), folder.path("input")]),
+              result.status == 0 else { return Data() }
+        return (try? folder.read("digest")) ?? Data()
+    }
+}

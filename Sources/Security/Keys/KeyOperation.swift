@@ -16,9 +16,6 @@ enum KeyOperation {
         guard let scheme = KeyAlgorithmScheme(algorithm), allows(scheme, operation, key) else {
             throw KeyFailure(.unimplemented, "algorithm not supported by the key: \(algorithm.identifier)")
         }
-        if let digest = scheme.digestAlgorithm, !digest.isAvailable {
-            throw KeyFailure(.unimplemented, "algorithm not supported by the key: \(algorithm.identifier) (\(digest.name) is not available)")
-        }
         return scheme
     }
 

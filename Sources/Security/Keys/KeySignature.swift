@@ -53,7 +53,7 @@ enum KeySignature {
     private static func digest(of data: Data, _ input: KeyAlgorithmScheme.Input) throws(KeyFailure) -> Data {
         switch input {
         case .message(let hash):
-            return try hash.hash(data)
+            return hash.hash(data)
         case .digest(let hash?):
             guard data.count == hash.byteCount else {
                 throw KeyFailure(.param, "bad digest size for the algorithm: \(data.count) bytes, \(hash.name) has \(hash.byteCount)")

@@ -27,16 +27,16 @@ enum RSAPadding {
             throw KeyFailure(.param, "the key is too small for a PSS signature with \(hash.name)")
         }
         let salt = randomBytes(saltLength, nonzero: false)
-        let h = try hash.hash(Data(count: 8) + digest + salt)
+        let h = hash.hash(Data(count: 8) + digest + salt)
         var db = Data(count: emLength - saltLength - hashLength - 2) + Data([0x01]) + salt
-        let mask = try hash.mask(seed: h, length: db.count)
+        let mask = hash.mask(seed: h, length: db.count)
         for index in db.indices { db[index] ^= mask[mask.startIndex + index] }
         db[0] &= 0xFF >> (8 * emLength - emBits)
         return RSARawOperation.leftPadded(db + h + Data([0xBC]), to: RSARawOperation.byteCount(bits: modulusBits))
     }
 
     /// EMSA-PSS-VERIFY (RFC 8017, 9.1.2) of a block the public operation gave.
-    static func pssMatches(block: Data, digest: Data, hash: DigestAlgorithm, modulusBits: Int) throws(KeyFailure) -> Bool {
+    static func pssMatches(block: Data, digest: Data, hash: DigestAlgorithm, modulusBits: Int) -> Bool {
         let emBits = modulusBits - 1
         let emLength = (emBits + 7) / 8
         let hashLength = hash.byteCount
@@ -50,13 +50,13 @@ enum RSAPadding {
         let h = Data(em[(emLength - hashLength - 1)..<(emLength - 1)])
         let topBits: UInt8 = ~(0xFF >> (8 * emLength - emBits))
         guard maskedDB[0] & topBits == 0 else { return false }
-        let mask = [UInt8](try hash.mask(seed: h, length: maskedDB.count))
+        let mask = [UInt8](hash.mask(seed: h, length: maskedDB.count))
         var db = zip(maskedDB, mask).map { $0 ^ $1 }
         db[0] &= ~topBits
         let paddingLength = emLength - hashLength - saltLength - 2
         guard db[0..<paddingLength].allSatisfy({ $0 == 0 }), db[paddingLength] == 0x01 else { return false }
         let salt = Data(db.suffix(saltLength))
-        return try hash.hash(Data(count: 8) + digest + salt) == h
+        return hash.hash(Data(count: 8) + digest + salt) == h
     }
 
     // MARK: Encryption
@@ -97,13 +97,13 @@ enum RSAPadding {
         guard message.count + 2 * hashLength + 2 <= size else {
             throw KeyFailure(.param, "the plaintext is too long for OAEP \(hash.name) encryption with this key (at most \(max(size - 2 * hashLength - 2, 0)) bytes)")
         }
-        let labelHash = try hash.hash(Data())
+        let labelHash = hash.hash(Data())
         var db = labelHash + Data(count: size - message.count - 2 * hashLength - 2) + Data([0x01]) + message
         defer { db.resetBytes(in: 0..<db.count) }
         let seed = randomBytes(hashLength, nonzero: false)
-        let dbMask = try hash.mask(seed: seed, length: db.count)
+        let dbMask = hash.mask(seed: seed, length: db.count)
         let maskedDB = Data(zip(db, dbMask).map { $0 ^ $1 })
-        let seedMask = try hash.mask(seed: maskedDB, length: hashLength)
+        let seedMask = hash.mask(seed: maskedDB, length: hashLength)
         let maskedSeed = Data(zip(seed, seedMask).map { $0 ^ $1 })
         return Data([0x00]) + maskedSeed + maskedDB
     }
@@ -115,12 +115,12 @@ enum RSAPadding {
         guard bytes.count >= 2 * hashLength + 2 else { throw decryptionFailure }
         let maskedSeed = bytes[1...hashLength]
         let maskedDB = Data(bytes[(hashLength + 1)...])
-        let seedMask = try hash.mask(seed: maskedDB, length: hashLength)
+        let seedMask = hash.mask(seed: maskedDB, length: hashLength)
         let seed = Data(zip(maskedSeed, seedMask).map { $0 ^ $1 })
-        let dbMask = try hash.mask(seed: seed, length: maskedDB.count)
+        let dbMask = hash.mask(seed: seed, length: maskedDB.count)
         var db = zip(maskedDB, dbMask).map { $0 ^ $1 }
         defer { for index in db.indices { db[index] = 0 } }
-        let labelHash = [UInt8](try hash.hash(Data()))
+        let labelHash = [UInt8](hash.hash(Data()))
         var bad = bytes[0]
         for index in 0..<hashLength { bad |= db[index] ^ labelHash[index] }
         // After the label's hash: zeros, then 01, then the message. Any other byte before

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// RSA keys support `rsaEncryptionRaw` (at most the block size, and below the modulus),
 /// `rsaEncryptionPKCS1` (at most the block size less 11 bytes) and `rsaEncryptionOAEPSHA1`,
-/// `…SHA256`, `…SHA384`, `…SHA512` (at most the block size less twice the hash's size less
-/// 2). SHA-224 and the `…AESGCM` variants are not supported.
+/// `…SHA224`, `…SHA256`, `…SHA384`, `…SHA512` (at most the block size less twice the hash's
+/// size less 2). The `…AESGCM` variants are not supported.
 ///
 /// - Parameters:
 ///   - key: The public key.

@@ -15,7 +15,7 @@ import Foundation
 ///   - algorithm: The signature algorithm. The `…Message…` algorithms hash the data; the
 ///     `…Digest…` ones sign a digest the caller computed, which must be as long as the
 ///     hash's output (errSecParam otherwise). ECDSA and RSA PKCS #1 v1.5 and PSS with SHA-1,
-///     SHA-256, SHA-384 and SHA-512 are supported; SHA-224 is not.
+///     SHA-224, SHA-256, SHA-384 and SHA-512 are supported.
 ///   - dataToSign: The message or digest.
 ///   - error: Set on failure: errSecUnimplemented when the key cannot sign with the
 ///     algorithm, errSecParam when the data does not fit it.

@@ -22,7 +22,7 @@ public struct SecPadding: OptionSet, @unchecked Sendable {
     public static let PKCS1MD5 = SecPadding(rawValue: 0x8001)
     /// PKCS #1 v1.5 signature of a SHA-1 digest.
     public static let PKCS1SHA1 = SecPadding(rawValue: 0x8002)
-    /// PKCS #1 v1.5 signature of a SHA-224 digest (not supported: no SHA-224 here).
+    /// PKCS #1 v1.5 signature of a SHA-224 digest .
     public static let PKCS1SHA224 = SecPadding(rawValue: 0x8003)
     /// PKCS #1 v1.5 signature of a SHA-256 digest.
     public static let PKCS1SHA256 = SecPadding(rawValue: 0x8004)

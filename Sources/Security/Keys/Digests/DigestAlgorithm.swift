@@ -1,10 +1,8 @@
 internal import Crypto
 import Foundation
 
-/// The hash functions SecKey's algorithms name: SHA-1 and the SHA-2 family.
-///
-/// SHA-224 is named so that its algorithms are recognised, but swift-crypto has no SHA-224:
-/// its algorithms are unsupported (``isAvailable`` is false; errSecUnimplemented).
+/// The hash functions SecKey's algorithms name: SHA-1 and the SHA-2 family (swift-crypto's,
+/// and ``SHA224`` for the one it lacks).
 enum DigestAlgorithm: Sendable, CaseIterable {
     case sha1, sha224, sha256, sha384, sha512
 
@@ -30,14 +28,11 @@ enum DigestAlgorithm: Sendable, CaseIterable {
         }
     }
 
-    /// Whether this module can compute the hash.
-    var isAvailable: Bool { self != .sha224 }
-
     /// The digest of `data`.
-    func hash<Bytes: DataProtocol>(_ data: Bytes) throws(KeyFailure) -> Data {
+    func hash<Bytes: DataProtocol>(_ data: Bytes) -> Data {
         switch self {
         case .sha1: Data(Insecure.SHA1.hash(data: data))
-        case .sha224: throw KeyFailure(.unimplemented, "SHA-224 is not supported")
+        case .sha224: Data(SHA224.hash(data: data))
         case .sha256: Data(SHA256.hash(data: data))
         case .sha384: Data(SHA384.hash(data: data))
         case .sha512: Data(SHA512.hash(data: data))
@@ -57,13 +52,13 @@ enum DigestAlgorithm: Sendable, CaseIterable {
     }
 
     /// MGF1 (RFC 8017, appendix B.2.1): `length` bytes of mask from `seed`.
-    func mask<Seed: DataProtocol>(seed: Seed, length: Int) throws(KeyFailure) -> Data {
+    func mask<Seed: DataProtocol>(seed: Seed, length: Int) -> Data {
         var mask = Data(capacity: length + byteCount)
         var counter: UInt32 = 0
         while mask.count < length {
             var block = Data(seed)
             withUnsafeBytes(of: counter.bigEndian) { block.append(contentsOf: $0) }
-            mask.append(try hash(block))
+            mask.append(hash(block))
             counter += 1
         }
         return mask.prefix(length)
