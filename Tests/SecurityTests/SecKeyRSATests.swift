@@ -85,6 +85,22 @@ struct SecKeyRSATests {
         #expect(SecKeyGetBlockSize(key) == 256)
     }
 
+    // Rule (Apple): SecKeyCreateWithData reads 1024-bit keys, which older systems still use,
+    // though SecKeyCreateRandomKey does not make them; they sign as openssl does.
+    @Test("1024-bit keys are read and sign as openssl does")
+    func keysOf1024Bits() throws {
+        let folder = try OpenSSLFolder()
+        let key = try Self.opensslKey(in: folder, bits: 1024)
+        #expect(SecKeyGetBlockSize(key) == 128)
+        try folder.write(Self.message, "message")
+        try folder.require(["dgst", "-sha256", "-sign", folder.path("key.pem"), "-out", folder.path("signature"), folder.path("message")])
+        #expect(try SecKeyCalls.sign(key, .rsaSignatureMessagePKCS1v15SHA256, Self.message) == folder.read("signature"))
+        let publicKey = try SecKeyCalls.key(try folder.read("pub.der"), type: kSecAttrKeyTypeRSA, private: false)
+        #expect(SecKeyCalls.verify(publicKey, .rsaSignatureMessagePKCS1v15SHA256, Self.message, try folder.read("signature")) == (true, nil))
+        // PSS with SHA-512 needs 2 × 64 + 2 bytes: more than a 1024-bit key has.
+        #expect(SecKeyCalls.signingStatus(key, .rsaSignatureMessagePSSSHA512, Self.message) == -50)
+    }
+
     // Rule: PKCS #1 v1.5 signatures are deterministic: SecKey's equal `openssl dgst -sign`'s
     // byte for byte, in the message and digest forms, and verify with SecKey.
     @Test("PKCS #1 v1.5 signatures equal openssl's and verify", arguments: hashes.map(\.name))

@@ -4,7 +4,8 @@ internal import CryptoExtras
 import Foundation
 
 /// RSA's two primitives without padding (RFC 8017, RSAEP/RSAVP1 and RSADP/RSASP1), on which
-/// every RSA algorithm of SecKey is built with the paddings of ``RSAPadding``.
+/// SecKey's RSA encryption, and the signatures BoringSSL cannot make whole
+/// (``RSAMessageSignature``), are built with the paddings of ``RSAPadding``.
 ///
 /// CryptoExtras pads inside BoringSSL and only with SHA-1/SHA-256 OAEP and the four digest
 /// types it knows; Apple's algorithms need SHA-384/512 OAEP, caller-given digests, and raw
