@@ -18,7 +18,7 @@ import Foundation
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyFailure.returning(errorTo: error) { () throws(KeyFailure) -> CFData in
-        try KeyEncryption.encrypt(plaintext as Data, with: key.material, algorithm: algorithm) as NSData
+        try KeyEncryption.encrypt(Data(copying: plaintext), with: key.material, algorithm: algorithm) as NSData
     }
 }
 
@@ -36,6 +36,6 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyFailure.returning(errorTo: error) { () throws(KeyFailure) -> CFData in
-        try KeyEncryption.decrypt(ciphertext as Data, with: key.material, algorithm: algorithm) as NSData
+        try KeyEncryption.decrypt(Data(copying: ciphertext), with: key.material, algorithm: algorithm) as NSData
     }
 }

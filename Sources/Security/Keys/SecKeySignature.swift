@@ -24,7 +24,7 @@ import Foundation
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyFailure.returning(errorTo: error) { () throws(KeyFailure) -> CFData in
-        try KeySignature.sign(dataToSign as Data, with: key.material, algorithm: algorithm) as NSData
+        try KeySignature.sign(Data(copying: dataToSign), with: key.material, algorithm: algorithm) as NSData
     }
 }
 
@@ -43,6 +43,6 @@ public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
                                   _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
     KeyFailure.returning(errorTo: error) { () throws(KeyFailure) in
-        try KeySignature.verify(signature as Data, of: signedData as Data, with: key.material, algorithm: algorithm)
+        try KeySignature.verify(Data(copying: signature), of: Data(copying: signedData), with: key.material, algorithm: algorithm)
     } != nil
 }
