@@ -83,6 +83,36 @@ struct SecKeyRSATests {
         #expect(try SecKeyCalls.external(key) == folder.read("key.der"))
         #expect(try SecKeyCalls.external(SecKeyCalls.publicKey(key)) == folder.read("pub.der"))
         #expect(SecKeyGetBlockSize(key) == 256)
+        // Apple's application label: the SHA-1 of the public key's PKCS #1 DER.
+        let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
+        #expect(attributes[kSecAttrApplicationLabel as String] as? Data == Data(Insecure.SHA1.hash(data: try folder.read("pub.der"))))
+        #expect(attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeRSA as String)
+        #expect(attributes[kSecAttrKeySizeInBits as String] as? Int == 2048)
+    }
+
+    // Rule: rsaSignatureDigestPKCS1v15Raw pads the data as given (no DigestInfo) and
+    // rsaSignatureRaw is the bare private operation: what `openssl pkeyutl -sign` makes with
+    // PKCS #1, and `openssl pkeyutl -decrypt` with no padding (the same operation; openssl
+    // does not sign a block that long).
+    @Test("Raw and DigestInfo-less PKCS #1 signatures equal openssl pkeyutl's")
+    func rawSignatures() throws {
+        let folder = try OpenSSLFolder()
+        let key = try Self.opensslKey(in: folder)
+        let publicKey = try SecKeyCalls.publicKey(key)
+        let data = Data("thirty-six bytes of data to be sign".utf8)
+        try folder.write(data, "data")
+        try folder.require(["pkeyutl", "-sign", "-inkey", folder.path("key.pem"), "-in", folder.path("data"),
+                            "-out", folder.path("pkcs1"), "-pkeyopt", "rsa_padding_mode:pkcs1"])
+        let pkcs1 = try folder.read("pkcs1")
+        #expect(try SecKeyCalls.sign(key, .rsaSignatureDigestPKCS1v15Raw, data) == pkcs1)
+        #expect(SecKeyCalls.verify(publicKey, .rsaSignatureDigestPKCS1v15Raw, data, pkcs1) == (true, nil))
+        let block = Data([0x00, 0x01]) + Data((2..<256).map { UInt8($0 & 0xFF) })
+        try folder.write(block, "block")
+        try folder.require(["pkeyutl", "-decrypt", "-inkey", folder.path("key.pem"), "-in", folder.path("block"),
+                            "-out", folder.path("raw"), "-pkeyopt", "rsa_padding_mode:none"])
+        let raw = try folder.read("raw")
+        #expect(try SecKeyCalls.sign(key, .rsaSignatureRaw, block) == raw)
+        #expect(SecKeyCalls.verify(publicKey, .rsaSignatureRaw, block, raw) == (true, nil))
     }
 
     // Rule (Apple): SecKeyCreateWithData reads 1024-bit keys, which older systems still use,
