@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "keychain-share-outsider", targets: ["ShareOutsider"]),
         .executable(name: "keychain-benchmark", targets: ["SecItemBenchmark"]),
         .executable(name: "keychain-lock-benchmark", targets: ["LockingBenchmark"]),
+        .executable(name: "keychain-seckey-benchmark", targets: ["SecKeyBenchmark"]),
         .executable(name: "keychain-fuzz", targets: ["KeychainFuzz"]),
         .executable(name: "keychain-proof", targets: ["KeychainProofRun"]),
         // The libFuzzer targets: a fuzzer when built as Scripts/libfuzz builds it, a replayer
@@ -40,6 +41,10 @@ let package = Package(
         // X.509 and DER parsing for SecCertificate.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // RSA's public operation (m^e mod n) for SecKey's raw, OAEP-SHA-384/512 and digest
+        // algorithms: CryptoExtras exposes no raw public operation. Public values only, so
+        // its variable-time arithmetic leaks nothing.
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
     ],
     targets: [
         // The kernel keyring's system calls, which Swift cannot call directly (variadic).
@@ -80,6 +85,7 @@ let package = Package(
                 // SecKey's elliptic-curve keys and algorithms, and (CryptoExtras) RSA.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
             ]
         ),
         // The Swift-first API. Its module is not called `Keychain` like its main type, so
@@ -161,6 +167,16 @@ let package = Package(
             name: "LockingBenchmark",
             dependencies: ["Security"],
             path: "Benchmarks/LockingBenchmark"
+        ),
+        // SecKey's signatures against swift-crypto's, called directly with the same keys.
+        .executableTarget(
+            name: "SecKeyBenchmark",
+            dependencies: [
+                "Security",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/SecKeyBenchmark"
         ),
         // Sets a test process's XDG_DATA_HOME and XDG_STATE_HOME to scratch folders before main.
         .target(name: "CScratchHomes", path: "Tests/CScratchHomes"),
@@ -280,6 +296,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // To check SecKey's RSA signatures and encryption against CryptoExtras directly.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // Runs the examples as processes, through their prompts and output.

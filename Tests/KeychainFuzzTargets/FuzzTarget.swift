@@ -6,6 +6,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case keychainctl = "keychainctl"
     case certificate = "certificate"
     case keyExchange = "key-exchange"
+    case secKey = "seckey"
 
     /// Runs one input. A bug shows as a trap (the library's, or a broken expectation's
     /// `fatalError`), a hang or unbounded memory, which libFuzzer reports with the input.
@@ -18,6 +19,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .keychainctl: KeychainCtlArgumentsTarget.run(bytes)
         case .certificate: CertificateTarget.run(bytes)
         case .keyExchange: KeyExchangeTarget.run(bytes)
+        case .secKey: SecKeyTarget.run(bytes)
         }
     }
 }

@@ -216,12 +216,14 @@ enum KeyMaterial: Sendable {
             }
             self = .ellipticCurvePrivate(privateKey)
         case .rsa:
+            // Keys of 1024 bits or more, as Apple reads them: older keys are still imported
+            // and used, though SecKeyCreateRandomKey makes 2048 bits or more.
             do {
                 if isPrivate {
-                    let key = try _RSA.Signing.PrivateKey(derRepresentation: bytes)
+                    let key = try _RSA.Signing.PrivateKey(unsafeDERRepresentation: bytes)
                     self = .rsaPrivate(key)
                 } else {
-                    let key = try _RSA.Signing.PublicKey(derRepresentation: bytes)
+                    let key = try _RSA.Signing.PublicKey(unsafeDERRepresentation: bytes)
                     self = .rsaPublic(key)
                 }
             } catch {

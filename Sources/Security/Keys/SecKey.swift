@@ -69,7 +69,7 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
         guard let isPrivate = description.isPrivate else {
             throw KeyFailure(.param, "kSecAttrKeyClass is missing or not public or private")
         }
-        let material = try KeyMaterial(externalRepresentation: keyData as Data, family: family,
+        let material = try KeyMaterial(externalRepresentation: Data(copying: keyData), family: family,
                                        isPrivate: isPrivate, bitCount: description.bitCount)
         return SecKey(material: material)
     }

@@ -1,0 +1,108 @@
+internal import CryptoExtras
+import Foundation
+
+extension KeyFailure {
+    /// A failure with a status another Keychain Services call returned.
+    init(code: OSStatus, _ message: String) {
+        status = code
+        self.message = message
+    }
+}
+
+/// New key pairs for ``SecKeyCreateRandomKey(_:_:)``.
+enum KeyGeneration {
+    /// The RSA sizes generated: 2048 bits or more (1024 is refused as too weak, as on current
+    /// Apple platforms), up to 8192, in steps of 128 (BoringSSL's generator makes primes of
+    /// whole 64-bit words).
+    static let rsaBitCounts = stride(from: 2048, through: 8192, by: 128)
+
+    /// A new private key of the family and size.
+    static func privateKey(family: KeyMaterial.Family, bitCount: Int?) throws(KeyFailure) -> KeyMaterial {
+        guard let bitCount else {
+            throw KeyFailure(.param, "kSecAttrKeySizeInBits is missing")
+        }
+        switch family {
+        case .ellipticCurve:
+            guard let curve = EllipticCurve(bitCount: bitCount) else {
+                throw KeyFailure(.param, "EC keys are 256, 384 or 521 bits, not \(bitCount)")
+            }
+            return .ellipticCurvePrivate(EllipticCurvePrivateKey(randomOn: curve))
+        case .rsa:
+            guard rsaBitCounts.contains(bitCount) else {
+                throw KeyFailure(.param, "RSA keys are generated with 2048 to 8192 bits in steps of 128, not \(bitCount)")
+            }
+            do {
+                return .rsaPrivate(try _RSA.Signing.PrivateKey(keySize: .init(bitCount: bitCount)))
+            } catch {
+                throw KeyFailure(.internalComponent, "RSA key generation failed")
+            }
+        }
+    }
+
+    /// Stores the halves whose attributes say `kSecAttrIsPermanent`, as Apple does
+    /// (SecKey.c, SecKeyGeneratePair): each half's attributes are its sub-dictionary
+    /// (`kSecPublicKeyAttrs`, `kSecPrivateKeyAttrs`) over the top-level ones, without the
+    /// generation parameters, added with `kSecValueRef`.
+    static func storePermanentHalves(of privateKey: SecKey, parameters: [String: Any]) throws(KeyFailure) {
+        let halves: [(SecKey, CFString)] = [
+            (SecKey(material: privateKey.material.publicKey), kSecPublicKeyAttrs),
+            (privateKey, kSecPrivateKeyAttrs),
+        ]
+        var additions: [(SecKey, [String: Any])] = []
+        for (key, attributesKey) in halves {
+            var attributes = parameters
+            if let own = parameters[attributesKey as String] {
+                guard let own = own as? [String: Any] else {
+                    throw KeyFailure(.param, "\(attributesKey) is not a dictionary")
+                }
+                attributes.merge(own) { _, own in own }
+            }
+            for generationOnly in [kSecPublicKeyAttrs, kSecPrivateKeyAttrs, kSecAttrKeyType, kSecAttrKeySizeInBits] {
+                attributes[generationOnly as String] = nil
+            }
+            let permanent = attributes[kSecAttrIsPermanent as String].flatMap(FoundationValues.boolean) ?? false
+            if permanent { additions.append((key, attributes)) }
+        }
+        for (key, var attributes) in additions {
+            attributes[kSecValueRef as String] = key
+            let status = SecItemAdd(attributes as CFDictionary, nil)
+            guard status == errSecSuccess else {
+                throw KeyFailure(code: status, "the new key could not be stored in the keychain")
+            }
+        }
+    }
+}
+
+/// Generates a new key pair and returns its private key.
+///
+/// ```swift
+/// let parameters: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+///                                  kSecAttrKeySizeInBits as String: 256]
+/// var error: Unmanaged<CFError>?
+/// guard let privateKey = SecKeyCreateRandomKey(parameters as CFDictionary, &error) else { … }
+/// let publicKey = SecKeyCopyPublicKey(privateKey)
+/// ```
+///
+/// - Parameters:
+///   - parameters: `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom` or
+///     `kSecAttrKeyTypeRSA`) and `kSecAttrKeySizeInBits` (256, 384 or 521 for
+///     elliptic-curve keys; 2048 to 8192 in steps of 128 for RSA) are required. With
+///     `kSecAttrIsPermanent` true, at the top level or in `kSecPrivateKeyAttrs` /
+///     `kSecPublicKeyAttrs`, that half is stored in the keychain with the attributes given
+///     there (label, application tag, access group, accessibility).
+///   - error: Set on failure: errSecParam for a missing or unsupported type or size, or
+///     the status of storing the key.
+/// - Returns: The private key, or nil on failure.
+@discardableResult
+public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
+                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
+    KeyFailure.returning(errorTo: error) { () throws(KeyFailure) -> SecKey in
+        let description = try KeyAttributes(parameters)
+        guard let family = description.family else {
+            throw KeyFailure(.param, "kSecAttrKeyType is missing or not a supported key type")
+        }
+        let key = SecKey(material: try KeyGeneration.privateKey(family: family, bitCount: description.bitCount))
+        try KeyGeneration.storePermanentHalves(of: key, parameters: parameters as? [String: Any] ?? [:])
+        return key
+    }
+}
