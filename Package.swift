@@ -69,6 +69,9 @@ let package = Package(
                 // DER parser of its own, and reads names and serials through SwiftASN1.
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                // PKCS#12: PBKDF2, AES-CBC and the hashes and HMACs of the PKCS#12 KDF and MAC.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The Swift-first API. Its module is not called `Keychain` like its main type, so
@@ -195,6 +198,8 @@ let package = Package(
                 // To seal archive payloads under a fixed key, derived independently of the reader.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                // To wrap fuzzed bytes in a PKCS#12 PFX without the reader's own types.
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Tests/KeychainFuzzTargets"
         ),
