@@ -4,6 +4,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case recordDecoder = "record-decoder"
     case archiveReader = "archive-reader"
     case keychainctl = "keychainctl"
+    case pkcs12Reader = "pkcs12-reader"
 
     /// Runs one input. A bug shows as a trap (the library's, or a broken expectation's
     /// `fatalError`), a hang or unbounded memory, which libFuzzer reports with the input.
@@ -14,6 +15,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .recordDecoder: RecordDecoderTarget.run(bytes)
         case .archiveReader: ArchiveReaderTarget.run(bytes)
         case .keychainctl: KeychainCtlArgumentsTarget.run(bytes)
+        case .pkcs12Reader: PKCS12ReaderTarget.run(bytes)
         }
     }
 }

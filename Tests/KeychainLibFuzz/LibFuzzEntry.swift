@@ -1,5 +1,5 @@
 // The fuzz targets as one program; KEYCHAIN_FUZZ_TARGET names the target (query-parser,
-// record-decoder, archive-reader or keychainctl). Built with -DLIBFUZZER and
+// record-decoder, archive-reader, keychainctl or pkcs12-reader). Built with -DLIBFUZZER and
 // -sanitize=fuzzer (Scripts/libfuzz), it is a libFuzzer binary; built otherwise, it replays
 // the inputs it is given, files or folders of files, as the libFuzzer binary would:
 //

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainFuzzTargets
+import Security
 import TestSupport
 import Testing
 import TestTags
@@ -62,5 +63,25 @@ import Glibc
         #expect(items.count == 1)
         #expect(items.first?.record.attributes["acct"] == .string("alice"))
         #expect(items.first?.secret == Data("secret".utf8))
+    }
+
+    /// The PKCS#12 target's corpus starts from files openssl exported with the target's
+    /// passphrase (default, legacy, no MAC, nothing encrypted), and from their authenticated
+    /// safes, which the target wraps in a PFX without a MAC: each must open to the one key
+    /// and certificate it holds, or the fuzzer would start from inputs the reader rejects early.
+    @Test func pkcs12CorpusInputsOpenWithTheTargetsPassphrase() throws {
+        let folder = Self.corpus.appendingPathComponent(FuzzTarget.pkcs12Reader.rawValue)
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        var opened = 0
+        for name in inputs {
+            let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+            guard let mode = bytes.first else { continue }
+            let rest = Array(bytes.dropFirst())
+            let file = mode & 1 == 0 ? rest : PKCS12ReaderTarget.withoutMAC(authenticatedSafe: rest)
+            guard let archive = try? PKCS12Archive(derBytes: file, passphrase: PKCS12ReaderTarget.passphrase) else { continue }
+            #expect(archive.privateKeys.count == 1 && archive.certificates.count == 1, "\(name)")
+            opened += 1
+        }
+        #expect(opened >= 7, "\(opened) of \(inputs.count) corpus inputs open")
     }
 }
