@@ -249,7 +249,7 @@ struct PKCS12Tests {
         #expect(throws: PKCS12Failure.wrongPassphrase) { try PKCS12Archive(derBytes: file, passphrase: "export pas") }
     }
 
-    @Test("Each export has fresh salts and IVs; the local key ID defaults to the certificate's SHA-1, as OpenSSL's")
+    @Test("Each export has fresh salts and IVs; the local key ID defaults to the certificate's SHA-1, as OpenSSL's; no key bytes in descriptions")
     func writerUsesFreshRandomnessAndOpensslsKeyID() throws {
         let identity = try Identity(.p256)
         let archive = try PKCS12Archive(identityKey: identity.keyDER, certificateChain: [identity.leafDER], friendlyName: "x")
@@ -259,8 +259,18 @@ struct PKCS12Tests {
         let opensslFile = try identity.export(passphrase: "pw", name: "x")
         let opensslKeyID = try PKCS12Archive(derBytes: opensslFile, passphrase: "pw").privateKeys.first?.attributes.localKeyID
         #expect(archive.privateKeys.first?.attributes.localKeyID == opensslKeyID)
-        // The key's bytes never show in a description.
-        #expect(!String(describing: archive).contains(identity.keyDER.prefix(8).map { String($0) }.joined(separator: ", ")))
+        // The key's bytes never show in a description or a dump (secrets stay out of logs).
+        // In a P-256 PKCS#8 key the 32-byte private scalar starts at offset 36 (its end is the
+        // public key, which the certificate shows too).
+        #expect(Array(identity.keyDER[34..<36]) == [0x04, 0x20])
+        let secret = Array(identity.keyDER[36..<52])
+        let keyBytes = secret.map { String($0) }.joined(separator: ", ")
+        var dumped = ""
+        dump(archive, to: &dumped)
+        for text in [String(describing: archive), String(reflecting: archive), dumped] {
+            #expect(!text.contains(keyBytes))
+            #expect(!text.contains(Self.hex(secret)))
+        }
     }
 
     @Test("The writer refuses what is not DER rather than writing a file no reader opens")

@@ -47,6 +47,16 @@ enum PKCS12DER {
         }
     }
 
+    /// The members of a SET OF, in any order: some writers of PKCS#12 leave bag attributes
+    /// unsorted, which strict DER (and swift-asn1's `DER.set`) refuses; the MAC, not the
+    /// order, protects them.
+    static func unorderedSet(_ node: ASN1Node) throws -> [ASN1Node] {
+        guard node.identifier == .set, case .constructed(let members) = node.content else {
+            throw ASN1Error.unexpectedFieldType(node.identifier)
+        }
+        return Array(members)
+    }
+
     /// The DER of a value kept as ASN1Any.
     static func bytes(of value: ASN1Any, _ what: String) throws(PKCS12Failure) -> [UInt8] {
         var serializer = DER.Serializer()

@@ -57,10 +57,10 @@ enum PKCS12Encryption {
                 PKCS12KeyDerivation.derive(Insecure.SHA1.self, passphrase: passphrase.bmpBytes, salt: parameters.salt,
                                            iterations: parameters.iterations, purpose: purpose, count: count)
             }
-            let key = derive(.encryptionKey, scheme.keyByteCount), iv = derive(.initializationVector, 8)
             guard !ciphertext.isEmpty, ciphertext.count % 8 == 0 else {
                 throw .malformed("\(what) is not a whole number of cipher blocks")
             }
+            let key = derive(.encryptionKey, scheme.keyByteCount), iv = derive(.initializationVector, 8)
             let padded: [UInt8]?
             switch scheme {
             case .tripleDES3Key, .tripleDES2Key:

@@ -1,5 +1,6 @@
-/// A private key read from, or to be written to, a PKCS#12 file.
-package struct PKCS12PrivateKey: Sendable, Equatable, CustomStringConvertible {
+/// A private key read from, or to be written to, a PKCS#12 file. Neither its description
+/// nor its mirror (`dump`, test failures) shows the key's bytes.
+package struct PKCS12PrivateKey: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The key as a PKCS#8 `PrivateKeyInfo`, DER: decrypted when it came from a shrouded bag.
     package var privateKeyInfo: [UInt8]
     package var attributes: PKCS12BagAttributes
@@ -9,9 +10,12 @@ package struct PKCS12PrivateKey: Sendable, Equatable, CustomStringConvertible {
         self.attributes = attributes
     }
 
-    /// Never the key's bytes.
     package var description: String {
         "PKCS12PrivateKey(\(privateKeyInfo.count) bytes, friendlyName: \(attributes.friendlyName.map { "\"\($0)\"" } ?? "none"))"
+    }
+
+    package var customMirror: Mirror {
+        Mirror(self, children: ["byteCount": privateKeyInfo.count, "attributes": attributes])
     }
 }
 

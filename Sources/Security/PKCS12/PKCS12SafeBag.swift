@@ -20,8 +20,8 @@ struct PKCS12SafeBag: DERImplicitlyTaggable {
             let value = try DER.explicitlyTagged(&nodes, tagNumber: 0, tagClass: .contextSpecific) { ASN1Any(derEncoded: $0) }
             var attributes = PKCS12BagAttributes()
             if let set = nodes.next() {
-                for attribute in try DER.set(of: PKCS12Attribute.self, identifier: .set, rootNode: set) {
-                    try attributes.read(attribute)
+                for node in try PKCS12DER.unorderedSet(set) {
+                    try attributes.read(PKCS12Attribute(derEncoded: node))
                 }
             }
             return PKCS12SafeBag(bagID: bagID, value: value, attributes: attributes)
@@ -105,7 +105,7 @@ struct PKCS12Attribute: DERImplicitlyTaggable {
         self = try DER.sequence(rootNode, identifier: identifier) { nodes in
             let type = try ASN1ObjectIdentifier(derEncoded: &nodes)
             guard let set = nodes.next() else { throw PKCS12Failure.malformed("an attribute has no values") }
-            return PKCS12Attribute(type: type, values: try DER.set(of: ASN1Any.self, identifier: .set, rootNode: set))
+            return PKCS12Attribute(type: type, values: try PKCS12DER.unorderedSet(set).map(ASN1Any.init(derEncoded:)))
         }
     }
 
