@@ -160,6 +160,64 @@ struct PKCS12Tests {
         }
     }
 
+    // MARK: BER
+
+    /// `node` in BER as Apple's and other exports write it: every constructed node with an
+    /// indefinite length, every OCTET STRING longer than 64 bytes cut into a constructed one of
+    /// 64-byte pieces. With `intoData`, the content of each `data` ContentInfo (an
+    /// authenticated safe or safe contents) is rewritten the same way, which changes the bytes a
+    /// MAC covers; without, the MAC still verifies.
+    static func ber(_ node: ASN1Node, intoData: Bool) throws -> [UInt8] {
+        let tag = try #require(node.encodedBytes.first)
+        switch node.content {
+        case .primitive(let content):
+            guard node.identifier == .octetString, content.count > 64 else { return Array(node.encodedBytes) }
+            var pieces: [UInt8] = [0x24, 0x80]
+            for start in stride(from: content.startIndex, to: content.endIndex, by: 64) {
+                var piece = DER.Serializer()
+                piece.appendPrimitiveNode(identifier: .octetString) {
+                    $0.append(contentsOf: content[start..<min(start + 64, content.endIndex)])
+                }
+                pieces += piece.serializedBytes
+            }
+            return pieces + [0, 0]
+        case .constructed(let children):
+            let children = Array(children)
+            var encoded: [UInt8] = [tag, 0x80]
+            let data: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 7, 1]
+            let isData = children.count == 2 && (try? ASN1ObjectIdentifier(derEncoded: children[0])) == data
+            for (index, child) in children.enumerated() {
+                if intoData, isData, index == 1, case .constructed(let wrapped) = child.content,
+                   let octets = Array(wrapped).first, case .primitive(let content) = octets.content {
+                    // [0] { OCTET STRING { BER of the content } }
+                    let innerBER = try ber(DER.parse(content), intoData: true)
+                    var inner = DER.Serializer()
+                    inner.appendPrimitiveNode(identifier: .octetString) { $0.append(contentsOf: innerBER) }
+                    encoded += [try #require(child.encodedBytes.first), 0x80] + (try ber(DER.parse(inner.serializedBytes), intoData: false)) + [0, 0]
+                } else {
+                    encoded += try ber(child, intoData: intoData)
+                }
+            }
+            return encoded + [0, 0]
+        }
+    }
+
+    @Test("BER files (indefinite lengths, OCTET STRINGs in pieces, as Apple's export writes) read as their DER originals")
+    func readsBERFiles() throws {
+        let identity = try Identity(.p256)
+        // The outer layers in BER, the MAC unchanged.
+        for options in [[], ["-legacy"]] {
+            let file = try identity.export(passphrase: "pw", options: options)
+            let berFile = try Self.ber(DER.parse(file), intoData: false)
+            #expect(berFile != file && (try? DER.parse(berFile)) == nil)
+            Self.expectIdentity(try PKCS12Archive(derBytes: berFile, passphrase: "pw"), identity)
+        }
+        // Every layer in BER, in a file without a MAC or encryption.
+        let plain = try identity.export(passphrase: "pw", options: ["-nomac", "-certpbe", "NONE", "-keypbe", "NONE"])
+        let berPlain = try Self.ber(DER.parse(plain), intoData: true)
+        Self.expectIdentity(try PKCS12Archive(derBytes: berPlain, passphrase: "pw"), identity)
+    }
+
     // MARK: Damaged and hostile files
 
     @Test("Truncated files are malformed (errSecDecode); bit-flipped files with a MAC fail or read the same; none crashes")

@@ -7,7 +7,8 @@ import SwiftASN1
 /// SHA-256, SHA-384 or SHA-512), then decrypts: PBES2 with PBKDF2 and AES-CBC (what
 /// OpenSSL 3 writes by default) and PKCS#12's Triple DES and RC2 schemes (what
 /// `openssl pkcs12 -legacy`, older tools and Apple write). Files without a MAC are read
-/// too; a wrong passphrase then shows as bad padding. Public-key integrity and privacy
+/// too; a wrong passphrase then shows as bad padding. BER (indefinite lengths, OCTET STRINGs
+/// in pieces, as Apple's export writes) is read as well as DER. Public-key integrity and privacy
 /// modes (signedData, envelopedData) are unsupported. Parameters that would cost more than
 /// ``PKCS12Limits`` allows are refused before any derivation runs.
 package struct PKCS12Archive: Sendable, Equatable {
@@ -24,7 +25,7 @@ package struct PKCS12Archive: Sendable, Equatable {
         guard derBytes.count <= PKCS12Limits.maximumFileSize else {
             throw .exceedsBound("the file is \(derBytes.count) bytes, more than \(PKCS12Limits.maximumFileSize)")
         }
-        let pfx = try PKCS12DER.decoding("the PFX") { try PKCS12PFX(derEncoded: derBytes[...]) }
+        let pfx = try PKCS12DER.decoding("the PFX") { try PKCS12PFX(derEncoded: PKCS12DER.parse(derBytes)) }
         switch pfx.authSafe.contentType {
         case PKCS12ObjectIdentifiers.data: break
         case PKCS12ObjectIdentifiers.signedData:
@@ -67,7 +68,7 @@ package struct PKCS12Archive: Sendable, Equatable {
                              budget: inout PKCS12WorkBudget) throws(PKCS12Failure) -> PKCS12Archive {
         var reader = BagReader(passphrase: passphrase, macVerified: macVerified, budget: budget)
         let parts = try PKCS12DER.decoding("the authenticated safe") {
-            try DER.sequence(of: PKCS12ContentInfo.self, identifier: .sequence, rootNode: DER.parse(authenticatedSafe))
+            try DER.sequence(of: PKCS12ContentInfo.self, identifier: .sequence, rootNode: PKCS12DER.parse(authenticatedSafe))
         }
         for part in parts {
             switch part.contentType {
@@ -133,7 +134,7 @@ private struct BagReader {
         }
         let bags: [PKCS12SafeBag]
         do {
-            bags = try DER.sequence(of: PKCS12SafeBag.self, identifier: .sequence, rootNode: DER.parse(bytes))
+            bags = try DER.sequence(of: PKCS12SafeBag.self, identifier: .sequence, rootNode: PKCS12DER.parse(bytes))
         } catch let failure as PKCS12Failure {
             throw failure
         } catch {
