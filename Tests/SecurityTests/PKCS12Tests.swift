@@ -249,6 +249,50 @@ struct PKCS12Tests {
         }
     }
 
+    /// A PFX without a MAC whose authenticated safe holds `parts`.
+    static func pfxWithoutMAC(_ parts: [PKCS12ContentInfo], authSafeType: ASN1ObjectIdentifier = PKCS12ObjectIdentifiers.data)
+        throws -> [UInt8] {
+        var safe = DER.Serializer()
+        try safe.serializeSequenceOf(parts)
+        var authSafe = try PKCS12ContentInfo(data: safe.serializedBytes)
+        authSafe.contentType = authSafeType
+        var pfx = DER.Serializer()
+        try pfx.serialize(PKCS12PFX(authSafe: authSafe, macData: nil))
+        return pfx.serializedBytes
+    }
+
+    @Test("Well-formed files with algorithms or modes not implemented are unsupported (errSecDecode, as Apple's), named in the message")
+    func unsupportedAlgorithmsAndModesAreNamed() throws {
+        let salt = try ASN1Any(erasing: ASN1OctetString(contentBytes: [1, 2, 3, 4, 5, 6, 7, 8]))
+        func encryptedPart(_ algorithm: ASN1ObjectIdentifier, parameters: ASN1Any?) throws -> PKCS12ContentInfo {
+            let encrypted = PKCS12EncryptedData(
+                contentType: PKCS12ObjectIdentifiers.data,
+                encryptionAlgorithm: PKCS12AlgorithmIdentifier(algorithm: algorithm, parameters: parameters),
+                encryptedContent: [UInt8](repeating: 0xAB, count: 32))
+            return PKCS12ContentInfo(contentType: PKCS12ObjectIdentifiers.encryptedData, content: try ASN1Any(erasing: encrypted))
+        }
+        let rc4 = try Self.pfxWithoutMAC([encryptedPart(PKCS12ObjectIdentifiers.pbeWithSHAAnd128BitRC4, parameters: salt)])
+        #expect(throws: PKCS12Failure.unsupported("encryption with RC4 (pbeWithSHAAnd128BitRC4, pbeWithSHAAnd40BitRC4)")) {
+            try PKCS12Archive(derBytes: rc4, passphrase: "pw")
+        }
+        let unknown = try Self.pfxWithoutMAC([encryptedPart([1, 2, 3, 4], parameters: nil)])
+        #expect(throws: PKCS12Failure.unsupported("the encryption algorithm 1.2.3.4")) {
+            try PKCS12Archive(derBytes: unknown, passphrase: "pw")
+        }
+        let enveloped = try Self.pfxWithoutMAC([PKCS12ContentInfo(contentType: PKCS12ObjectIdentifiers.envelopedData,
+                                                                  content: try ASN1Any(erasing: ASN1Null()))])
+        #expect(throws: PKCS12Failure.unsupported("public-key privacy mode (an envelopedData part)")) {
+            try PKCS12Archive(derBytes: enveloped, passphrase: "pw")
+        }
+        let signed = try Self.pfxWithoutMAC([], authSafeType: PKCS12ObjectIdentifiers.signedData)
+        #expect(throws: PKCS12Failure.unsupported("public-key integrity mode (a signedData authenticated safe)")) {
+            try PKCS12Archive(derBytes: signed, passphrase: "pw")
+        }
+        #expect(PKCS12Failure.unsupported("x").status == errSecDecode)
+        // An empty authenticated safe without a MAC is a valid, empty file.
+        #expect(try PKCS12Archive(derBytes: try Self.pfxWithoutMAC([]), passphrase: "any") == PKCS12Archive(privateKeys: [], certificates: []))
+    }
+
     @Test("Iteration counts over the bound are refused before any derivation (errSecParam), as archive KDFs are")
     func absurdIterationCountsAreRefused() throws {
         let identity = try Identity(.p256)
