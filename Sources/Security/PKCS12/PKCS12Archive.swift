@@ -20,7 +20,7 @@ package struct PKCS12Archive: Sendable, Equatable {
         self.certificates = certificates
     }
 
-    /// Reads a PKCS#12 file (DER) with `passphrase`.
+    /// Reads a PKCS#12 file (DER or BER) with `passphrase`.
     package init(derBytes: [UInt8], passphrase: String) throws(PKCS12Failure) {
         guard derBytes.count <= PKCS12Limits.maximumFileSize else {
             throw .exceedsBound("the file is \(derBytes.count) bytes, more than \(PKCS12Limits.maximumFileSize)")
@@ -67,6 +67,8 @@ package struct PKCS12Archive: Sendable, Equatable {
     private static func read(_ authenticatedSafe: [UInt8], passphrase: PKCS12Passphrase, macVerified: Bool,
                              budget: inout PKCS12WorkBudget) throws(PKCS12Failure) -> PKCS12Archive {
         var reader = BagReader(passphrase: passphrase, macVerified: macVerified, budget: budget)
+        // What a failed reading spent counts against the next one too.
+        defer { budget = reader.budget }
         let parts = try PKCS12DER.decoding("the authenticated safe") {
             try DER.sequence(of: PKCS12ContentInfo.self, identifier: .sequence, rootNode: PKCS12DER.parse(authenticatedSafe))
         }
@@ -90,7 +92,6 @@ package struct PKCS12Archive: Sendable, Equatable {
                 throw .unsupported("a part of the authenticated safe of type \(part.contentType)")
             }
         }
-        budget = reader.budget
         return PKCS12Archive(privateKeys: reader.keys, certificates: reader.certificates)
     }
 
