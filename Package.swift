@@ -82,7 +82,8 @@ let package = Package(
                 // DER parser of its own, and reads names and serials through SwiftASN1.
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                // SecKey's elliptic-curve keys and algorithms, and (CryptoExtras) RSA.
+                // SecKey's elliptic-curve keys and algorithms, RSA (CryptoExtras), and PKCS #12's
+                // PBKDF2, AES-CBC, hashes and HMACs.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "BigInt", package: "BigInt"),
@@ -227,6 +228,8 @@ let package = Package(
                 // To seal archive payloads under a fixed key, derived independently of the reader.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                // To wrap fuzzed bytes in a PKCS#12 PFX without the reader's own types.
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Tests/KeychainFuzzTargets"
         ),

@@ -7,6 +7,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case certificate = "certificate"
     case keyExchange = "key-exchange"
     case secKey = "seckey"
+    case pkcs12Reader = "pkcs12-reader"
 
     /// Runs one input. A bug shows as a trap (the library's, or a broken expectation's
     /// `fatalError`), a hang or unbounded memory, which libFuzzer reports with the input.
@@ -20,6 +21,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .certificate: CertificateTarget.run(bytes)
         case .keyExchange: KeyExchangeTarget.run(bytes)
         case .secKey: SecKeyTarget.run(bytes)
+        case .pkcs12Reader: PKCS12ReaderTarget.run(bytes)
         }
     }
 }

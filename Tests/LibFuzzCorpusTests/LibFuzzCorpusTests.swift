@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import KeychainFuzzTargets
+import Security
 import TestSupport
 import Testing
 import TestTags
@@ -62,5 +63,26 @@ import Glibc
         #expect(items.count == 1)
         #expect(items.first?.record.attributes["acct"] == .string("alice"))
         #expect(items.first?.secret == Data("secret".utf8))
+    }
+
+    /// The PKCS#12 target's corpus grew from files openssl exported with the target's
+    /// passphrase and from their authenticated safes, which the target wraps in a PFX without
+    /// a MAC. Some inputs of each kind must still open to a key and a certificate, or the
+    /// fuzzer would be exploring only what the reader rejects early.
+    @Test func pkcs12CorpusReachesKeysAndCertificatesInBothModes() throws {
+        let folder = Self.corpus.appendingPathComponent(FuzzTarget.pkcs12Reader.rawValue)
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        var opened = [0, 0]
+        for name in inputs {
+            let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+            guard let mode = bytes.first.map({ Int($0 & 1) }) else { continue }
+            let rest = Array(bytes.dropFirst())
+            let file = mode == 0 ? rest : PKCS12ReaderTarget.withoutMAC(authenticatedSafe: rest)
+            guard let archive = try? PKCS12Archive(derBytes: file, passphrase: PKCS12ReaderTarget.passphrase),
+                  !archive.privateKeys.isEmpty, !archive.certificates.isEmpty
+            else { continue }
+            opened[mode] += 1
+        }
+        #expect(opened[0] >= 1 && opened[1] >= 1, "whole files: \(opened[0]), wrapped safes: \(opened[1])")
     }
 }
