@@ -84,7 +84,7 @@ struct KeyExchangeTests {
         Algorithm(algorithm: .ecdhKeyExchangeCofactorX963SHA512, identifier: "algid:keyexchange:ECDHC:KDFX963:SHA512", hash: .sha512),
     ]
 
-    static let derived = algorithms.filter { $0.hash != nil && $0.hash != .sha224 }
+    static let derived = algorithms.filter { $0.hash != nil }
 
     @Test("SecKey.h: each key-exchange algorithm and parameter has Apple's identifier", arguments: algorithms)
     func identifier(_ algorithm: Algorithm) {
@@ -187,14 +187,6 @@ struct KeyExchangeTests {
         let largest = SecKeyCopyKeyExchangeResult(try ours.privateKey(), .ecdhKeyExchangeStandardX963SHA384, try theirs.publicKey(),
                                                   [size: 1 << 20] as CFDictionary, nil) as Data?
         #expect(largest?.count == 1 << 20)
-    }
-
-    @Test("ECDH X9.63 with SHA-224 reports errSecUnimplemented until SHA-224 is available, never a wrong key")
-    func sha224IsUnimplemented() throws {
-        let ours = Pair(.p256), theirs = Pair(.p256)
-        for algorithm in [SecKeyAlgorithm.ecdhKeyExchangeStandardX963SHA224, .ecdhKeyExchangeCofactorX963SHA224] {
-            #expect(try failure(ours.privateKey(), algorithm, theirs.publicKey(), [SecKeyKeyExchangeParameter.requestedSize.rawValue: 32]) == errSecUnimplemented)
-        }
     }
 
     @Test("ECDH: a failed call with no error pointer returns nil without crashing")

@@ -49,7 +49,7 @@ enum EllipticCurveIntegratedEncryption {
 
     /// Whether the algorithm is an ECIES algorithm this module performs.
     static func supports(_ algorithm: SecKeyAlgorithm) -> Bool {
-        schemes[algorithm]?.digest.isSupported ?? false
+        schemes[algorithm] != nil
     }
 
     /// Encrypts for the holder of the private half of `recipient`.
@@ -100,9 +100,6 @@ enum EllipticCurveIntegratedEncryption {
     private static func scheme(of algorithm: SecKeyAlgorithm) throws(KeyFailure) -> Scheme {
         guard let scheme = schemes[algorithm] else {
             throw KeyFailure(.param, "\(algorithm.identifier): algorithm not supported by the key")
-        }
-        guard scheme.digest.isSupported else {
-            throw KeyFailure(.unimplemented, "\(algorithm.identifier): algorithm not implemented")
         }
         return scheme
     }

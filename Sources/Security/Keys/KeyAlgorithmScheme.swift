@@ -38,12 +38,23 @@ enum KeyAlgorithmScheme: Sendable {
     case ecdsa(Input, SignatureFormat)
     case rsaSignature(Input, RSASignaturePadding)
     case rsaEncryption(RSAEncryptionPadding)
+    /// Apple's ECIES: ``EllipticCurveIntegratedEncryption`` knows the variants.
+    case ellipticCurveEncryption
+    /// ECDH, raw or through an X9.63 KDF: ``KeyExchange`` knows the variants.
+    case keyExchange
 
-    /// The scheme of an algorithm this module knows; nil for any other (ECIES, key exchange,
-    /// OAEP with AES-GCM, unknown identifiers).
+    /// The scheme of an algorithm this module knows; nil for any other (OAEP with AES-GCM,
+    /// the SHA-224 variants before SHA-224 existed, unknown identifiers).
     init?(_ algorithm: SecKeyAlgorithm) {
-        guard let scheme = Self.table[algorithm.identifier] else { return nil }
-        self = scheme
+        if let scheme = Self.table[algorithm.identifier] {
+            self = scheme
+        } else if EllipticCurveIntegratedEncryption.supports(algorithm) {
+            self = .ellipticCurveEncryption
+        } else if KeyExchange.supports(algorithm) {
+            self = .keyExchange
+        } else {
+            return nil
+        }
     }
 
     /// The hash function the scheme needs, if any.
@@ -55,7 +66,7 @@ enum KeyAlgorithmScheme: Sendable {
             case .digest(let digest): digest
             }
         case .rsaEncryption(.oaep(let digest)): digest
-        case .rsaEncryption: nil
+        case .rsaEncryption, .ellipticCurveEncryption, .keyExchange: nil
         }
     }
 

@@ -11,11 +11,6 @@ enum KeyDerivationDigest: Sendable, CaseIterable {
     /// comes near it. (X9.63 itself allows far more.)
     static let maximumByteCount = 1 << 20
 
-    /// Whether this module can compute the hash.
-    var isSupported: Bool {
-        self != .sha224 // SHA-224: wired at merge
-    }
-
     /// `byteCount` bytes derived from an ECDH shared secret `Z`: the concatenation of
     /// Hash(Z ‖ counter ‖ sharedInfo) for the 32-bit big-endian counter 1, 2, …, cut to length
     /// (ANSI X9.63, SEC 1 §3.6.1).
@@ -25,9 +20,7 @@ enum KeyDerivationDigest: Sendable, CaseIterable {
         }
         switch self {
         case .sha1: return secret.x963DerivedSymmetricKey(using: Insecure.SHA1.self, sharedInfo: sharedInfo, outputByteCount: byteCount)
-        case .sha224:
-            // SHA-224: wired at merge
-            throw KeyFailure(.unimplemented, "X9.63 key derivation with SHA-224 is not implemented")
+        case .sha224: return secret.x963DerivedSymmetricKey(using: SHA224.self, sharedInfo: sharedInfo, outputByteCount: byteCount)
         case .sha256: return secret.x963DerivedSymmetricKey(using: SHA256.self, sharedInfo: sharedInfo, outputByteCount: byteCount)
         case .sha384: return secret.x963DerivedSymmetricKey(using: SHA384.self, sharedInfo: sharedInfo, outputByteCount: byteCount)
         case .sha512: return secret.x963DerivedSymmetricKey(using: SHA512.self, sharedInfo: sharedInfo, outputByteCount: byteCount)

@@ -6,8 +6,10 @@ import Foundation
 enum KeyEncryption {
     /// `plaintext` encrypted for the public key.
     static func encrypt(_ plaintext: Data, with key: KeyMaterial, algorithm: SecKeyAlgorithm) throws(KeyFailure) -> Data {
-        // ECIES: EllipticCurveIntegratedEncryption (wired at merge)
         let scheme = try KeyOperation.scheme(algorithm, .encrypt, key)
+        if case .ellipticCurveEncryption = scheme, case .ellipticCurvePublic(let publicKey) = key {
+            return try EllipticCurveIntegratedEncryption.encrypt(plaintext, for: publicKey, algorithm: algorithm)
+        }
         guard case .rsaEncryption(let padding) = scheme, case .rsaPublic(let publicKey) = key else {
             throw KeyFailure(.unimplemented, "algorithm not supported by the key: \(algorithm.identifier)")
         }
@@ -29,8 +31,10 @@ enum KeyEncryption {
 
     /// `ciphertext` decrypted with the private key. The caller owns the plaintext.
     static func decrypt(_ ciphertext: Data, with key: KeyMaterial, algorithm: SecKeyAlgorithm) throws(KeyFailure) -> Data {
-        // ECIES: EllipticCurveIntegratedEncryption (wired at merge)
         let scheme = try KeyOperation.scheme(algorithm, .decrypt, key)
+        if case .ellipticCurveEncryption = scheme, case .ellipticCurvePrivate(let privateKey) = key {
+            return try EllipticCurveIntegratedEncryption.decrypt(ciphertext, with: privateKey, algorithm: algorithm)
+        }
         guard case .rsaEncryption(let padding) = scheme, case .rsaPrivate(let privateKey) = key else {
             throw KeyFailure(.unimplemented, "algorithm not supported by the key: \(algorithm.identifier)")
         }

@@ -23,8 +23,7 @@ enum KeyExchange {
 
     /// Whether the algorithm is a key exchange this module performs.
     static func supports(_ algorithm: SecKeyAlgorithm) -> Bool {
-        guard let derivation = derivations[algorithm] else { return false }
-        return derivation?.isSupported ?? true
+        derivations[algorithm] != nil
     }
 
     /// The result of ``SecKeyCopyKeyExchangeResult(_:_:_:_:_:)``, checked in Apple's order:

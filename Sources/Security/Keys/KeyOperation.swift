@@ -12,7 +12,6 @@ enum KeyOperation {
     /// - Throws: errSecUnimplemented when the key cannot run the algorithm.
     static func scheme(_ algorithm: SecKeyAlgorithm, _ operation: SecKeyOperationType,
                        _ key: KeyMaterial) throws(KeyFailure) -> KeyAlgorithmScheme {
-        // ECIES: EllipticCurveIntegratedEncryption (wired at merge)
         guard let scheme = KeyAlgorithmScheme(algorithm), allows(scheme, operation, key) else {
             throw KeyFailure(.unimplemented, "algorithm not supported by the key: \(algorithm.identifier)")
         }
@@ -24,7 +23,10 @@ enum KeyOperation {
         switch (scheme, operation, key) {
         case (.ecdsa, .sign, .ellipticCurvePrivate), (.ecdsa, .verify, .ellipticCurvePublic),
              (.rsaSignature, .sign, .rsaPrivate), (.rsaSignature, .verify, .rsaPublic),
-             (.rsaEncryption, .encrypt, .rsaPublic), (.rsaEncryption, .decrypt, .rsaPrivate):
+             (.rsaEncryption, .encrypt, .rsaPublic), (.rsaEncryption, .decrypt, .rsaPrivate),
+             (.ellipticCurveEncryption, .encrypt, .ellipticCurvePublic),
+             (.ellipticCurveEncryption, .decrypt, .ellipticCurvePrivate),
+             (.keyExchange, .keyExchange, .ellipticCurvePrivate):
             true
         default:
             false

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import SwiftASN1
 
 /// The hash of a PKCS#12 MAC and of its KDF: SHA-1, SHA-256, SHA-384 or SHA-512, the ones

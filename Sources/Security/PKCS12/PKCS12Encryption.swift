@@ -1,5 +1,5 @@
-import Crypto
-import CryptoExtras
+internal import Crypto
+internal import CryptoExtras
 import Foundation
 import SwiftASN1
 

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 
 /// The key derivation of PKCS#12 (RFC 7292 appendix B.2), over one of swift-crypto's hash
 /// functions: the MAC key (ID 3) and the keys and IVs of the legacy PBE schemes (IDs 1, 2).

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import SwiftASN1
 
 extension PKCS12Archive {
