@@ -481,14 +481,18 @@ struct TrustTests {
         #expect(allowed == false)
     }
 
-    @Test("The leaf's public key for SecTrustCopyKey is its SubjectPublicKeyInfo DER, as openssl x509 -pubkey exports it")
-    func leafPublicKeyInfoIsOpensslsSubjectPublicKeyInfo() throws {
+    @Test("SecTrustCopyKey gives the leaf's public key, the one openssl x509 -pubkey exports")
+    func copyKeyIsTheLeafsPublicKey() throws {
         let chain = try Self.chain()
         let trust = try Self.trust([chain.leaf, chain.intermediate], anchors: [chain.root])
         let exported = try Self.run(["x509", "-in", chain.file("leaf.pem"), "-noout", "-pubkey"])
-        let document = try PEMDocument(pemString: exported)
-        #expect(document.discriminator == "PUBLIC KEY")
-        #expect(trustLeafPublicKeyInfo(trust) == document.derBytes)
+        let opensslKey = try P256.Signing.PublicKey(pemRepresentation: exported)
+        let key = try #require(SecTrustCopyKey(trust))
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCopyExternalRepresentation(key, &error) as Data? == opensslKey.x963Representation)
+        // Before and after evaluation alike.
+        #expect(SecTrustEvaluateWithError(trust, nil))
+        #expect(SecKeyCopyExternalRepresentation(try #require(SecTrustCopyKey(trust)), &error) as Data? == opensslKey.x963Representation)
     }
 
     // MARK: Bad input

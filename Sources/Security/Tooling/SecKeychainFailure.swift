@@ -14,6 +14,14 @@ package struct SecKeychainFailure: Error, Sendable, Hashable, CustomStringConver
     package let reason: String?
     package let description: String
 
+    /// A failure of this module's own making (a file format, a key), with its reason.
+    init(status: OSStatus, reason: String) {
+        self.status = status
+        parameterReason = status == errSecParam ? reason : nil
+        self.reason = reason
+        description = reason
+    }
+
     init(_ error: KeychainError) {
         status = error.status
         if case .param(let reason) = error { parameterReason = reason } else { parameterReason = nil }

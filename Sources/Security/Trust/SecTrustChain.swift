@@ -35,13 +35,16 @@ public func SecTrustGetCertificateAtIndex(_ trust: SecTrust, _ ix: CFIndex) -> S
     return chain.indices.contains(ix) ? chain[ix] : nil
 }
 
-/// The DER SubjectPublicKeyInfo of the leaf of a trust's chain (the first certificate given
-/// when there is no chain), for `SecTrustCopyKey`.
-package func trustLeafPublicKeyInfo(_ trust: SecTrust) -> [UInt8]? {
+/// The public key of the certificate a trust evaluates (its leaf), as a ``SecKey``.
+///
+/// The leaf is the first certificate of the evaluated chain, or the first certificate given
+/// when the trust has not been evaluated, as on Apple platforms.
+///
+/// - Parameter trust: The trust.
+/// - Returns: The leaf's public key (P-256, P-384, P-521 or RSA), or nil for a key of
+///   another kind.
+@discardableResult
+public func SecTrustCopyKey(_ trust: SecTrust) -> SecKey? {
     guard let leaf = trust.evaluatedVerdict().chain.first ?? trust.inputs.certificates.first else { return nil }
-    var serializer = DER.Serializer()
-    guard (try? serializer.serialize(leaf.parsed.publicKey)) != nil else { return nil }
-    return serializer.serializedBytes
+    return SecCertificateCopyKey(leaf)
 }
-// TODO(integrator): SecTrustCopyKey(_ trust: SecTrust) -> SecKey? goes here once SecKey exists:
-// the public key made from trustLeafPublicKeyInfo(trust), nil when it cannot be made.
