@@ -101,6 +101,9 @@ let package = Package(
             dependencies: [
                 "Security",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // PEM files (certificates and keys) and certificate fingerprints.
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/KeychainCtl",
             exclude: ["Program"]
