@@ -32,6 +32,8 @@ package struct KeychainCtl: ParsableCommand {
             DeleteCertificate.self,
             FindIdentity.self,
             VerifyCertificate.self,
+            ImportItems.self,
+            ExportItems.self,
             CreateKeychain.self,
             DeleteKeychain.self,
             ListKeychains.self,

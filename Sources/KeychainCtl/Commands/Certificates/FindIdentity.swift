@@ -62,14 +62,7 @@ extension ItemStore {
     /// The certificate of every identity in the keychain: certificates whose private key the
     /// keychain holds.
     func identityCertificates() throws -> [SecCertificate] {
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching([
-            kSecClass as String: kSecClassIdentity, kSecReturnRef as String: true,
-            kSecMatchLimit as String: kSecMatchLimitAll, kSecUseKeychain as String: keychain,
-        ] as CFDictionary, &result)
-        if status == errSecItemNotFound { return [] }
-        try check(status, "SecItemCopyMatching")
-        return (result as? [SecIdentity] ?? []).compactMap { identity in
+        try identities().compactMap { identity in
             var certificate: SecCertificate?
             return SecIdentityCopyCertificate(identity, &certificate) == errSecSuccess ? certificate : nil
         }
