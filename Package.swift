@@ -118,6 +118,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // To choose what the library's log lines show on standard error.
                 .product(name: "Logging", package: "swift-log"),
+                // PEM files (certificates and keys) and certificate fingerprints.
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/KeychainCtl",
             exclude: ["Program"]

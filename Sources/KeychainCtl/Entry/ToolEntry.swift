@@ -28,7 +28,7 @@ package enum ToolEntry {
             try command.run()
             exit(0)
         } catch let failure as ToolFailure {
-            ConsoleOutput.error(failure.message)
+            if !failure.message.isEmpty { ConsoleOutput.error(failure.message) }
             exit(failure.exitStatus)
         } catch {
             let code = KeychainCtl.exitCode(for: error)

@@ -34,6 +34,12 @@ struct ToolFailure: Error {
         ToolFailure(message: message + "\n" + line, exitStatus: exitStatus, status: status)
     }
 
+    /// A failure the command has reported itself (or, asked to be quiet, not at all): only
+    /// its exit status remains.
+    static func reported(exitStatus: ExitStatus) -> ToolFailure {
+        ToolFailure(message: "", exitStatus: exitStatus.code)
+    }
+
     /// A failure that is not a Keychain Services status; it exits 1 (``ExitStatus/failure``).
     static func other(_ text: String) -> ToolFailure {
         ToolFailure(message: "keychainctl: \(text)", exitStatus: ExitStatus.failure.code)

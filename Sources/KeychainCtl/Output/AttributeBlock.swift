@@ -26,6 +26,11 @@ enum AttributeBlock {
             (tag, self.code, self.format) = (SecurityText.buffer(Array(code.utf8)), code, format)
         }
 
+        /// A tag of macOS's certificate schema, which shows the attribute stored under `code`.
+        init(tag: String, code: String, _ format: Format) {
+            (self.tag, self.code, self.format) = (SecurityText.buffer(Array(tag.utf8)), code, format)
+        }
+
         init(number: UInt32, code: String?, _ format: Format) {
             (tag, self.code, self.format) = (SecurityText.uint32(number), code, format)
         }
@@ -48,13 +53,24 @@ enum AttributeBlock {
         Field("srvr", .blob), Field("type", .uint32),
     ]
 
+    /// Certificates, under the tags macOS prints (its file keychain's schema), in its order.
+    static let certificate: [Field] = [
+        Field(tag: "cenc", code: "cenc", .uint32), Field(tag: "ctyp", code: "ctyp", .uint32),
+        Field(tag: "hpky", code: "pkhh", .blob), Field(tag: "issu", code: "issr", .blob),
+        Field(tag: "labl", code: "labl", .blob), Field(tag: "skid", code: "skid", .blob),
+        Field(tag: "snbr", code: "slnr", .blob), Field(tag: "subj", code: "subj", .blob),
+    ]
+
     /// Attributes that belong to the data-protection keychain rather than to the block.
     private static let notShown: Set<String> = ["agrp", "pdmn", "sync", "tkid", "vwht", "musr"]
 
     /// The block of one item; with `withData`, its secret follows under `data:`.
     static func text(for item: KeychainItem, keychainPath: String, withData: Bool) -> String {
         var text = "keychain: \(SecurityText.buffer(Array(keychainPath.utf8)))\nversion: 512\n"
-        text += "class: \(SecurityText.buffer(Array(item.itemClass.utf8)))\nattributes:\n"
+        // macOS names the certificate class by its record type number.
+        let itemClass = item.itemClass == kSecClassCertificate as String
+            ? "0x80001000 " : SecurityText.buffer(Array(item.itemClass.utf8))
+        text += "class: \(itemClass)\nattributes:\n"
         for field in fields(for: item) {
             text += "    \(field.tag)<\(field.format.rawValue)>=\(value(field.code.flatMap { item.attributes[$0] }, field.format))\n"
         }
@@ -67,6 +83,7 @@ enum AttributeBlock {
     private static func fields(for item: KeychainItem) -> [Field] {
         if item.itemClass == kSecClassGenericPassword as String { return genericPassword }
         if item.itemClass == kSecClassInternetPassword as String { return internetPassword }
+        if item.itemClass == kSecClassCertificate as String { return certificate }
         return item.attributes.keys.filter { !notShown.contains($0) }.sorted().map { code in
             Field(code, format(of: item.attributes[code]))
         }
