@@ -53,7 +53,7 @@ enum TrustVerdict {
         switch OSStatus(truncatingIfNeeded: CFErrorGetCode(error)) {
         case errSecCertificateExpired: "CSSMERR_TP_CERT_EXPIRED"
         case errSecCertificateNotValidYet: "CSSMERR_TP_CERT_NOT_VALID_YET"
-        case errSecNotTrusted: "CSSMERR_TP_NOT_TRUSTED"
+        case errSecNotTrusted, errSecCreateChainFailed: "CSSMERR_TP_NOT_TRUSTED"
         case errSecHostNameMismatch: "CSSMERR_APPLETP_HOSTNAME_MISMATCH"
         case let status: SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
         }

@@ -27,10 +27,14 @@ struct FindIdentity: ParsableCommand {
     @OptionGroup var keychain: KeychainArgument
 
     func run() throws {
-        let certificates = try keychain.location.runSeeingEveryGroup { store in try store.identityCertificates() }
+        let (certificates, others) = try keychain.location.runSeeingEveryGroup { store in
+            (try store.identityCertificates(), try store.certificates().map(\.certificate))
+        }
         var all: [(certificate: SecCertificate, failure: CFError?)] = []
         for certificate in certificates {
-            let failure = try TrustVerdict.evaluate([certificate], policy: policy.policy(hostName: policyString),
+            // The keychain's certificates may hold the intermediates, as macOS searches them;
+            // only the system's roots are trusted.
+            let failure = try TrustVerdict.evaluate([certificate] + others, policy: policy.policy(hostName: policyString),
                                                     anchors: nil, date: nil)
             all.append((certificate, failure))
         }

@@ -125,7 +125,7 @@ struct ImportedContents {
         var items: CFArray?
         var status = SecPKCS12Import(bytes as CFData, (given.map { [kSecImportExportPassphrase as String: $0] } ?? [:]) as CFDictionary, &items)
         if status == errSecPassphraseRequired, given == nil, isatty(STDIN_FILENO) == 1 {
-            let typed = try PasswordPrompt.password("passphrase for \(file): ")
+            guard let typed = PasswordPrompt.ask("passphrase for \(file): ") else { throw .other("no passphrase was entered") }
             given = String(decoding: typed, as: UTF8.self)
             status = SecPKCS12Import(bytes as CFData, [kSecImportExportPassphrase as String: given ?? ""] as CFDictionary, &items)
         }
