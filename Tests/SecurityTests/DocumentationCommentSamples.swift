@@ -25,6 +25,49 @@ enum DocumentationCommentSamples {
         let key = SecKeyCreateWithData(x963 as CFData, attributes as CFDictionary, &error)
         return key
     }
+
+    // MARK: Keys/SecKeyCreateRandomKey.swift, KeyOperation.swift and SecKeySignature.swift
+
+    static func signWithNewKey(_ message: Data) throws -> (signature: Data, publicKey: SecKey?, canSign: Bool) {
+        let parameters: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                                         kSecAttrKeySizeInBits as String: 256]
+        var error: Unmanaged<CFError>?
+        guard let privateKey = SecKeyCreateRandomKey(parameters as CFDictionary, &error) else {
+            throw error!.takeRetainedValue() as Error
+        }
+        let publicKey = SecKeyCopyPublicKey(privateKey)
+        let canSign = SecKeyIsAlgorithmSupported(privateKey, .sign, .ecdsaSignatureMessageX962SHA256)
+        let signature = try sign(message, with: privateKey)
+        return (signature, publicKey, canSign)
+    }
+
+    static func sign(_ message: Data, with privateKey: SecKey) throws -> Data {
+        var error: Unmanaged<CFError>?
+        guard let signature = SecKeyCreateSignature(privateKey, .ecdsaSignatureMessageX962SHA256,
+                                                    message as CFData, &error) as Data? else {
+            throw error!.takeRetainedValue() as Error
+        }
+        return signature
+    }
+
+    // MARK: Keys/KeyExchange.swift and KeyExchangeParameter.swift
+
+    static func agree(_ myPrivateKey: SecKey, _ theirPublicKey: SecKey, info: Data) -> Data? {
+        let parameters = [SecKeyKeyExchangeParameter.requestedSize.rawValue: 32,
+                          SecKeyKeyExchangeParameter.sharedInfo.rawValue: info] as CFDictionary
+        var error: Unmanaged<CFError>?
+        let secret = SecKeyCopyKeyExchangeResult(myPrivateKey, .ecdhKeyExchangeStandardX963SHA256,
+                                                 theirPublicKey, parameters, &error) as Data?
+        return secret
+    }
+
+    // MARK: PKCS12/SecPKCS12Import.swift
+
+    static func importIdentities(_ p12: Data) -> (status: OSStatus, items: CFArray?) {
+        var items: CFArray?
+        let status = SecPKCS12Import(p12 as CFData, [kSecImportExportPassphrase as String: "secret"] as CFDictionary, &items)
+        return (status, items)
+    }
 }
 
 @Suite("Security documentation comments")
@@ -53,5 +96,28 @@ struct DocumentationCommentSampleTests {
         let key = try #require(DocumentationCommentSamples.keyFromData(original.x963Representation))
         var error: Unmanaged<CFError>?
         #expect(SecKeyCopyExternalRepresentation(key, &error) as Data? == original.x963Representation)
+
+        // A new key signs; swift-crypto verifies with the public key it exports.
+        let message = Data("documented".utf8)
+        let signed = try DocumentationCommentSamples.signWithNewKey(message)
+        #expect(signed.canSign)
+        let publicKey = try #require(signed.publicKey)
+        let exported = try #require(SecKeyCopyExternalRepresentation(publicKey, &error) as Data?)
+        let verifier = try P256.Signing.PublicKey(x963Representation: exported)
+        #expect(verifier.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signed.signature), for: message))
+
+        // Both sides of an exchange derive the same 32 bytes.
+        let ours = try #require(SecKeyCreateRandomKey([kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256] as CFDictionary, nil))
+        let theirs = try #require(SecKeyCreateRandomKey([kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256] as CFDictionary, nil))
+        let info = Data("context".utf8)
+        let ourPublicKey = try #require(SecKeyCopyPublicKey(ours))
+        let theirPublicKey = try #require(SecKeyCopyPublicKey(theirs))
+        let mine = try #require(DocumentationCommentSamples.agree(ours, theirPublicKey, info: info))
+        #expect(mine.count == 32)
+        #expect(mine == DocumentationCommentSamples.agree(theirs, ourPublicKey, info: info))
+
+        // Bytes that are no PKCS #12 file: errSecDecode, and nothing returned.
+        let imported = DocumentationCommentSamples.importIdentities(Data("not a file".utf8))
+        #expect(imported.status == errSecDecode && imported.items == nil)
     }
 }

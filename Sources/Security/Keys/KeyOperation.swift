@@ -37,7 +37,7 @@ enum KeyOperation {
 /// Whether a key can run an algorithm for an operation.
 ///
 /// ```swift
-/// if SecKeyIsAlgorithmSupported(privateKey, .sign, .ecdsaSignatureMessageX962SHA256) { … }
+/// let canSign = SecKeyIsAlgorithmSupported(privateKey, .sign, .ecdsaSignatureMessageX962SHA256)
 /// ```
 ///
 /// - Parameters:

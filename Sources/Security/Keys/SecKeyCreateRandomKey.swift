@@ -79,7 +79,9 @@ enum KeyGeneration {
 /// let parameters: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
 ///                                  kSecAttrKeySizeInBits as String: 256]
 /// var error: Unmanaged<CFError>?
-/// guard let privateKey = SecKeyCreateRandomKey(parameters as CFDictionary, &error) else { … }
+/// guard let privateKey = SecKeyCreateRandomKey(parameters as CFDictionary, &error) else {
+///     throw error!.takeRetainedValue() as Error
+/// }
 /// let publicKey = SecKeyCopyPublicKey(privateKey)
 /// ```
 ///
