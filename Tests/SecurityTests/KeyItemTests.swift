@@ -18,6 +18,46 @@ struct KeyItemTests {
         return try #require(SecKeyCreateWithData(key.x963Representation as CFData, attributes as CFDictionary, &error))
     }
 
+    /// SecKeyCreateRandomKey with kSecAttrIsPermanent stores the halves that ask for it, as
+    /// Apple's SecKeyGeneratePair does: in kSecPrivateKeyAttrs only the private key, at the top
+    /// level both; each found again by its tag, the private half the key that was returned.
+    @Test("SecKeyCreateRandomKey with kSecAttrIsPermanent stores the key under its tag")
+    func permanentKeysAreStored() throws {
+        let keychain = PrivateKeychain()
+        let privateTag = Data("com.example.permanent.private".utf8)
+        let created = try keychain.run { () throws -> SecKey in
+            var error: Unmanaged<CFError>?
+            let parameters: [String: Any] = [
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+                kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: privateTag,
+                                                kSecAttrLabel as String: "permanent"],
+            ]
+            return try #require(SecKeyCreateRandomKey(parameters as CFDictionary, &error))
+        }
+        let found = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: privateTag,
+                                           kSecReturnRef as String: true, kSecReturnAttributes as String: true])
+        let item = try #require(found.result as? [String: Any])
+        let stored = try #require(item[kSecValueRef as String] as? SecKey)
+        #expect(SecKeyCopyExternalRepresentation(stored, nil) as Data? == SecKeyCopyExternalRepresentation(created, nil) as Data?)
+        #expect(item[kSecAttrLabel as String] as? String == "permanent")
+        #expect(item[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String
+                || (item[kSecAttrKeyClass as String] as? NSNumber)?.stringValue == kSecAttrKeyClassPrivate as String)
+        // Only the private half asked to be kept.
+        let all = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecMatchLimit as String: kSecMatchLimitAll,
+                                         kSecReturnAttributes as String: true])
+        #expect((all.result as? [[String: Any]])?.count == 1)
+
+        // At the top level, both halves are kept.
+        let bothTag = Data("com.example.permanent.both".utf8)
+        _ = try keychain.run { () throws -> SecKey in
+            try #require(SecKeyCreateRandomKey([kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 2048,
+                                                kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: bothTag] as CFDictionary, nil))
+        }
+        let both = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: bothTag,
+                                          kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnRef as String: true])
+        #expect((both.result as? [SecKey])?.count == 2)
+    }
+
     @Test("Apple's 'Storing CryptoKit Keys in the Keychain': add by kSecValueRef, read back by kSecReturnRef, sign")
     func cryptoKitFlow() throws {
         let keychain = PrivateKeychain()
