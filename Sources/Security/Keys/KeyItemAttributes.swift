@@ -1,32 +1,23 @@
-internal import Crypto
 import Foundation
 @_implementationOnly import KeychainCore
 
 extension SecKey {
-    /// The application label Apple gives a key item (`kSecAttrApplicationLabel`): the SHA-1
-    /// of the public key's external representation (the X9.63 point, or the PKCS #1
-    /// RSAPublicKey), the same bytes as the public-key hash of a certificate holding it.
-    var applicationLabel: Data {
-        Data(Insecure.SHA1.hash(data: material.publicKey.publicExternalRepresentation))
-    }
+    /// The application label Apple gives a key item (`kSecAttrApplicationLabel`): the key's
+    /// public-key hash, the same bytes as the public-key hash of a certificate holding it.
+    var applicationLabel: Data { material.publicKeyHash }
 
     /// The attributes Apple derives for a key added by reference (SecKey.c,
     /// SecKeyCopyAttributeDictionaryWithLocalKey): class, label, type, sizes, and the usage
     /// flags of a private key (decrypt, derive, sign, unwrap) or a public one (encrypt,
     /// derive, verify, wrap).
     var itemAttributes: [String: AttributeValue] {
-        let isPrivate = material.isPrivate
         var attributes = identifyingItemAttributes
         attributes["perm"] = .bool(true)
         attributes["sens"] = .bool(false)
         attributes["extr"] = .bool(true)
-        attributes["encr"] = .bool(!isPrivate)
-        attributes["decr"] = .bool(isPrivate)
-        attributes["drve"] = .bool(true)
-        attributes["sign"] = .bool(isPrivate)
-        attributes["vrfy"] = .bool(!isPrivate)
-        attributes["wrap"] = .bool(!isPrivate)
-        attributes["unwp"] = .bool(isPrivate)
+        for flag in material.usageFlags {
+            attributes[flag.code as String] = .bool(flag.allowed)
+        }
         return attributes
     }
 

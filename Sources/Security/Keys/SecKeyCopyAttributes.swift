@@ -17,6 +17,16 @@ extension KeyMaterial {
     var publicKeyHash: Data {
         Data(Insecure.SHA1.hash(data: publicExternalRepresentation))
     }
+
+    /// The usage flags Apple gives a key (SecKey.c, SecKeyCopyAttributeDictionaryWithLocalKey),
+    /// by attribute code: a private key decrypts, derives, signs and unwraps; a public key
+    /// encrypts, derives, verifies and wraps. The one table behind ``SecKeyCopyAttributes(_:)``
+    /// and the attributes of a key added to the keychain by reference.
+    var usageFlags: [(code: CFString, allowed: Bool)] {
+        [(kSecAttrCanEncrypt, !isPrivate), (kSecAttrCanDecrypt, isPrivate), (kSecAttrCanDerive, true),
+         (kSecAttrCanSign, isPrivate), (kSecAttrCanVerify, !isPrivate), (kSecAttrCanWrap, !isPrivate),
+         (kSecAttrCanUnwrap, isPrivate)]
+    }
 }
 
 /// The block size of a key, in bytes.
@@ -46,7 +56,7 @@ public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     let material = key.material
     let isPrivate = material.isPrivate
-    let attributes: [String: Any] = [
+    var attributes: [String: Any] = [
         kSecClass as String: kSecClassKey,
         kSecAttrKeyClass as String: isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic,
         kSecAttrApplicationLabel as String: material.publicKeyHash,
@@ -60,16 +70,12 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
         kSecAttrWasAlwaysSensitive as String: false,
         kSecAttrIsExtractable as String: true,
         kSecAttrWasNeverExtractable as String: false,
-        kSecAttrCanEncrypt as String: !isPrivate,
-        kSecAttrCanDecrypt as String: isPrivate,
-        kSecAttrCanDerive as String: true,
-        kSecAttrCanSign as String: isPrivate,
-        kSecAttrCanVerify as String: !isPrivate,
         kSecAttrCanSignRecover as String: false,
         kSecAttrCanVerifyRecover as String: false,
-        kSecAttrCanWrap as String: !isPrivate,
-        kSecAttrCanUnwrap as String: isPrivate,
         kSecValueData as String: material.externalRepresentation,
     ]
+    for flag in material.usageFlags {
+        attributes[flag.code as String] = flag.allowed
+    }
     return attributes as NSDictionary
 }
