@@ -20,7 +20,7 @@ extension Certificate {
 }
 
 extension SecCertificate {
-    /// Creates a `SecCertificate` from a ``Certificate``, as swift-certificates does on Apple
+    /// Creates a `SecCertificate` from a swift-certificates `Certificate`, as swift-certificates does on Apple
     /// platforms: from the certificate's DER encoding.
     ///
     /// - Parameter certificate: The certificate to convert.
