@@ -27,12 +27,13 @@ import Testing
         #expect(certificate == errSecSuccess && key == errSecSuccess)
     }
 
+    /// As `security dump-keychain` shows them: certificates by their record type, 0x80001000.
     @Test func dumpShowsABlockForEveryItemOfEveryClass() throws {
         try fill()
         let dump = try keychainctl("dump-keychain")
         #expect(dump.status == 0)
         let classes = dump.output.split(separator: "\n").filter { $0.hasPrefix("class: ") }
-        #expect(classes == ["class: \"genp\"", "class: \"inet\"", "class: \"cert\"", "class: \"keys\""])
+        #expect(classes == ["class: \"genp\"", "class: \"inet\"", "class: 0x80001000 ", "class: \"keys\""])
         #expect(dump.output.components(separatedBy: "keychain: \"\(keychainctl.loginPath)\"\nversion: 512\n").count == 5)
         #expect(dump.output.contains("    \"labl\"<blob>=\"Example cert\"\n"))
         #expect(dump.output.contains("    \"atag\"<blob>=\"com.example.key\"\n"))

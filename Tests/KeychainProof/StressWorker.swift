@@ -29,6 +29,9 @@ public struct StressWorker {
         generator = SeededGenerator(seed: seed &+ UInt64(worker) &* 0x9E37_79B9)
     }
 
+    /// The racing adds each worker makes at least (for keys race-0, race-1, ...).
+    static let racesEveryWorkerRuns = 3
+
     public mutating func run() {
         let wait = start.timeIntervalSinceNow
         if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
@@ -37,11 +40,14 @@ public struct StressWorker {
         var raced = 0
         var counter = 0
         journal.append("start", String(worker))
-        while Date() < deadline {
+        // Every worker races for the first keys, however late a loaded machine started it,
+        // so that racing adds always meet: the run lasts until the deadline and those races.
+        while Date() < deadline || raced < Self.racesEveryWorkerRuns {
             counter += 1
             let token = "\(worker).\(counter).\(String(UInt32.random(in: 0...UInt32.max, using: &generator), radix: 36))"
             let account = "k\(Int.random(in: 0..<keys, using: &generator))"
-            switch Int.random(in: 0..<100, using: &generator) {
+            let draw = Int.random(in: 0..<100, using: &generator)
+            switch Date() < deadline ? draw : 0 {
             case 0..<15:
                 let key = "race-\(raced)"
                 raced += 1

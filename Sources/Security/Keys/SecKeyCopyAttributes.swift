@@ -37,6 +37,7 @@ extension KeyMaterial {
 ///
 /// - Parameter key: The key.
 /// - Returns: The block size in bytes.
+@discardableResult
 public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
     key.material.blockSize
 }
@@ -53,6 +54,7 @@ public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
 ///
 /// - Parameter key: The key.
 /// - Returns: The attributes.
+@discardableResult
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     let material = key.material
     let isPrivate = material.isPrivate
