@@ -46,15 +46,26 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
                 try IdentityItems.find(query, in: store, by: environment.caller)
             } reference: { $0.item.persistentReference }
             let identities = Dictionary(found.map { ($0.item.persistentReference, $0.identity) }) { first, _ in first }
-            result?.pointee = ResultShape.object(for: found.map(\.item), returning: parsed.returning,
-                                                 single: parsed.limit == .one) { identities[$0.persistentReference] }
+            result?.pointee = try nonEmpty(ResultShape.object(for: found.map(\.item), returning: parsed.returning,
+                                                           single: parsed.limit == .one) { identities[$0.persistentReference] },
+                                        returning: parsed.returning)
             return
         }
         let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
             try store.find(query.itemQuery, by: environment.caller)
         } reference: { $0.persistentReference }
-        result?.pointee = ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one)
+        result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one),
+                                    returning: parsed.returning)
     }
+}
+
+/// A search's result, or errSecItemNotFound when something was asked for and nothing could be
+/// given: items of which no object can be made (a symmetric key, damaged certificate bytes)
+/// asked for by `kSecReturnRef` alone, which Apple leaves out. Never success with nil or an
+/// empty array (rule 20).
+private func nonEmpty(_ result: CFTypeRef?, returning: ReturnOptions) throws(KeychainError) -> CFTypeRef? {
+    guard returning.isEmpty || (result != nil && (result as? NSArray)?.count != 0) else { throw .itemNotFound }
+    return result
 }
 
 /// Changes every item the query matches, all or none of them.

@@ -18,6 +18,27 @@ struct KeyItemTests {
         return try #require(SecKeyCreateWithData(key.x963Representation as CFData, attributes as CFDictionary, &error))
     }
 
+    /// A key item of which no SecKey can be made (a symmetric key's bytes) is left out of a
+    /// search for references alone, as Apple leaves it out, and a search that finds nothing
+    /// else is errSecItemNotFound, never success with nil or an empty array (rule 20).
+    @Test("kSecReturnRef alone over a key item that is no SecKey: errSecItemNotFound, not an empty success")
+    func unrepresentableKeysAreNotFoundByReference() throws {
+        let keychain = PrivateKeychain()
+        let tag = Data("com.example.symmetric".utf8)
+        #expect(keychain.add([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                              kSecAttrKeyClass as String: kSecAttrKeyClassSymmetric,
+                              kSecValueData as String: Data(repeating: 7, count: 32)]) == errSecSuccess)
+        let one = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                         kSecReturnRef as String: true])
+        #expect(one.status == errSecItemNotFound && one.result == nil)
+        let all = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                         kSecReturnRef as String: true, kSecMatchLimit as String: kSecMatchLimitAll])
+        #expect(all.status == errSecItemNotFound && all.result == nil)
+        // Its attributes are still there to find.
+        #expect(keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                       kSecReturnAttributes as String: true]).status == errSecSuccess)
+    }
+
     /// SecKeyCreateRandomKey with kSecAttrIsPermanent stores the halves that ask for it, as
     /// Apple's SecKeyGeneratePair does: in kSecPrivateKeyAttrs only the private key, at the top
     /// level both; each found again by its tag, the private half the key that was returned.

@@ -13,7 +13,8 @@ extension KeyMaterial {
             self = .ellipticCurvePrivate(.p384(key))
         } else if let key = try? P521.Signing.PrivateKey(derRepresentation: der) {
             self = .ellipticCurvePrivate(.p521(key))
-        } else if let key = try? _RSA.Signing.PrivateKey(derRepresentation: der) {
+        } else if let key = try? _RSA.Signing.PrivateKey(unsafeDERRepresentation: der) {
+            // From 1024 bits, as SecKeyCreateWithData reads RSA keys.
             self = .rsaPrivate(key)
         } else {
             throw KeyFailure(.decode, "the data is not a P-256, P-384, P-521 or RSA private key in PKCS #8, SEC 1 or PKCS #1 DER")

@@ -5,11 +5,13 @@
 package enum PKCS12Limits {
     /// The largest file read: a few certificates and keys take kilobytes.
     package static let maximumFileSize = 16 << 20
-    /// The most iterations one key derivation (PBKDF2 or the PKCS#12 KDF) may ask for.
-    package static let maximumIterations = 10_000_000
-    /// The most iterations all the derivations of one file may ask for together (the MAC
-    /// and each encrypted part): three at the largest count.
-    package static let maximumTotalIterations = 30_000_000
+    /// The most iterations one key derivation (PBKDF2 or the PKCS#12 KDF) may ask for: far
+    /// above what any tool writes (OpenSSL and Apple 2,048, password guidance for PBKDF2 some
+    /// hundred thousand), far below minutes of work.
+    package static let maximumIterations = 1_000_000
+    /// The most iterations all the derivations of one file may ask for together: the MAC,
+    /// and each encrypted part once per block of key and IV its scheme derives.
+    package static let maximumTotalIterations = 8_000_000
     /// The most safe bags in one file, nested ones included.
     package static let maximumBags = 10_000
     /// The deepest nesting of safe-contents bags.

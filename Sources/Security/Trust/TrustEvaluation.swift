@@ -30,6 +30,13 @@ struct TrustVerdict: Sendable {
 }
 
 enum TrustEvaluation {
+    /// The most intermediate certificates an evaluation considers (those after the leaf, in
+    /// the order given). Chains are a few certificates long; a hostile list of many
+    /// certificates with one subject, each signed by the next, makes path building try
+    /// combinations without end (200 of them took two minutes), and evaluations take turns
+    /// on one thread.
+    static let maximumIntermediates = 16
+
     /// Evaluates `inputs` with swift-certificates' verifier, on the evaluation thread (see
     /// ``TrustEvaluationThread``): safe to call from any thread, and it blocks until done.
     static func verdict(for inputs: TrustInputs) -> TrustVerdict {
@@ -62,8 +69,8 @@ enum TrustEvaluation {
         var verifier = Verifier(rootCertificates: rootStore) {
             return TrustPolicy(policies: inputs.policies.map(\.kind), verifyDate: date)
         }
-        let outcome = await verifier.validate(
-            leaf: leaf.parsed, intermediates: CertificateStore(inputs.certificates.dropFirst().map(\.parsed)))
+        let intermediates = inputs.certificates.dropFirst().prefix(Self.maximumIntermediates).map(\.parsed)
+        let outcome = await verifier.validate(leaf: leaf.parsed, intermediates: CertificateStore(intermediates))
 
         if case .validCertificate(let chain) = outcome {
             return TrustVerdict(result: .unspecified, chain: chain.compactMap(object(for:)), failures: [], date: date)
@@ -73,7 +80,7 @@ enum TrustEvaluation {
             return TrustVerdict(result: .recoverableTrustFailure, chain: chain.compactMap(object(for:)), failures: failures, date: date)
         }
         // None did: the chain as far as issuers can be found, and why it stops there.
-        let candidates = inputs.certificates.dropFirst().map(\.parsed) + roots
+        let candidates = intermediates + roots
         let chain = closestChain(from: leaf.parsed, candidates: candidates)
         let last = chain.count - 1
         // An anchor reached this way was refused by path validation (a critical extension no
