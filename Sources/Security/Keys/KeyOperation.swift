@@ -46,6 +46,7 @@ enum KeyOperation {
 ///   - algorithm: The algorithm.
 /// - Returns: True when ``SecKeyCreateSignature(_:_:_:_:)`` and the other operations would
 ///   accept the key and algorithm (the data may still be refused).
+@discardableResult
 public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType,
                                        _ algorithm: SecKeyAlgorithm) -> Bool {
     (try? KeyOperation.scheme(algorithm, operation, key.material)) != nil

@@ -38,6 +38,7 @@ enum LegacyOperation {
 ///
 /// - Returns: errSecSuccess with the signature in `sig` and its length in `sigLen`;
 ///   errSecParam when `sigLen` is too small or the padding does not fit the key.
+@discardableResult
 public func SecKeyRawSign(_ key: SecKey, _ padding: SecPadding, _ dataToSign: UnsafePointer<UInt8>,
                           _ dataToSignLen: Int, _ sig: UnsafeMutablePointer<UInt8>,
                           _ sigLen: UnsafeMutablePointer<Int>) -> OSStatus {
@@ -53,6 +54,7 @@ public func SecKeyRawSign(_ key: SecKey, _ padding: SecPadding, _ dataToSign: Un
 ///
 /// - Returns: errSecSuccess when the signature matches, ``errSSLCrypto`` (-9809) when it does
 ///   not, as on Apple platforms.
+@discardableResult
 public func SecKeyRawVerify(_ key: SecKey, _ padding: SecPadding, _ signedData: UnsafePointer<UInt8>,
                             _ signedDataLen: Int, _ sig: UnsafePointer<UInt8>, _ sigLen: Int) -> OSStatus {
     guard sigLen >= 0 else { return errSecParam }
@@ -71,6 +73,7 @@ public func SecKeyRawVerify(_ key: SecKey, _ padding: SecPadding, _ signedData: 
 /// - Returns: errSecSuccess with the ciphertext in `cipherText` and its length in
 ///   `cipherTextLen`; errSecParam when the buffer is too small, the data too long, or the
 ///   key or padding not RSA's.
+@discardableResult
 public func SecKeyEncrypt(_ key: SecKey, _ padding: SecPadding, _ plainText: UnsafePointer<UInt8>,
                           _ plainTextLen: Int, _ cipherText: UnsafeMutablePointer<UInt8>,
                           _ cipherTextLen: UnsafeMutablePointer<Int>) -> OSStatus {
@@ -87,6 +90,7 @@ public func SecKeyEncrypt(_ key: SecKey, _ padding: SecPadding, _ plainText: Uns
 /// - Returns: errSecSuccess with the plaintext in `plainText` and its length in
 ///   `plainTextLen`; errSecParam when the buffer is too small or the ciphertext is not the
 ///   key's.
+@discardableResult
 public func SecKeyDecrypt(_ key: SecKey, _ padding: SecPadding, _ cipherText: UnsafePointer<UInt8>,
                           _ cipherTextLen: Int, _ plainText: UnsafeMutablePointer<UInt8>,
                           _ plainTextLen: UnsafeMutablePointer<Int>) -> OSStatus {

@@ -39,6 +39,7 @@ public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 ///   - error: Set when the result is false: errSecVerifyFailed when the signature does not
 ///     match, errSecUnimplemented or errSecParam when the key, algorithm or data do not fit.
 /// - Returns: True when the signature is the key's signature of the data.
+@discardableResult
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData,
                                   _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
