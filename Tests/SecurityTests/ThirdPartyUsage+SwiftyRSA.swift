@@ -271,6 +271,21 @@ struct SwiftyRSAUsageTests {
         }
     }
 
+    // Rule (SecKey.m, SecKeyCreateWithData): the key's data alone gives its size;
+    // kSecAttrKeySizeInBits is never read, so SwiftyRSA's data length in bits (here 9,500 or
+    // so for a 2,048-bit private key) is no error, and the attributes report the real size.
+    @Test("SwiftyRSA.swift: SecKeyCreateWithData takes the data's length in bits as kSecAttrKeySizeInBits and reports the real size")
+    func keySizeFromData() throws {
+        let crypto = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        for (data, isPublic) in [(crypto.derRepresentation, false), (crypto.publicKey.pkcs1DERRepresentation, true)] {
+            #expect(data.count * 8 != 2048)
+            let key = try SwiftyRSAStyle.addKey(data, isPublic: isPublic)
+            let attributes = try #require(SecKeyCopyAttributes(key) as? [CFString: Any])
+            #expect(attributes[kSecAttrKeySizeInBits] as? Int == 2048)
+            #expect(try SwiftyRSAStyle.data(forKeyReference: key) == data)
+        }
+    }
+
     // Rule (PKCS #1 v1.5 and OAEP encryption, Apple's SecKeyEncrypt/SecKeyDecrypt): each chunk
     // is a ciphertext of the key's size that another implementation decrypts; the chunks
     // decrypt back to the message.
