@@ -4,6 +4,7 @@
 //   keychain-benchmark --durable [count]                    durable adds against bare SQLite
 //   keychain-benchmark --sample K [--raw] [sizes...]        N adds, then K of each other call
 //   keychain-benchmark --latency [sizes...]                 (default: 100000 1000000)
+//   keychain-benchmark --keys [sizes...]                    finds of keys by tag (KeyLookups.swift)
 //
 // Each size runs in a fresh child process with a fresh keychain in a temporary folder, so
 // that its peak memory (VmHWM) is its own. Each operation is timed in rounds; the table
@@ -245,6 +246,15 @@ if let index = arguments.firstIndex(of: "--sample"), index + 1 < arguments.count
 let raw = takeFlag("--raw", from: &arguments)
 let latency = takeFlag("--latency", from: &arguments)
 let child = takeFlag("--child", from: &arguments)
+if takeFlag("--keys", from: &arguments) {
+    let sizes = arguments.compactMap { Int($0) }
+    guard sizes.count == arguments.count, sizes.allSatisfy({ $0 > 0 }), sample == nil, !raw, !latency else {
+        FileHandle.standardError.write(Data("usage: keychain-benchmark --keys [sizes...]\n".utf8))
+        exit(2)
+    }
+    if child, let size = sizes.first { try printJSON(runKeyLookups(size: size)) }
+    try printKeyLookupTable(sizes: sizes.isEmpty ? [1_000, 100_000] : sizes)
+}
 if takeFlag("--durable", from: &arguments) {
     let count = arguments.first.flatMap { Int($0) } ?? 4_000
     printDurableTable(measureDurableWrites(count: count), count: count)
@@ -255,6 +265,7 @@ guard sizes.count == arguments.count, sample.map({ $0 >= rounds }) ?? true, !(la
     FileHandle.standardError.write(Data("""
         usage: keychain-benchmark [--sample K] [--raw] [sizes...]
                keychain-benchmark --latency [sizes...]
+               keychain-benchmark --keys [sizes...]
 
         """.utf8))
     exit(2)

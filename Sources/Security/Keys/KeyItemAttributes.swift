@@ -59,7 +59,7 @@ extension SecKey {
         default: return nil
         }
         guard let material = try? KeyMaterial(externalRepresentation: data, family: family,
-                                              isPrivate: isPrivate, bitCount: nil) else { return nil }
+                                              isPrivate: isPrivate) else { return nil }
         return SecKey(material: material)
     }
 }

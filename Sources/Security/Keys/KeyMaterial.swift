@@ -178,11 +178,10 @@ enum KeyMaterial: Sendable {
         }
     }
 
-    /// Reads an external representation of the given family and class.
-    ///
-    /// - Parameter bitCount: `kSecAttrKeySizeInBits` when the caller gave it; checked against
-    ///   the data, as Apple does.
-    init(externalRepresentation bytes: Data, family: Family, isPrivate: Bool, bitCount: Int?) throws(KeyFailure) {
+    /// Reads an external representation of the given family and class. The data alone gives
+    /// the size: Apple's SecKeyCreateWithData never reads `kSecAttrKeySizeInBits`, and callers
+    /// such as SwiftyRSA pass the data's length in bits there.
+    init(externalRepresentation bytes: Data, family: Family, isPrivate: Bool) throws(KeyFailure) {
         switch family {
         case .ellipticCurve:
             guard let curve = EllipticCurve.allCases.first(where: { curve in
@@ -191,9 +190,6 @@ enum KeyMaterial: Sendable {
             }), bytes.first == 0x04 else {
                 throw KeyFailure(.param, isPrivate ? "EC private key creation from data failed"
                                                    : "EC public key creation from data failed")
-            }
-            if let bitCount, bitCount != curve.bitCount {
-                throw KeyFailure(.param, "the key size in bits (\(bitCount)) does not match the key data (\(curve.bitCount))")
             }
             let pointLength = 1 + 2 * curve.coordinateByteCount
             let point = Data(bytes.prefix(pointLength))
@@ -229,9 +225,6 @@ enum KeyMaterial: Sendable {
             } catch {
                 throw KeyFailure(.param, isPrivate ? "RSA private key creation from data failed"
                                                    : "RSA public key creation from data failed")
-            }
-            if let bitCount, bitCount != self.bitCount {
-                throw KeyFailure(.param, "the key size in bits (\(bitCount)) does not match the key data (\(self.bitCount))")
             }
         }
     }

@@ -53,8 +53,8 @@ public func SecKeyGetTypeID() -> CFTypeID {
 ///   - keyData: The key's external representation.
 ///   - attributes: `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom` or
 ///     `kSecAttrKeyTypeRSA`) and `kSecAttrKeyClass` (`kSecAttrKeyClassPublic` or
-///     `kSecAttrKeyClassPrivate`) are required; `kSecAttrKeySizeInBits`, when given, must
-///     match the data.
+///     `kSecAttrKeyClassPrivate`) are required; `kSecAttrKeySizeInBits` is not read: the
+///     data gives the size, as on Apple platforms.
 ///   - error: Set to an error of the `OSStatus` domain (errSecParam for data that is not a
 ///     key of that kind) when the call fails; the caller takes it with `takeRetainedValue()`.
 /// - Returns: The key, or nil on failure.
@@ -70,7 +70,7 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
             throw KeyFailure(.param, "kSecAttrKeyClass is missing or not public or private")
         }
         let material = try KeyMaterial(externalRepresentation: Data(copying: keyData), family: family,
-                                       isPrivate: isPrivate, bitCount: description.bitCount)
+                                       isPrivate: isPrivate)
         return SecKey(material: material)
     }
 }

@@ -1,8 +1,14 @@
 import Foundation
 
+/// -9809: An underlying cryptographic error was encountered (SecureTransport's status, which
+/// the legacy SecKey calls still give for a signature that does not verify).
+public let errSSLCrypto: OSStatus = -9809
+
 /// The legacy calls' one mechanism (SecKey.m, SecKeyPerformLegacyOperation): the modern
 /// operation on the caller's bytes, its result copied into the caller's buffer. A buffer too
-/// small for it is errSecParam, as on Apple platforms; failures give the modern call's status.
+/// small for it is errSecParam, as on Apple platforms; failures give the modern call's status,
+/// except that a signature that does not verify is errSSLCrypto, as the legacy calls gave
+/// before the modern ones existed (code such as SwiftyRSA tests for -9809 to return false).
 enum LegacyOperation {
     static func run(algorithm: SecKeyAlgorithm?, input: UnsafePointer<UInt8>, inputLength: Int,
                     output: UnsafeMutablePointer<UInt8>?, outputLength: UnsafeMutablePointer<Int>?,
@@ -19,7 +25,7 @@ enum LegacyOperation {
             outputLength.pointee = result.count
             return errSecSuccess
         } catch {
-            return error.status
+            return error.status == errSecVerifyFailed ? errSSLCrypto : error.status
         }
     }
 }
@@ -46,7 +52,8 @@ public func SecKeyRawSign(_ key: SecKey, _ padding: SecPadding, _ dataToSign: Un
 /// Checks a signature of a digest with a public key (legacy; prefer
 /// ``SecKeyVerifySignature(_:_:_:_:_:)``). The paddings are those of ``SecKeyRawSign(_:_:_:_:_:_:)``.
 ///
-/// - Returns: errSecSuccess when the signature matches, errSecVerifyFailed when it does not.
+/// - Returns: errSecSuccess when the signature matches, ``errSSLCrypto`` (-9809) when it does
+///   not, as on Apple platforms.
 @discardableResult
 public func SecKeyRawVerify(_ key: SecKey, _ padding: SecPadding, _ signedData: UnsafePointer<UInt8>,
                             _ signedDataLen: Int, _ sig: UnsafePointer<UInt8>, _ sigLen: Int) -> OSStatus {

@@ -1,0 +1,92 @@
+// Finds of a key by its application tag, returning the SecKey, at several numbers of keys:
+// the lookup that code storing keys (SwiftyRSA, CertificateSigningRequest, Auth0's DPoP key
+// store, Apple's "Storing CryptoKit Keys in the Keychain") makes every time it needs its key.
+//
+//   keychain-benchmark --keys [sizes...]      (default: 1000 100000)
+import Foundation
+import Security
+
+struct KeyLookupFigures: Codable {
+    var size: Int
+    var add: Double
+    var find: Double
+    var peakMemoryMiB: Double
+}
+
+/// How many finds a run times at `size` keys: fewer as the keychain grows, so that the largest
+/// size stays within a minute if every find reads every key, and at least a few per round.
+func keyLookupCount(_ size: Int) -> Int {
+    max(rounds * 4, min(5_000, 2_000_000 / max(size, 1)))
+}
+
+func keyTag(_ index: Int) -> Data {
+    Data("com.example.bench.key.\(index)".utf8)
+}
+
+/// Adds `size` P-256 private keys, each with SecItemAdd, kSecValueRef and its own
+/// kSecAttrApplicationTag, then times finds of random keys by tag with kSecReturnRef.
+func runKeyLookups(size: Int) -> KeyLookupFigures {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("keychain-benchmark-keys-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let environment = KeychainEnvironment(directory: directory, accessGroups: ["bench"])
+    return KeychainEnvironment.withValue(environment) {
+        let parameters = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                          kSecAttrKeySizeInBits as String: 256] as CFDictionary
+        let add = measure(size, prepare: { index -> CFDictionary in
+            var error: Unmanaged<CFError>?
+            guard let key = SecKeyCreateRandomKey(parameters, &error) else {
+                FileHandle.standardError.write(Data("benchmark: SecKeyCreateRandomKey failed\n".utf8))
+                exit(1)
+            }
+            return [kSecClass as String: kSecClassKey,
+                    kSecAttrApplicationTag as String: keyTag(index),
+                    kSecValueRef as String: key] as CFDictionary
+        }) { attributes in
+            expectSuccess(SecItemAdd(attributes, nil), "add of a key")
+        }
+        let added = max(1, size / rounds) * rounds
+        var generator = SystemRandomNumberGenerator()
+        // As for the other finds: measured once the adds' log has been copied back.
+        Thread.sleep(forTimeInterval: 2)
+        let find = measure(keyLookupCount(size), prepare: { _ -> CFDictionary in
+            [kSecClass as String: kSecClassKey,
+             kSecAttrApplicationTag as String: keyTag(Int.random(in: 0..<added, using: &generator)),
+             kSecReturnRef as String: true] as CFDictionary
+        }) { query in
+            var result: CFTypeRef?
+            expectSuccess(SecItemCopyMatching(query, &result), "find of a key by tag")
+            precondition(CFGetTypeID(result) == SecKeyGetTypeID())
+        }
+        return KeyLookupFigures(size: size, add: add, find: find, peakMemoryMiB: peakMemoryMiB())
+    }
+}
+
+/// Runs each size in a child process and prints the table and a one-line verdict: lookups by
+/// tag pass when the largest size finds at least half as many keys per second as the smallest.
+func printKeyLookupTable(sizes: [Int]) throws -> Never {
+    var table: [KeyLookupFigures] = []
+    for size in sizes {
+        FileHandle.standardError.write(Data("keychain-benchmark: \(size) keys\n".utf8))
+        table.append(try inChild(["--child", "--keys", String(size)], size: size))
+    }
+    print("Find a key by kSecAttrApplicationTag with kSecReturnRef, per second (median of \(rounds) rounds)")
+    print("N P-256 keys added with SecItemAdd + kSecValueRef + a distinct tag, then random finds by tag")
+    print("      keys |     add/s |    find/s | µs per find | peak MiB")
+    print("-----------+-----------+-----------+-------------+---------")
+    for row in table {
+        print("\(cell(Double(row.size))) | \(cell(row.add)) | \(cell(row.find)) | \(microseconds(1e6 / row.find, 11)) | \(String(format: "%8.1f", row.peakMemoryMiB))")
+    }
+    guard let first = table.first, let last = table.last, table.count > 1 else { exit(0) }
+    let slowdown = first.find / last.find
+    let perKey = (1e6 / last.find - 1e6 / first.find) / Double(last.size - first.size) * 1_000
+    print(String(format: "find by tag at %d keys is %.2fx slower than at %d keys (%.0f ns more per key in the keychain)",
+                 last.size, slowdown, first.size, perKey))
+    if slowdown <= 2 {
+        print("verdict: PASS (finding a key by tag stays flat from \(first.size) to \(last.size) keys)")
+    } else {
+        print(String(format: "verdict: FAIL (finding a key by tag grows with the number of keys: %.0fx slower at %d keys; each find opens every key item)",
+                     slowdown, last.size))
+    }
+    exit(0)
+}
