@@ -58,6 +58,15 @@ import TestSupport
         #expect(try keychainctl("find-certificate", "-c", "No Such Name").status == 44)
     }
 
+    /// A pipe whose data comes later (`<(...)`, `cmd | keychainctl ... /dev/stdin`) is read
+    /// to its end, not refused as "temporarily unavailable".
+    @Test("add-certificates reads a certificate from a pipe that is written later")
+    func certificatesFromALatePipe() throws {
+        let outcome = try keychainctl.shell("(sleep 0.3; cat '\(path("ca.pem"))') | \"$0\" add-certificates /dev/stdin")
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(try keychainctl("find-certificate", "-c", "Command Test CA").status == 0)
+    }
+
     @Test("find-certificate -e matches the email address; delete-certificate -Z deletes by SHA-1 fingerprint")
     func emailAndDeleteByFingerprint() throws {
         #expect(try keychainctl("add-certificates", path("ca.pem"), path("leaf.pem")).status == 0)

@@ -18,6 +18,29 @@ struct KeyItemTests {
         return try #require(SecKeyCreateWithData(key.x963Representation as CFData, attributes as CFDictionary, &error))
     }
 
+    /// All or nothing: when the private half cannot be stored (an access group the caller
+    /// does not hold), the public half stored just before is taken out again and the call
+    /// fails with the add's status.
+    @Test("SecKeyCreateRandomKey stores both halves or neither")
+    func permanentKeysAreAllOrNothing() throws {
+        let keychain = PrivateKeychain()
+        let tag = Data("com.example.half".utf8)
+        let status = keychain.run { () -> OSStatus in
+            var error: Unmanaged<CFError>?
+            let key = SecKeyCreateRandomKey([
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+                kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: tag,
+                kSecPrivateKeyAttrs as String: [kSecAttrAccessGroup as String: "com.example.not-held"],
+            ] as CFDictionary, &error)
+            guard key == nil, let failure = error?.takeRetainedValue() else { return errSecSuccess }
+            return OSStatus(truncatingIfNeeded: CFErrorGetCode(failure))
+        }
+        #expect(status == errSecMissingEntitlement)
+        let left = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                          kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true])
+        #expect(left.status == errSecItemNotFound)
+    }
+
     /// A key item of which no SecKey can be made (a symmetric key's bytes) is left out of a
     /// search for references alone, as Apple leaves it out, and a search that finds nothing
     /// else is errSecItemNotFound, never success with nil or an empty array (rule 20).

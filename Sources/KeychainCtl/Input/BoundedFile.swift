@@ -39,7 +39,14 @@ enum BoundedFile {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw .other("cannot read \(path): \(String(cString: strerror(errno)))") }
         switch status.st_mode & S_IFMT {
-        case S_IFREG, S_IFIFO: break
+        case S_IFREG: break
+        case S_IFIFO:
+            // Opened without waiting for a writer; now the reads wait for the data, as a
+            // pipe from another command (`<(...)`) brings it later.
+            let flags = fcntl(fd, F_GETFL)
+            guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+                throw .other("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
         case S_IFDIR: throw .other("cannot read \(path): it is a folder, not a file")
         default: throw .other("cannot read \(path): it is a device or a socket, not a file")
         }

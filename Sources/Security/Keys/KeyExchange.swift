@@ -82,7 +82,6 @@ enum KeyExchange {
 /// x-coordinate of the shared point: 32, 48 or 66 bytes); the `...X963SHA...` variants give
 /// `requestedSize` bytes (1 to 1 MiB) of the ANSI X9.63 KDF of it, with `sharedInfo` (optional)
 /// as shared info. Both keys are elliptic-curve keys of one curve (P-256, P-384 or P-521).
-/// The SHA-224 variants are not available yet.
 ///
 /// - Parameters:
 ///   - privateKey: Your private key.
@@ -93,8 +92,7 @@ enum KeyExchange {
 ///   - error: Set when the call fails, to an error of the `OSStatus` domain: errSecParam for an
 ///     algorithm the private key does not support (a public or RSA key included), a public key
 ///     that is not an elliptic-curve public key, a missing or bad parameter; errSecDecode for keys
-///     on different curves; errSecUnimplemented for the SHA-224 variants. The caller takes it
-///     with `takeRetainedValue()`.
+///     on different curves. The caller takes it with `takeRetainedValue()`.
 /// - Returns: The shared secret or the key derived from it, or nil on failure.
 @discardableResult
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,

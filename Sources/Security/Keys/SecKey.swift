@@ -69,8 +69,10 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
         guard let isPrivate = description.isPrivate else {
             throw KeyFailure(.param, "kSecAttrKeyClass is missing or not public or private")
         }
-        let material = try KeyMaterial(externalRepresentation: Data(copying: keyData), family: family,
-                                       isPrivate: isPrivate)
+        // The copy holds a private key's secret: cleared once the key is made.
+        var bytes = Data(copying: keyData)
+        defer { bytes.resetBytes(in: 0..<bytes.count) }
+        let material = try KeyMaterial(externalRepresentation: bytes, family: family, isPrivate: isPrivate)
         return SecKey(material: material)
     }
 }

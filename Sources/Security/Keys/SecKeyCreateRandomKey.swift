@@ -39,6 +39,12 @@ enum KeyGeneration {
         }
     }
 
+    /// The query naming the item an add of `attributes` made: the key by reference, in the
+    /// keychain and access group the add used.
+    private static func itemQuery(of attributes: [String: Any]) -> [String: Any] {
+        attributes.filter { [kSecValueRef, kSecUseKeychain, kSecAttrAccessGroup].map { $0 as String }.contains($0.key) }
+    }
+
     /// Stores the halves whose attributes say `kSecAttrIsPermanent`, as Apple does
     /// (SecKey.c, SecKeyGeneratePair): each half's attributes are its sub-dictionary
     /// (`kSecPublicKeyAttrs`, `kSecPrivateKeyAttrs`) over the top-level ones, without the
@@ -63,12 +69,16 @@ enum KeyGeneration {
             let permanent = attributes[kSecAttrIsPermanent as String].flatMap(FoundationValues.boolean) ?? false
             if permanent { additions.append((key, attributes)) }
         }
+        var stored: [[String: Any]] = []
         for (key, var attributes) in additions {
             attributes[kSecValueRef as String] = key
             let status = SecItemAdd(attributes as CFDictionary, nil)
             guard status == errSecSuccess else {
+                // All or nothing: a half already stored (the public key) is taken out again.
+                for added in stored { SecItemDelete(added as CFDictionary) }
                 throw KeyFailure(code: status, "the new key could not be stored in the keychain")
             }
+            stored.append(Self.itemQuery(of: attributes))
         }
     }
 }

@@ -34,7 +34,7 @@ public func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ it
     let givenPassphrase = (options as? [String: Any])?[kSecImportExportPassphrase as String]
     if let givenPassphrase, FoundationValues.string(givenPassphrase) == nil { return errSecParam }
     let passphrase = givenPassphrase.flatMap(FoundationValues.string) ?? ""
-    let archive: PKCS12Archive
+    var archive: PKCS12Archive
     do {
         archive = try PKCS12Archive(derBytes: [UInt8](pkcs12_data as Data), passphrase: passphrase)
     } catch .wrongPassphrase where givenPassphrase == nil {
@@ -45,9 +45,17 @@ public func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ it
     let certificates = archive.certificates.compactMap { entry in
         SecCertificate.make(derBytes: entry.der).map { (certificate: $0, attributes: entry.attributes) }
     }
+    // The decrypted keys are cleared once they are SecKeys (whose memory swift-crypto clears).
+    defer {
+        for index in archive.privateKeys.indices {
+            archive.privateKeys[index].privateKeyInfo.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        }
+    }
     var results: [NSDictionary] = []
     for entry in archive.privateKeys {
-        guard let material = try? KeyMaterial(privateKeyDER: Data(entry.privateKeyInfo)) else { return errSecDecode }
+        var keyBytes = Data(entry.privateKeyInfo)
+        defer { keyBytes.resetBytes(in: 0..<keyBytes.count) }
+        guard let material = try? KeyMaterial(privateKeyDER: keyBytes) else { return errSecDecode }
         let key = SecKey(material: material)
         let publicKey = material.publicKey.publicExternalRepresentation
         // The key's certificate: the one with the same local key identifier, else the one
