@@ -1,4 +1,5 @@
 import Foundation
+@_implementationOnly import KeychainCore
 
 /// The paddings of PKCS #1 (RFC 8017) around ``RSARawOperation``: one implementation for
 /// every hash, so that Apple's SHA-384/512 OAEP and caller-given digests work like the rest.
@@ -41,7 +42,9 @@ enum RSAPadding {
         let emLength = (emBits + 7) / 8
         let hashLength = hash.byteCount
         let saltLength = hashLength
-        let bytes = [UInt8](block)
+        // A copy of the decrypted block: cleared when done.
+        var bytes = [UInt8](block)
+        defer { bytes.zeroize() }
         // The block has one leading zero byte more than EM when emBits is a multiple of 8.
         guard bytes.count >= emLength, bytes.prefix(bytes.count - emLength).allSatisfy({ $0 == 0 }) else { return false }
         let em = Array(bytes.suffix(emLength))
@@ -71,7 +74,9 @@ enum RSAPadding {
 
     /// EME-PKCS1-v1_5 decoding: the message of a decrypted block.
     static func pkcs1EncryptionMessage(_ block: Data) throws(KeyFailure) -> Data {
-        let bytes = [UInt8](block)
+        // A copy of the decrypted block: cleared when done.
+        var bytes = [UInt8](block)
+        defer { bytes.zeroize() }
         var bad = UInt8(bytes.count < 11 ? 1 : 0)
         guard bad == 0 else { throw decryptionFailure }
         bad |= bytes[0] | (bytes[1] ^ 0x02)
@@ -111,7 +116,9 @@ enum RSAPadding {
     /// EME-OAEP decoding: the message of a decrypted block.
     static func oaepMessage(_ block: Data, hash: DigestAlgorithm) throws(KeyFailure) -> Data {
         let hashLength = hash.byteCount
-        let bytes = [UInt8](block)
+        // A copy of the decrypted block: cleared when done.
+        var bytes = [UInt8](block)
+        defer { bytes.zeroize() }
         guard bytes.count >= 2 * hashLength + 2 else { throw decryptionFailure }
         let maskedSeed = bytes[1...hashLength]
         let maskedDB = Data(bytes[(hashLength + 1)...])
@@ -119,6 +126,7 @@ enum RSAPadding {
         let seed = Data(zip(maskedSeed, seedMask).map { $0 ^ $1 })
         let dbMask = hash.mask(seed: seed, length: maskedDB.count)
         var db = zip(maskedDB, dbMask).map { $0 ^ $1 }
+        defer { db.zeroize() }
         defer { for index in db.indices { db[index] = 0 } }
         let labelHash = [UInt8](hash.hash(Data()))
         var bad = bytes[0]

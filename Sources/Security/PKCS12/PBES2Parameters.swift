@@ -2,6 +2,7 @@ internal import Crypto
 internal import CryptoExtras
 import Foundation
 import SwiftASN1
+@_implementationOnly import KeychainCore
 
 /// PBES2-params with its PBKDF2-params (RFC 8018 appendix A.2 and A.4): the key derivation
 /// (salt, iterations, optional key length, PRF) and the cipher with its IV.
@@ -173,8 +174,12 @@ struct PBES2Parameters: DERImplicitlyTaggable {
         guard !ciphertext.isEmpty, ciphertext.count % block == 0 else {
             throw .malformed("PBES2 ciphertext is not a whole number of cipher blocks")
         }
-        let key = try key(passphrase)
-        let padded: [UInt8]?
+        var key = try key(passphrase)
+        var padded: [UInt8]?
+        defer {
+            key.zeroize()
+            padded?.zeroize()
+        }
         if cipher == .desEDE3CBC {
             guard let tripleDES = TripleDES(key: key) else { throw .malformed("a Triple DES key of the wrong size") }
             padded = LegacyCBC.decrypt(ciphertext, iv: iv, block: tripleDES.decrypt(block:))

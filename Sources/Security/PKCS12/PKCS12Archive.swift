@@ -1,4 +1,5 @@
 import SwiftASN1
+@_implementationOnly import KeychainCore
 
 /// The private keys and certificates of a PKCS#12 file (RFC 7292), with their bag
 /// attributes: what `SecPKCS12Import` reads and `security export -f pkcs12` writes.
@@ -84,7 +85,9 @@ package struct PKCS12Archive: Sendable, Equatable {
                 }
                 guard let ciphertext = encrypted.encryptedContent else { continue }
                 let scheme = try PKCS12Encryption(encrypted.encryptionAlgorithm)
-                let contents = try reader.decrypt(ciphertext, scheme, "an encrypted part of the authenticated safe")
+                // May hold plain key bags: cleared once read.
+                var contents = try reader.decrypt(ciphertext, scheme, "an encrypted part of the authenticated safe")
+                defer { contents.zeroize() }
                 try reader.readSafeContents(contents, depth: 0)
             case PKCS12ObjectIdentifiers.envelopedData:
                 throw .unsupported("public-key privacy mode (an envelopedData part)")

@@ -2,6 +2,7 @@ internal import Crypto
 internal import CryptoExtras
 import Foundation
 import SwiftASN1
+@_implementationOnly import KeychainCore
 
 /// A password-based encryption scheme of PKCS#12 content or keys, read from its
 /// AlgorithmIdentifier: PBES2 with PBKDF2 (RFC 8018 section 6.2), or one of PKCS#12's own
@@ -65,8 +66,13 @@ enum PKCS12Encryption {
             guard !ciphertext.isEmpty, ciphertext.count % 8 == 0 else {
                 throw .malformed("\(what) is not a whole number of cipher blocks")
             }
-            let key = derive(.encryptionKey, scheme.keyByteCount), iv = derive(.initializationVector, 8)
-            let padded: [UInt8]?
+            var key = derive(.encryptionKey, scheme.keyByteCount)
+            let iv = derive(.initializationVector, 8)
+            var padded: [UInt8]?
+            defer {
+                key.zeroize()
+                padded?.zeroize()
+            }
             switch scheme {
             case .tripleDES3Key, .tripleDES2Key:
                 guard let cipher = TripleDES(key: key) else { throw .malformed("\(what) has a Triple DES key of the wrong size") }
