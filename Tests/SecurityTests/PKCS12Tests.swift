@@ -113,6 +113,7 @@ struct PKCS12Tests {
         ("PBES2 DES-EDE3-CBC", ["-keypbe", "DES-EDE3-CBC", "-certpbe", "DES-EDE3-CBC"]),
         ("SHA-384 MAC, 10,000 iterations", ["-macalg", "sha384", "-iter", "10000"]),
         ("SHA-1 MAC", ["-macalg", "sha1"]),
+        ("SHA-224 MAC (the module's own SHA-224)", ["-macalg", "sha224"]),
         ("certificates and key not encrypted", ["-certpbe", "NONE", "-keypbe", "NONE"]),
         ("no MAC", ["-nomac"]),
     ]

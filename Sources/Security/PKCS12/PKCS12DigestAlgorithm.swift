@@ -1,10 +1,10 @@
 internal import Crypto
 import SwiftASN1
 
-/// The hash of a PKCS#12 MAC and of its KDF: SHA-1, SHA-256, SHA-384 or SHA-512, the ones
-/// swift-crypto offers (SHA-224, which it does not, is reported unsupported).
+/// The hash of a PKCS#12 MAC and of its KDF: SHA-1, SHA-224 (the module's own, as
+/// swift-crypto has none), SHA-256, SHA-384 or SHA-512.
 enum PKCS12DigestAlgorithm: Sendable {
-    case sha1, sha256, sha384, sha512
+    case sha1, sha224, sha256, sha384, sha512
 
     init(identifier: ASN1ObjectIdentifier) throws(PKCS12Failure) {
         switch identifier {
@@ -14,7 +14,7 @@ enum PKCS12DigestAlgorithm: Sendable {
         case PKCS12ObjectIdentifiers.sha512: self = .sha512
         case PKCS12ObjectIdentifiers.pbmac1:
             throw .unsupported("a MAC by PBMAC1 (RFC 9579); files with the classic PKCS#12 MAC are read")
-        case PKCS12ObjectIdentifiers.sha224: throw .unsupported("a MAC with SHA-224")
+        case PKCS12ObjectIdentifiers.sha224: self = .sha224
         default: throw .unsupported("a MAC with the digest algorithm \(identifier)")
         }
     }
@@ -22,6 +22,7 @@ enum PKCS12DigestAlgorithm: Sendable {
     var identifier: ASN1ObjectIdentifier {
         switch self {
         case .sha1: PKCS12ObjectIdentifiers.sha1
+        case .sha224: PKCS12ObjectIdentifiers.sha224
         case .sha256: PKCS12ObjectIdentifiers.sha256
         case .sha384: PKCS12ObjectIdentifiers.sha384
         case .sha512: PKCS12ObjectIdentifiers.sha512
@@ -33,6 +34,7 @@ enum PKCS12DigestAlgorithm: Sendable {
     func mac(of message: [UInt8], passphrase: [UInt8], salt: [UInt8], iterations: Int) -> [UInt8] {
         switch self {
         case .sha1: Self.mac(Insecure.SHA1.self, message, passphrase, salt, iterations)
+        case .sha224: Self.mac(SHA224.self, message, passphrase, salt, iterations)
         case .sha256: Self.mac(SHA256.self, message, passphrase, salt, iterations)
         case .sha384: Self.mac(SHA384.self, message, passphrase, salt, iterations)
         case .sha512: Self.mac(SHA512.self, message, passphrase, salt, iterations)
