@@ -2,10 +2,6 @@ import Foundation
 @_implementationOnly import KeychainCore
 
 extension SecKey {
-    /// The application label Apple gives a key item (`kSecAttrApplicationLabel`): the key's
-    /// public-key hash, the same bytes as the public-key hash of a certificate holding it.
-    var applicationLabel: Data { material.publicKeyHash }
-
     /// The attributes Apple derives for a key added by reference (SecKey.c,
     /// SecKeyCopyAttributeDictionaryWithLocalKey): class, label, type, sizes, and the usage
     /// flags of a private key (decrypt, derive, sign, unwrap) or a public one (encrypt,
@@ -27,7 +23,9 @@ extension SecKey {
         let type = material.family == .rsa ? kSecAttrKeyTypeRSA : kSecAttrKeyTypeECSECPrimeRandom
         return [
             "kcls": .number(material.isPrivate ? 1 : 0),
-            "klbl": .data(applicationLabel),
+            // The application label Apple gives a key item: the public-key hash, the bytes
+            // a certificate holding the key has as its own public-key hash.
+            "klbl": .data(material.publicKeyHash),
             "type": .number(Int64(type as String) ?? 0),
             "bsiz": .number(Int64(material.bitCount)),
             "esiz": .number(Int64(material.bitCount)),
