@@ -1,6 +1,7 @@
 import Foundation
 import Security
 import Testing
+import TestSupport
 
 /// Usage errors, `error`, help and completions: what a script sees besides the items.
 @Suite struct ExitStatusTests {
@@ -98,6 +99,22 @@ import Testing
         #expect(help.contains("\n    3  items of several access groups match: choose with --access-group\n"))
         #expect(help.contains("\n   44  errSecItemNotFound: no item matches\n"))
         #expect(help.contains("\n   36  errSecInteractionNotAllowed: the keychain is locked (unlock-keychain)\n"))
+    }
+
+    /// Every failure's exit status is explained by `error`: a keychain refused for its folder
+    /// exits with errSecNotAvailable's low byte, and a status outside the table is named by
+    /// the Keychain Services statuses that end in that byte.
+    @Test func errorExplainsEveryExitStatusAFailureCanHave() throws {
+        let shared = TestScratch.folder("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+        #expect(chmod(shared.path, 0o777) == 0)
+        let refused = try keychainctl("create-keychain", "-p", "pw", shared.appendingPathComponent("ci.keychain-db").path)
+        #expect(refused.status == Int32(UInt8(truncatingIfNeeded: errSecNotAvailable)))
+        let outcome = try keychainctl("error", "\(refused.status)", "34", "222")
+        #expect(outcome.status == 0)
+        #expect(outcome.output.contains("keychainctl exit status 53: the keychain cannot be used there: an unsafe folder or file (errSecNotAvailable, -25291: "))
+        #expect(outcome.output.contains("keychainctl exit status 34: the low byte of errSecWrongSecVersion (-25310)"))
+        #expect(outcome.output.contains("keychainctl exit status 222: the low byte of errSecDiskFull (-34)"))
     }
 
     /// `--version` prints the version and nothing else, as scripts that check it expect.

@@ -45,6 +45,7 @@ struct ExitStatus: Sendable {
         ExitStatus("errSecDecode", errSecDecode, "items that failed to open were skipped, or not an archive"),
         ExitStatus("errSecParam", errSecParam, "a bad parameter, such as an empty password on stdin"),
         ExitStatus("errSecIO", errSecIO, "an I/O error on the keychain's files"),
+        ExitStatus("errSecNotAvailable", errSecNotAvailable, "the keychain cannot be used there: an unsafe folder or file"),
     ].sorted { $0.code < $1.code }
 
     /// The entry of `code`, if keychainctl documents it.
@@ -74,6 +75,16 @@ struct ExitStatus: Sendable {
     static func signalExplanation(_ code: Int32) -> String? {
         guard code > signalBase, code < signalBase + 32 else { return nil }
         return "keychainctl exit status \(code): a password prompt was ended by signal \(code - signalBase)"
+    }
+
+    /// The explanation of a code that is not in the table but is the low byte of statuses
+    /// the library knows (what any other failure exits with), naming them; nil otherwise.
+    static func lowByteExplanation(_ code: Int32) -> String? {
+        guard code > 0, code <= 255 else { return nil }
+        let statuses = SecStatusCatalog.statuses(withLowByte: UInt8(code))
+        guard !statuses.isEmpty else { return nil }
+        return "keychainctl exit status \(code): the low byte of "
+            + statuses.map { "\($0.name) (\($0.status))" }.joined(separator: ", ")
     }
 
     /// The help's list of exit statuses, a line for each entry of the table.

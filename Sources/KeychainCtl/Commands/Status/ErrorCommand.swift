@@ -9,7 +9,8 @@ struct ErrorCommand: ParsableCommand {
         discussion: """
             Codes are decimal (-25300) or hexadecimal (0xFFFF9D2C). Prints Error: 0x%08X %d <message>; \
             for a code that is one of keychainctl's exit statuses (0 to 255, such as 44 or 93), a second \
-            line, keychainctl exit status <n>: <meaning>, says what keychainctl means by it.
+            line, keychainctl exit status <n>: <meaning>, says what keychainctl means by it, or which \
+            Keychain Services statuses end in that byte.
             """)
 
     @Argument(help: ArgumentHelp("A status code.", valueName: "code"))
@@ -20,7 +21,8 @@ struct ErrorCommand: ParsableCommand {
             let message = SecCopyErrorMessageString(code.status, nil).map { $0 as String } ?? ""
             let hex = String(UInt32(bitPattern: code.status), radix: 16, uppercase: true)
             ConsoleOutput.write("Error: 0x\(String(repeating: "0", count: 8 - hex.count))\(hex) \(code.status) \(message)\n")
-            if let explanation = ExitStatus.entry(code.status)?.explanation ?? ExitStatus.signalExplanation(code.status) {
+            if let explanation = ExitStatus.entry(code.status)?.explanation ?? ExitStatus.signalExplanation(code.status)
+                ?? ExitStatus.lowByteExplanation(code.status) {
                 ConsoleOutput.write(explanation + "\n")
             }
         }
