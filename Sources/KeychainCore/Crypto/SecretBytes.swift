@@ -12,7 +12,8 @@ final class SecretBytes: @unchecked Sendable, Equatable {
     private let base: UnsafeMutableRawPointer
     /// What was allocated: at least one byte, so that `base` is a real allocation.
     private let capacity: Int
-    private let isLocked: Bool
+    /// Whether `mlock` kept the bytes out of swap.
+    let isLocked: Bool
 
     /// `count` zero bytes, which `fill` may write.
     init(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Void = { _ in }) {

@@ -22,7 +22,9 @@ enum SecretKeyFile {
         guard create else {
             throw .notAvailable("the \(role) \(url.lastPathComponent) is missing")
         }
-        try PrivateFile.install(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, at: url.path, role: role)
+        var fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        defer { fresh.zeroize() }
+        try PrivateFile.install(fresh, at: url.path, role: role)
         guard let key = try readKey(url, role: role) else {
             throw .notAvailable("the \(role) vanished while it was created")
         }
@@ -30,7 +32,8 @@ enum SecretKeyFile {
     }
 
     private static func readKey(_ url: URL, role: String) throws(KeychainError) -> SymmetricKey? {
-        guard let bytes = try PrivateFile.read(url.path, limit: size, role: role) else { return nil }
+        guard var bytes = try PrivateFile.read(url.path, limit: size, role: role) else { return nil }
+        defer { bytes.zeroize() }
         guard bytes.count == size else {
             throw .notAvailable("the \(role) \(url.lastPathComponent) is damaged")
         }

@@ -61,6 +61,8 @@ package enum PrivateFile {
     /// Reads `fd` to its end with a POSIX read loop, refusing more than `limit` bytes.
     package static func readAll(_ fd: Int32, limit: Int, path: String, role: String) throws(KeychainError) -> Data {
         var bytes = [UInt8](repeating: 0, count: limit + 1)
+        // The file may be a key: the buffer is cleared once its bytes are copied out.
+        defer { bytes.zeroize() }
         var count = 0
         while count < bytes.count {
             let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
