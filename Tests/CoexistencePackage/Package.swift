@@ -25,5 +25,11 @@ let package = Package(
         // A library that does not depend on `Security` but has `#if canImport(Security)` code:
         // built once `Security` is in the build folder, it compiles against this module.
         .target(name: "AppleOnlyCode"),
+        // A program as the README tells a new user to write one: CoexistenceTests puts the
+        // product lines of the README's manifest in place of the marker below, then pastes each
+        // of its Swift samples in turn as main.swift.
+        .executableTarget(name: "ReadmeSample", dependencies: [
+            // README products
+        ]),
     ]
 )

@@ -12,8 +12,11 @@ import TestSupport
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let catalog = packageRoot.appendingPathComponent("Sources/SwiftKeychain/SwiftKeychain.docc")
-    static let articles = ["SwiftKeychain.md", "GettingStarted.md", "MigratingFromOtherWrappers.md",
-                           "MigratingFromClassicWrappers.md"]
+    /// Every article of the catalog, so that a new one is checked too.
+    static let articles: [String] = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: catalog.path)) ?? []
+        return files.filter { $0.hasSuffix(".md") }.sorted()
+    }()
 
     /// Documentation rule: a sample in an article is code the tests compile, so it cannot
     /// drift from the API.
@@ -23,9 +26,16 @@ import TestSupport
             contentsOf: Self.packageRoot.appendingPathComponent("Tests/KeychainTests/DocumentationSamples.swift"),
             encoding: .utf8)
         let blocks = try DocumentationBlocks(contentsOf: Self.catalog.appendingPathComponent(article)).swift.map(\.text)
-        #expect(!blocks.isEmpty)
         for block in blocks {
             #expect(DocumentationBlocks.source(samples, contains: block), "not in DocumentationSamples.swift:\n\(block)")
+        }
+    }
+
+    /// The catalog is found, with the articles that teach by example.
+    @Test func theCatalogsArticlesAreFound() throws {
+        for article in ["SwiftKeychain.md", "GettingStarted.md", "MigratingFromOtherWrappers.md", "MigratingFromClassicWrappers.md"] {
+            #expect(Self.articles.contains(article))
+            #expect(!(try DocumentationBlocks(contentsOf: Self.catalog.appendingPathComponent(article)).swift.isEmpty), "\(article)")
         }
     }
 
