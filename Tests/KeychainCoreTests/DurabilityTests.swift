@@ -195,3 +195,90 @@ extension DurabilityTests {
         #expect(commits.batchCount == 20)
     }
 }
+
+extension DurabilityTests {
+    /// Runs `changes` as one batch of a GroupCommit over a plain table: a first writer holds
+    /// its own transaction open until all of them are queued behind it, so that they are
+    /// committed together. Each outcome is nil (committed) or the error's description.
+    func runAsOneBatch(_ commits: GroupCommit, _ changes: [@Sendable (Database) throws -> Void]) -> [Int: String?] {
+        let outcomes = Mutex<[Int: String?]>([:])
+        let finished = DispatchGroup()
+        // Waits for `count` queued writers, for a minute at most, so that a regression fails
+        // the expectations instead of hanging the run.
+        @Sendable func awaitQueue(_ count: Int) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: 60)
+            while commits.queuedCount < count {
+                guard Date() < deadline else { return false }
+                usleep(1_000)
+            }
+            return true
+        }
+        func start(_ body: @escaping @Sendable () -> Void) {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                body()
+            }
+        }
+        start { _ = try? commits.perform(supersedes: false) { _ in _ = awaitQueue(changes.count + 1) } }
+        _ = awaitQueue(1)
+        for (index, change) in changes.enumerated() {
+            start {
+                do {
+                    try commits.perform(supersedes: false) { db in try change(db) }
+                    outcomes.withLock { $0[index] = .some(nil) }
+                } catch {
+                    outcomes.withLock { $0[index] = "\(error)" }
+                }
+            }
+            // In order: the batch runs its changes in the order they queued. Once the last
+            // one queued, the first writer lets the batch go, and the queue empties.
+            if index < changes.count - 1 { _ = awaitQueue(index + 2) }
+        }
+        finished.wait()
+        return outcomes.withLock { $0 }
+    }
+
+    struct ChangeFailed: Error {}
+
+    @Test("group commit: a change that wrote rows and then failed leaves none of them; the batch's other changes commit")
+    func aFailingChangeLeavesNoneOfItsWrites() throws {
+        let (commits, database) = try groupCommit("partial-change", siblingWait: 0)
+        let outcomes = runAsOneBatch(commits, [
+            { db in try db.execute(sql: "INSERT INTO t VALUES (0, 0)") },
+            { db in
+                try db.execute(sql: "INSERT INTO t VALUES (1, 0)")
+                try db.execute(sql: "INSERT INTO t VALUES (1, 1)")
+                throw ChangeFailed()
+            },
+            { db in try db.execute(sql: "INSERT INTO t VALUES (2, 0)") },
+        ])
+        #expect(outcomes[0] == .some(nil))
+        #expect(outcomes[1] != .some(nil) && outcomes[1] != nil, "the failing change reports its error")
+        #expect(outcomes[2] == .some(nil))
+        #expect(commits.largestBatch == 3)
+        let threads = try database.read { db in try Int.fetchAll(db, sql: "SELECT thread FROM t ORDER BY thread") }
+        #expect(threads == [0, 2])
+    }
+
+    @Test("group commit: when SQLite ends the whole transaction under one change (as after a full disk), every change of the batch fails and none is applied")
+    func aLostTransactionFailsTheWholeBatch() throws {
+        let (commits, database) = try groupCommit("lost-transaction", siblingWait: 0)
+        let outcomes = runAsOneBatch(commits, [
+            { db in try db.execute(sql: "INSERT INTO t VALUES (0, 0)") },
+            { db in
+                // What SQLite does by itself after SQLITE_FULL or an I/O error in a statement.
+                try db.execute(sql: "ROLLBACK")
+                throw ChangeFailed()
+            },
+            { db in try db.execute(sql: "INSERT INTO t VALUES (2, 0)") },
+        ])
+        for index in 0..<3 {
+            #expect(outcomes[index] != .some(nil) && outcomes[index] != nil, "change \(index) must not report success")
+        }
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 0)
+        // The connection is usable again: the next change commits.
+        try commits.perform(supersedes: false) { db in try db.execute(sql: "INSERT INTO t VALUES (3, 0)") }
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 1)
+    }
+}

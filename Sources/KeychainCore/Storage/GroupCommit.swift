@@ -7,7 +7,8 @@ import GRDB
 /// A writer queues its change and waits. The writer at the head of the queue leads: it
 /// takes every change queued so far, runs them in one IMMEDIATE transaction (each in a
 /// savepoint of its own when there are several, so that one failing change leaves the
-/// others whole), commits once, and wakes the others with their own results. Then the next
+/// others whole), commits once, and wakes the next leader, then each writer of the batch
+/// with its own result. Then the next
 /// writer still queued leads the next batch. A lone writer runs its change in a
 /// transaction of its own at once, with no thread switch. A leader first waits briefly
 /// (at most `siblingWait`) for the threads that wrote in the last few milliseconds to queue
@@ -24,6 +25,8 @@ final class GroupCommit: @unchecked Sendable {
         let supersedes: Bool
         var error: (any Error)?
         var isDone = false
+        /// Signaled once, when the writer's batch committed or the writer is to lead.
+        let wake = DispatchSemaphore(value: 0)
 
         init(change: @escaping (Database) throws -> Void, supersedes: Bool) {
             self.change = change
@@ -36,8 +39,8 @@ final class GroupCommit: @unchecked Sendable {
     static let batchLimit = 64
 
     private let database: DatabaseQueue
-    private let condition = NSCondition()
-    /// Guarded by `condition`.
+    private let lock = NSLock()
+    /// Guarded by `lock`.
     private var queue: [Writer] = []
     /// Whether a scrub did not complete and is owed. Only the leader, one thread at a time,
     /// reads and writes it.
@@ -49,8 +52,8 @@ final class GroupCommit: @unchecked Sendable {
 
     /// How many writers are queued or committing now; for tests.
     var queuedCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return queue.count
     }
 
@@ -87,7 +90,7 @@ final class GroupCommit: @unchecked Sendable {
     }
 
     private func run(_ writer: Writer) throws {
-        condition.lock()
+        lock.lock()
         let now = DispatchTime.now().uptimeNanoseconds
         recentWriters.note(thread: UInt(pthread_self()), at: now)
         queue.append(writer)
@@ -95,41 +98,52 @@ final class GroupCommit: @unchecked Sendable {
             awaitedCount = 0
             siblingsQueued.signal()
         }
-        while !writer.isDone && queue.first !== writer { condition.wait() }
-        if writer.isDone {
-            condition.unlock()
-            if let error = writer.error { throw error }
-            return
+        let leads = queue.first === writer
+        lock.unlock()
+        if !leads {
+            // Woken once: by the leader of its batch when that committed, or by the leader
+            // of the batch before when this writer became the head of the queue.
+            writer.wake.wait()
+            if writer.isDone {
+                if let error = writer.error { throw error }
+                return
+            }
         }
+        lock.lock()
         awaitSiblings()
         let batch = Array(queue.prefix(Self.batchLimit))
         largestBatch = max(largestBatch, batch.count)
         batchCount += 1
-        condition.unlock()
+        lock.unlock()
 
         commit(batch)
 
-        condition.lock()
-        queue.removeFirst(batch.count)
         for member in batch {
             member.change = nil
             member.isDone = true
         }
-        condition.broadcast()
-        condition.unlock()
+        lock.lock()
+        queue.removeFirst(batch.count)
+        let nextLeader = queue.first
+        lock.unlock()
+        // The next leader first, so that the next batch starts while this one's writers
+        // wake; each writer is woken alone, and none waits for a lock to read its outcome
+        // (the semaphore orders the writes above before its reads).
+        nextLeader?.wake.signal()
+        for member in batch where member !== writer { member.wake.signal() }
         if let error = writer.error { throw error }
     }
 
     /// The threads that wrote lately: the leader waits a moment for those not queued yet.
-    /// Guarded by `condition`.
+    /// Guarded by `lock`.
     private var recentWriters: RecentWriters
     /// How many queued writers a waiting leader waits for (0 when none waits); guarded by
-    /// `condition`. The last of them signals `siblingsQueued`, which wakes the leader alone
+    /// `lock`. The last of them signals `siblingsQueued`, which wakes the leader alone
     /// rather than every queued writer.
     private var awaitedCount = 0
     private let siblingsQueued = DispatchSemaphore(value: 0)
 
-    /// Waits, holding `condition` on entry and return, until every thread that wrote lately
+    /// Waits, holding `lock` on entry and return, until every thread that wrote lately
     /// has queued a change or `siblingWait` passed. Without it, threads that write in a loop
     /// fall into a convoy: the first one back from a commit leads a batch of one while the
     /// others are still preparing, and every other sync carries a single change.
@@ -137,9 +151,9 @@ final class GroupCommit: @unchecked Sendable {
         let expected = min(recentWriters.count(at: DispatchTime.now().uptimeNanoseconds), Self.batchLimit)
         guard queue.count < expected else { return }
         awaitedCount = expected
-        condition.unlock()
+        lock.unlock()
         let signaled = siblingsQueued.wait(timeout: .now() + siblingWait) == .success
-        condition.lock()
+        lock.lock()
         if awaitedCount != 0 {
             // Timed out, and nobody signaled.
             awaitedCount = 0
@@ -154,22 +168,21 @@ final class GroupCommit: @unchecked Sendable {
     private func commit(_ batch: [Writer]) {
         do {
             try database.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
+                try BatchTransaction.run(in: db) { transaction in
                     if batch.count == 1 {
                         try batch[0].change?(db)
-                    } else {
-                        for member in batch {
-                            do {
-                                try db.inSavepoint {
-                                    try member.change?(db)
-                                    return .commit
-                                }
-                            } catch {
-                                member.error = error
-                            }
+                        return
+                    }
+                    for member in batch {
+                        do {
+                            try transaction.savepoint { try member.change?(db) }
+                        } catch let lost as BatchTransaction.TransactionLost {
+                            member.error = lost.cause
+                            throw lost.cause
+                        } catch {
+                            member.error = error
                         }
                     }
-                    return .commit
                 }
                 if scrubPending || batch.contains(where: { $0.supersedes && $0.error == nil }) {
                     scrubPending = !Self.scrub(db, patience: patience)
