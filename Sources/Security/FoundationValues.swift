@@ -9,6 +9,9 @@ enum FoundationValues {
     /// arrive as Foundation objects, and a class cast plus a direct bridge costs a fraction of
     /// the runtime's general `as? String` search, which runs on every key of every call.
     static func string(_ value: Any) -> String? {
+        // A Swift String (a query given unbridged) is taken as it is, not bridged to NSString
+        // and back.
+        if type(of: value) == String.self { return value as? String }
         if let object = value as? NSString { return object as String }
         return value as? String
     }
@@ -16,12 +19,11 @@ enum FoundationValues {
     /// The flag of a boolean: a Swift Bool or the boolean NSNumber singletons
     /// (`kCFBooleanTrue`, `NSNumber(value: true)`); nil for anything else, numbers included.
     static func boolean(_ value: Any) -> Bool? {
-        if let object = value as? NSNumber {
-            if object === kCFBooleanTrue { return true }
-            if object === kCFBooleanFalse { return false }
-            return nil
-        }
-        return type(of: value) == Bool.self ? value as? Bool : nil
+        if type(of: value) == Bool.self { return value as? Bool }
+        guard let object = value as? NSNumber else { return nil }
+        if object === kCFBooleanTrue { return true }
+        if object === kCFBooleanFalse { return false }
+        return nil
     }
 
     /// Whether a value is a boolean rather than a number.

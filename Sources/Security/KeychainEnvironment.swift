@@ -38,8 +38,7 @@ public struct KeychainEnvironment: Sendable, Hashable {
     public static var process: KeychainEnvironment { processEnvironment.withLock { $0 } }
 
     private static let processEnvironment: Mutex<KeychainEnvironment> = {
-        // Read once: each read copies every variable into a new dictionary.
-        let variables = ProcessInfo.processInfo.environment
+        let variables = ProcessEnvironment.variables
         let directory = KeychainFiles.defaultDirectory(environment: variables)
         return Mutex(KeychainEnvironment(
             directory: directory,

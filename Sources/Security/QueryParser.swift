@@ -111,6 +111,14 @@ package enum QueryParser {
         }
     }
 
+    /// Parses the query of one of the four calls given as a Swift dictionary: the same
+    /// entries as its `NSDictionary`, read without bridging.
+    package static func parse(_ dictionary: [String: Any], for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
+        try inKeyOrderOnFailure(dictionary.map { (key: $0.key, value: $0.value) }) { entries throws(KeychainError) in
+            try parse(entries, for: call)
+        }
+    }
+
     private static func parse(_ entries: [(key: String, value: Any)], for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
         let reference = try entries.first { $0.key == QueryKey.valuePersistentRef }.map { entry throws(KeychainError) in
             guard let data = FoundationValues.data(entry.value), let reference = PersistentReference(data: data) else {

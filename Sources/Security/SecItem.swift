@@ -38,25 +38,41 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemCall.run(.copyMatching) { environment in
-        let parsed = try QueryParser.parse(query, for: .copyMatching)
-        let store = try parsed.store(in: environment)
-        let queries = try parsed.narrowedByItemList()
-        if parsed.itemClass == .identity {
-            let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
-                try IdentityItems.find(query, in: store, by: environment.caller)
-            } reference: { $0.item.persistentReference }
-            let identities = Dictionary(found.map { ($0.item.persistentReference, $0.identity) }) { first, _ in first }
-            result?.pointee = try nonEmpty(ResultShape.object(for: found.map(\.item), returning: parsed.returning,
-                                                           single: parsed.limit == .one) { identities[$0.persistentReference] },
-                                        returning: parsed.returning)
-            return
-        }
-        let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
-            try store.find(query.itemQuery, by: environment.caller)
-        } reference: { $0.persistentReference }
-        result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one),
-                                    returning: parsed.returning)
+        try copyMatchingResult(try QueryParser.parse(query, for: .copyMatching), in: environment, result)
     }
+}
+
+/// ``SecItemCopyMatching(_:_:)`` for a query that this package's programs build as a Swift
+/// dictionary: the same parsing and result, without Foundation bridging every key and value
+/// to an `NSDictionary` (and each value back), which cost a fresh `keychainctl` find a
+/// fourteenth of its instructions.
+@discardableResult
+package func SecItemCopyMatching(unbridged query: [String: Any], _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    SecItemCall.run(.copyMatching) { environment in
+        try copyMatchingResult(try QueryParser.parse(query, for: .copyMatching), in: environment, result)
+    }
+}
+
+/// The search of both forms of ``SecItemCopyMatching(_:_:)``, once parsed.
+private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainEnvironment,
+                                _ result: UnsafeMutablePointer<CFTypeRef?>?) throws {
+    let store = try parsed.store(in: environment)
+    let queries = try parsed.narrowedByItemList()
+    if parsed.itemClass == .identity {
+        let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
+            try IdentityItems.find(query, in: store, by: environment.caller)
+        } reference: { $0.item.persistentReference }
+        let identities = Dictionary(found.map { ($0.item.persistentReference, $0.identity) }) { first, _ in first }
+        result?.pointee = try nonEmpty(ResultShape.object(for: found.map(\.item), returning: parsed.returning,
+                                                       single: parsed.limit == .one) { identities[$0.persistentReference] },
+                                    returning: parsed.returning)
+        return
+    }
+    let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
+        try store.find(query.itemQuery, by: environment.caller)
+    } reference: { $0.persistentReference }
+    result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one),
+                                returning: parsed.returning)
 }
 
 /// A search's result, or errSecItemNotFound when something was asked for and nothing could be

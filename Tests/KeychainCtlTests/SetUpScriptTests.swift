@@ -136,7 +136,8 @@ import Glibc
     /// Quick start: the first run of Scripts/keychainctl builds (and says so) and splits the
     /// program's debugging information off into keychainctl.debug; a run while the program is
     /// newer than the sources execs it without calling swift; a program linked anew by another
-    /// build is split again without building; a source changed since makes the next run build.
+    /// build is split again without building; a source changed since makes the next run build,
+    /// and so does the script itself changed since (its build options).
     @Test func keychainctlBuildsOnlyWhenTheSourcesAreNewer() throws {
         let sandbox = try Sandbox()
         // A package of the script and one source, whose build the swift stub "does": it
@@ -167,7 +168,7 @@ import Glibc
         try sandbox.stub("pkg-config")
         let path = "\(sandbox.stubs.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
         let script = package.appendingPathComponent("Scripts/keychainctl").path
-        let build = "swift build --package-path \(package.path) --scratch-path \(package.path)/.build/keychainctl -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product keychainctl"
+        let build = "swift build --package-path \(package.path) --scratch-path \(package.path)/.build/keychainctl -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xlinker --no-export-dynamic --product keychainctl"
         let debugInformation = Data(".debug_info".utf8)
         func swiftCalls() throws -> [String] { try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } }
         func programHasDebugInformation() throws -> Bool {
@@ -202,5 +203,12 @@ import Glibc
         #expect(fourth.status == 0, "\(fourth.errors)")
         #expect(fourth.output == "ran find-generic-password -a D\n")
         #expect(try swiftCalls() == [build, build])
+
+        let rebuiltDate = try #require(FileManager.default.attributesOfItem(atPath: program)[.modificationDate] as? Date)
+        try FileManager.default.setAttributes([.modificationDate: rebuiltDate.addingTimeInterval(5)], ofItemAtPath: script)
+        let fifth = try sandbox.bash([script, "find-generic-password", "-a", "E"], path: path)
+        #expect(fifth.status == 0, "\(fifth.errors)")
+        #expect(fifth.output == "ran find-generic-password -a E\n")
+        #expect(try swiftCalls() == [build, build, build])
     }
 }

@@ -23,7 +23,7 @@ enum MachineSecret {
     }
 
     /// This process's ``defaultLocation(environment:)``, read once.
-    static let processDefaultLocation = defaultLocation()
+    static let processDefaultLocation = defaultLocation(environment: ProcessEnvironment.variables)
 
     /// The secret, created (with its folder, 0700, and the record of the machine id) on first
     /// use, combined with the machine id of `machineID`.

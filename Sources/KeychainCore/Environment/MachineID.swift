@@ -10,7 +10,7 @@ enum MachineID {
     /// The file, `/etc/machine-id`. For tests only, `KEYCHAIN_MACHINE_ID_FILE` names another
     /// (read once per process), so that a test can play a machine whose id changed.
     static let processLocation: URL = {
-        if let path = ProcessInfo.processInfo.environment["KEYCHAIN_MACHINE_ID_FILE"], path.hasPrefix("/") {
+        if let path = ProcessEnvironment.variables["KEYCHAIN_MACHINE_ID_FILE"], path.hasPrefix("/") {
             return URL(fileURLWithPath: path)
         }
         return URL(fileURLWithPath: "/etc/machine-id")

@@ -32,8 +32,8 @@ struct ItemStore {
     /// does.
     func first(_ query: [String: Any], withData: Bool) throws -> KeychainItem? {
         var result: CFTypeRef?
-        let status = SecItemCopyMatching(
-            scoped(query).merging(Self.returning(withData: withData)) { _, new in new } as CFDictionary, &result)
+        let status = SecItemCopyMatching(unbridged:
+            scoped(query).merging(Self.returning(withData: withData)) { _, new in new }, &result)
         if status == errSecItemNotFound { return nil }
         try check(status, "SecItemCopyMatching")
         guard let found = result as? [String: Any], let item = Self.item(found, itemClass: query[kSecClass as String] as? String)
@@ -63,7 +63,7 @@ struct ItemStore {
     /// None is errSecItemNotFound.
     func existingSecret(_ query: [String: Any]) throws -> Data {
         var result: CFTypeRef?
-        try check(SecItemCopyMatching(scoped(query).merging([kSecReturnData as String: true]) { _, new in new } as CFDictionary,
+        try check(SecItemCopyMatching(unbridged: scoped(query).merging([kSecReturnData as String: true]) { _, new in new },
                                       &result), "SecItemCopyMatching")
         guard let data = result as? Data else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
         return data
@@ -72,8 +72,8 @@ struct ItemStore {
     /// Every item of a class the query matches, in insertion order; none is an empty list.
     func all(_ query: [String: Any], withData: Bool) throws -> [KeychainItem] {
         var result: CFTypeRef?
-        let status = SecItemCopyMatching(scoped(query).merging(Self.returning(withData: withData)) { _, new in new }
-            .merging([kSecMatchLimit as String: kSecMatchLimitAll]) { _, new in new } as CFDictionary, &result)
+        let status = SecItemCopyMatching(unbridged: scoped(query).merging(Self.returning(withData: withData)) { _, new in new }
+            .merging([kSecMatchLimit as String: kSecMatchLimitAll]) { _, new in new }, &result)
         if status == errSecItemNotFound { return [] }
         try check(status, "SecItemCopyMatching")
         let found = result as? [[String: Any]] ?? []
@@ -89,9 +89,9 @@ struct ItemStore {
     /// order. Nothing is opened, so a damaged item is listed too.
     func references(_ query: [String: Any]) throws -> [Data] {
         var result: CFTypeRef?
-        let status = SecItemCopyMatching(scoped(query).merging([
+        let status = SecItemCopyMatching(unbridged: scoped(query).merging([
             kSecReturnPersistentRef as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
-        ]) { _, new in new } as CFDictionary, &result)
+        ]) { _, new in new }, &result)
         if status == errSecItemNotFound { return [] }
         try check(status, "SecItemCopyMatching")
         guard let references = result as? [Data] else { throw ToolFailure.status(errSecDecode, during: "SecItemCopyMatching") }
@@ -119,9 +119,9 @@ struct ItemStore {
     /// altered, errSecDecode), what its row still says in the clear. nil when it is gone.
     func opened(_ reference: Data, itemClass: String, withData: Bool) throws -> OpenedItem? {
         var result: CFTypeRef?
-        let status = SecItemCopyMatching(scoped([
+        let status = SecItemCopyMatching(unbridged: scoped([
             kSecClass as String: itemClass, kSecValuePersistentRef as String: reference,
-        ]).merging(Self.returning(withData: withData)) { _, new in new } as CFDictionary, &result)
+        ]).merging(Self.returning(withData: withData)) { _, new in new }, &result)
         switch status {
         case errSecItemNotFound:
             return nil
