@@ -26,7 +26,12 @@ enum KeychainSchema {
     /// Format 3 pads what it seals to size classes (``SizeClassPadding``); it still reads the
     /// unpadded rows of format 2, which it takes over at open (``readableFormats``), and
     /// marks the database 3 so that a library that reads format 2 only refuses it.
-    static let formatVersion = 3
+    /// Format 4 adds the hashed columns that find keys by tag or label and certificates by
+    /// public-key hash (``KeyLookupColumns``), with their indexes; the keys and certificates
+    /// of an older database are marked not indexed, and found all the same, until a search
+    /// indexes them. A library that reads format 3 would write keys without those columns,
+    /// which searches would then miss: it refuses format 4.
+    static let formatVersion = 4
 
     /// The formats this library opens.
     static let readableFormats = 2...formatVersion
@@ -68,6 +73,24 @@ enum KeychainSchema {
         }
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "UPDATE meta SET value = \(formatVersion) WHERE key = 'format'")
+        }
+        migrator.registerMigration("v4") { db in
+            // The indexes are partial, one class each, like the key indexes: a search names
+            // its class as a literal, and passwords pay no index write for them. They hold
+            // the rows not indexed yet too (the empty blob), which a search reads with its
+            // value through the same index.
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN atag BLOB;
+                ALTER TABLE item ADD COLUMN klbl BLOB;
+                ALTER TABLE item ADD COLUMN pkhh BLOB;
+                UPDATE item SET atag = X'', klbl = X'', pkhh = X''
+                    WHERE class IN (\(ItemClass.certificate.storageCode), \(ItemClass.key.storageCode));
+                CREATE INDEX key_by_tag ON item (atag) WHERE class = \(ItemClass.key.storageCode);
+                CREATE INDEX key_by_label ON item (klbl) WHERE class = \(ItemClass.key.storageCode);
+                CREATE INDEX certificate_by_public_key_hash ON item (pkhh)
+                    WHERE class = \(ItemClass.certificate.storageCode);
+                UPDATE meta SET value = \(formatVersion) WHERE key = 'format';
+                """)
         }
         return migrator
     }

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Fills the lookup columns (``KeyLookupColumns``) of the keys and certificates that a
+/// library of format 3 wrote, which a format 4 database holds marked not indexed.
+///
+/// Their attributes are sealed, so only the class key can fill them: the first search in a
+/// process that meets such a row indexes every such row of the protection classes whose
+/// keys it holds, in batches of short transactions. Until then, and for a class that stays
+/// locked, searches still find them: they read the rows not indexed along with the indexed
+/// ones and compare after opening them. Each row is sealed again, because the associated
+/// data covers the new columns; nothing else of it changes.
+extension KeychainStore {
+    private static let lookupIndexingBatch = 256
+
+    /// Indexes the rows not indexed yet of those of `protections` whose keys this process
+    /// holds and has not indexed before. A failure is logged and left for another process:
+    /// the search that called this has its answer already.
+    func indexRowsWrittenBeforeLookupColumns(protections: Set<String>) {
+        let open = protections.filter { protection in
+            Accessibility(rawValue: protection).map { (try? classKeys.keyAndEpoch(for: $0)) != nil } ?? false
+        }
+        let toIndex = lookupIndexedProtections.withLock { done in open.filter { done.insert($0).inserted } }
+        guard !toIndex.isEmpty else { return }
+        do {
+            var after: Int64 = 0
+            while let last = try indexBatch(protections: toIndex, after: after) { after = last }
+        } catch {
+            keychainLogger.warning("keys of an older format were not indexed", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// Indexes the rows not indexed after row `after`, up to a batch; the last row id read,
+    /// or nil when none was left.
+    private func indexBatch(protections: Set<String>, after: Int64) throws(KeychainError) -> Int64? {
+        try write(during: "index keys", supersedes: true) { db -> Int64? in
+            var rows: [StoredRow] = []
+            var last: Int64?
+            // Through the lookup indexes, which hold the mark of a row not indexed.
+            let sql = """
+                SELECT * FROM (
+                    SELECT \(StoredRow.selectedColumns), secret FROM item
+                    WHERE atag = X'' AND class = \(ItemClass.key.storageCode) AND id > ?
+                    UNION ALL
+                    SELECT \(StoredRow.selectedColumns), secret FROM item
+                    WHERE pkhh = X'' AND class = \(ItemClass.certificate.storageCode) AND id > ?
+                ) ORDER BY id LIMIT \(Self.lookupIndexingBatch)
+                """
+            try DirectStatement(db, sql: sql, values: [.integer(after), .integer(after)]).forEachRow { statement in
+                last = sqlite3_column_int64(statement, 0)
+                // A row whose clear columns are damaged is left as it is.
+                if let row = try? StoredRow(statement: statement) { rows.append(row) }
+                return true
+            }
+            for row in rows where !row.columns.isIndexed && protections.contains(row.columns.protection) {
+                try indexLookupColumns(of: row, in: db)
+            }
+            return last
+        }
+    }
+
+    /// Seals a row again with its lookup columns. A row that does not open (damaged, or
+    /// bound to another machine) is left as it is: it was unreadable before and stays so.
+    private func indexLookupColumns(of row: StoredRow, in db: Database) throws {
+        guard let accessibility = Accessibility(rawValue: row.columns.protection),
+              let opened = try? classKeys.keyAndEpoch(for: accessibility) else { return }
+        let (key, epoch) = opened
+        guard var attributes = try? ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
+                                                     rowNonce: row.nonce, key: key) else { return }
+        var secret: Data?
+        defer {
+            attributes.zeroize()
+            secret?.zeroize()
+        }
+        if let sealed = row.sealedSecret {
+            guard let opened = try? ItemSealing.open(sealed, part: .secret, columns: row.columns,
+                                                     rowNonce: row.nonce, key: key) else { return }
+            secret = opened
+        }
+        guard let itemClass = ItemClass.allCases.first(where: { $0.storageCode == row.columns.classCode }),
+              let decoded = try? RecordCodec.decode(attributes) else { return }
+        let record = ItemRecord(itemClass: itemClass, attributes: decoded)
+        // Only the lookup columns change: the others are the row's own, which opening it
+        // proved. The sealed bytes stay as they were, under the new associated data.
+        let columns = row.columns.with(keyLookup: try KeyLookupColumns(record: record, hasher: hasher))
+        try KeybagTable.requireEpoch(epoch, in: db)
+        let sealed = try ItemSealing.seal(attributes: attributes, secret: secret, columns: columns,
+                                          rowNonce: row.nonce, key: key)
+        try DirectStatement(db, sql: "UPDATE item SET atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ? WHERE id = ?",
+                            values: [
+                                .blob(columns.keyLookup?.applicationTag), .blob(columns.keyLookup?.applicationLabel),
+                                .blob(columns.keyLookup?.publicKeyHash), .blob(sealed.attributes), .blob(sealed.secret),
+                                .integer(row.id),
+                            ]).execute()
+    }
+}
