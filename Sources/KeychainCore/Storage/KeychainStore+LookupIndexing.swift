@@ -5,19 +5,20 @@ import GRDBSQLite
 /// Fills the lookup columns (``KeyLookupColumns``) of the keys and certificates that a
 /// library of format 3 wrote, which a format 4 database holds marked not indexed.
 ///
-/// Their attributes are sealed, so only the class key can fill them: the first search in a
-/// process that meets such a row indexes every such row of the protection classes whose
-/// keys it holds, in batches of short transactions. Until then, and for a class that stays
+/// Their attributes are sealed, so only the class key can fill them: an unlock, and the
+/// first search in a process that meets such a row, index every such row of the protection
+/// classes whose keys the process holds, in batches of short transactions. Until then, and for a class that stays
 /// locked, searches still find them: they read the rows not indexed along with the indexed
 /// ones and compare after opening them. Each row is sealed again, because the associated
 /// data covers the new columns; nothing else of it changes.
 extension KeychainStore {
     private static let lookupIndexingBatch = 256
 
-    /// Indexes the rows not indexed yet of those of `protections` whose keys this process
-    /// holds and has not indexed before. A failure is logged and left for another process:
-    /// the search that called this has its answer already.
-    func indexRowsWrittenBeforeLookupColumns(protections: Set<String>) {
+    /// Indexes the rows not indexed yet of those of `protections` (nil: of every class that
+    /// has some) whose keys this process holds and has not indexed before. A failure is
+    /// logged and left for later: the call that asked has its answer already.
+    func indexRowsWrittenBeforeLookupColumns(protections: Set<String>? = nil) {
+        guard let protections = protections ?? (try? protectionsNotIndexed()) else { return }
         let open = protections.filter { protection in
             Accessibility(rawValue: protection).map { (try? classKeys.keyAndEpoch(for: $0)) != nil } ?? false
         }
@@ -28,6 +29,17 @@ extension KeychainStore {
             while let last = try indexBatch(protections: toIndex, after: after) { after = last }
         } catch {
             keychainLogger.warning("keys of an older format were not indexed", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// The protection classes of the rows not indexed yet: none, once every row is, which
+    /// the lookup indexes tell at once.
+    private func protectionsNotIndexed() throws(KeychainError) -> Set<String> {
+        try Self.oneStatement(database, during: "index keys") { db in
+            Set(try String.fetchAll(db, sql: """
+                SELECT protection FROM item WHERE atag = X'' AND class = \(ItemClass.key.storageCode)
+                UNION SELECT protection FROM item WHERE pkhh = X'' AND class = \(ItemClass.certificate.storageCode)
+                """))
         }
     }
 
