@@ -14,11 +14,11 @@ import GRDBSQLite
 extension KeychainStore {
     private static let lookupIndexingBatch = 256
 
-    /// Indexes the rows not indexed yet of those of `protections` (nil: of every class that
-    /// has some) whose keys this process holds and has not indexed before. A failure is
-    /// logged and left for later: the call that asked has its answer already.
-    func indexRowsWrittenBeforeLookupColumns(protections: Set<String>? = nil) {
-        guard let protections = protections ?? (try? protectionsNotIndexed()) else { return }
+    /// Indexes the rows not indexed yet of the protection classes whose keys this process
+    /// holds and has not indexed before. A failure is logged and left for later: the call
+    /// that asked has its answer already.
+    func indexRowsWrittenBeforeLookupColumns() {
+        guard let protections = try? protectionsNotIndexed(), !protections.isEmpty else { return }
         let open = protections.filter { protection in
             Accessibility(rawValue: protection).map { (try? classKeys.keyAndEpoch(for: $0)) != nil } ?? false
         }

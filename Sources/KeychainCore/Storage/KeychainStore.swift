@@ -21,7 +21,7 @@ package final class KeychainStore: Sendable {
     let commits: GroupCommit
     private let checkpointer: WALCheckpointer
     /// The protection classes whose keys and certificates of an older format this store has
-    /// indexed (see ``indexRowsWrittenBeforeLookupColumns(protections:)``): each is tried once.
+    /// indexed (see ``indexRowsWrittenBeforeLookupColumns()``): each is tried once.
     let lookupIndexedProtections = Mutex<Set<String>>([])
 
     private init(files: KeychainFiles, database: DatabaseQueue, checkpointer: WALCheckpointer, opened: OpenedKeybag) {
@@ -191,13 +191,15 @@ package final class KeychainStore: Sendable {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
         let wantsRecord = !query.returning.isDisjoint(with: [.attributes, .reference])
         let wantsData = query.returning.contains(.data)
-        // The protection classes of the rows met that are not indexed yet.
-        var notIndexed: Set<String> = []
+        // Whether the search met a key or certificate not indexed yet: then, answered or
+        // failed, it indexes what it can for the next searches.
+        var metNotIndexed = false
+        defer { if metNotIndexed { indexRowsWrittenBeforeLookupColumns() } }
         let found = try Self.oneStatement(database, during: "search") { db in
             var found: [FoundItem] = []
             try plan.forEachRow(in: db, withSecret: wantsData) { row in
                 var record: ItemRecord?
-                if !row.columns.isIndexed { notIndexed.insert(row.columns.protection) }
+                if !row.columns.isIndexed { metNotIndexed = true }
                 let mustOpen = plan.mustOpen(row)
                 if !wantsRecord && !wantsData && !mustOpen {
                     // Nothing to open, but a locked item still fails the search (rule 27).
@@ -218,7 +220,6 @@ package final class KeychainStore: Sendable {
             }
             return found
         }
-        if !notIndexed.isEmpty { indexRowsWrittenBeforeLookupColumns(protections: notIndexed) }
         guard !found.isEmpty else { throw .itemNotFound }
         return found
     }
