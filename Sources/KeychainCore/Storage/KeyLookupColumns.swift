@@ -11,8 +11,9 @@ import Foundation
 /// halves do), not which certificate belongs to which key. A column of another class is
 /// NULL, and so is a certificate's `pkhh` when it has none.
 ///
-/// A key or certificate written before these columns existed (format 3) holds the empty
-/// blob in all three, ``notIndexed``: its attributes are sealed, so only its class key can
+/// A key or certificate written before these columns existed (format 3), or by a format 3
+/// library that still held the database open, holds the empty blob in all three (the
+/// columns' default), ``notIndexed``: its attributes are sealed, so only its class key can
 /// fill them. A search by one of them reads those rows too and compares after opening
 /// them; the search that meets one then indexes the rows whose class key is at hand (see
 /// ``KeychainStore/indexRowsWrittenBeforeLookupColumns()``).

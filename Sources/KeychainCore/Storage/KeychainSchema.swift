@@ -16,7 +16,8 @@ import GRDB
 /// reused id cannot resolve an old reference, whose nonce differs. The CHECKs keep ids
 /// within the 60 bits a reference holds and every row under one of the UNIQUE indexes.
 /// A query naming none of the hashed attributes reads the clear columns of the table in
-/// insertion order, which opens nothing that does not match.
+/// insertion order, which opens nothing that does not match. Keys by tag or label and
+/// certificates by public-key hash have an index each (``KeyLookupColumns``).
 enum KeychainSchema {
     /// The storage format this library writes. Every migration that changes the schema raises
     /// it: a database that records it has nothing to migrate, and opening it skips the
@@ -75,16 +76,17 @@ enum KeychainSchema {
             try db.execute(sql: "UPDATE meta SET value = \(formatVersion) WHERE key = 'format'")
         }
         migrator.registerMigration("v4") { db in
-            // The indexes are partial, one class each, like the key indexes: a search names
-            // its class as a literal, and passwords pay no index write for them. They hold
-            // the rows not indexed yet too (the empty blob), which a search reads with its
-            // value through the same index.
+            // The default marks every row of before, and any row a format 3 library still
+            // holding the database open adds after, as not indexed: found all the same, and
+            // indexed later (``KeyLookupColumns``). Columns added with a default cost no
+            // rewrite of the existing rows. The indexes are partial, one class each, like
+            // the key indexes: a search names its class as a literal, and passwords pay no
+            // index write for them. They hold the rows not indexed too, which a search reads
+            // with its value through the same index.
             try db.execute(sql: """
-                ALTER TABLE item ADD COLUMN atag BLOB;
-                ALTER TABLE item ADD COLUMN klbl BLOB;
-                ALTER TABLE item ADD COLUMN pkhh BLOB;
-                UPDATE item SET atag = X'', klbl = X'', pkhh = X''
-                    WHERE class IN (\(ItemClass.certificate.storageCode), \(ItemClass.key.storageCode));
+                ALTER TABLE item ADD COLUMN atag BLOB DEFAULT X'';
+                ALTER TABLE item ADD COLUMN klbl BLOB DEFAULT X'';
+                ALTER TABLE item ADD COLUMN pkhh BLOB DEFAULT X'';
                 CREATE INDEX key_by_tag ON item (atag) WHERE class = \(ItemClass.key.storageCode);
                 CREATE INDEX key_by_label ON item (klbl) WHERE class = \(ItemClass.key.storageCode);
                 CREATE INDEX certificate_by_public_key_hash ON item (pkhh)
