@@ -104,6 +104,30 @@ struct KeyLookupTests {
                                 kSecAttrApplicationTag as String: Data("k8".utf8)]) == nil)
     }
 
+    @Test("certificates by kSecAttrPublicKeyHash (SHA-1 of openssl's public key): exactly the certificate of that key")
+    func certificatesByPublicKeyHash() throws {
+        let keychain = PrivateKeychain()
+        var hashes: [Data] = []
+        var certificates: [Data] = []
+        for serial in ["0x01", "0x02", "0x03"] {
+            let material = try OpensslMaterial(subject: "/CN=Lookup \(serial)", serial: serial)
+            let certificate = try #require(SecCertificateCreateWithData(nil, material.certificate as CFData))
+            #expect(keychain.add([kSecValueRef as String: certificate]) == errSecSuccess)
+            let publicKey = try P256.Signing.PublicKey(pemRepresentation: try material.x509Prints(["-pubkey"]))
+            hashes.append(Data(Insecure.SHA1.hash(data: publicKey.x963Representation)))
+            certificates.append(material.certificate)
+        }
+        for (hash, der) in zip(hashes, certificates) {
+            let found = keychain.copyMatching([kSecClass as String: kSecClassCertificate, kSecAttrPublicKeyHash as String: hash,
+                                               kSecReturnData as String: true, kSecMatchLimit as String: kSecMatchLimitAll])
+            #expect(found.status == errSecSuccess)
+            #expect(found.result as? [Data] == [der])
+        }
+        #expect(keychain.copyMatching([kSecClass as String: kSecClassCertificate,
+                                       kSecAttrPublicKeyHash as String: Data(hashes[0].dropLast())]).status
+                == errSecItemNotFound)
+    }
+
     @Test("tag combined with an attribute that has no column (kSecAttrLabel): both must match")
     func tagWithOtherAttributes() throws {
         let keychain = PrivateKeychain()

@@ -12,8 +12,8 @@ struct StoredColumns: Hashable {
     let account: Data?
     let service: Data?
     let server: Data?
-    /// The hashed columns that find keys and certificates; nil for a row of those classes
-    /// written before they existed, which is not indexed yet (see ``KeyLookupColumns``).
+    /// The hashed columns that find keys and certificates (``KeyLookupColumns``); nil for
+    /// a password, and for a key or certificate not indexed yet.
     let keyLookup: KeyLookupColumns?
 
     /// The attributes with a hashed column of their own, besides the access group, in the
