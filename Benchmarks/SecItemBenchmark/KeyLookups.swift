@@ -16,10 +16,13 @@ struct KeyLookupFigures: Codable {
     var peakMemoryMiB: Double
 }
 
-/// How many finds a run times at `size` keys: fewer as the keychain grows, so that the largest
-/// size stays within a minute if every find reads every key, and at least a few per round.
-func keyLookupCount(_ size: Int) -> Int {
-    max(rounds * 4, min(5_000, 2_000_000 / max(size, 1)))
+/// How many finds each measure times: 5,000 at every size, so that every size is measured
+/// with its caches as warm as the others' (a handful of finds at a large size would time
+/// cold page reads, and the smallest size warm ones), unless finds are so slow (each reading
+/// every key) that 5,000 would take over a minute: then as many as fit in a minute at the
+/// rate of a first few, and at least a few per round.
+func keyLookupCount(rate: Double) -> Int {
+    max(rounds * 4, min(5_000, Int(rate * 60)))
 }
 
 func keyTag(_ index: Int) -> Data {
@@ -58,16 +61,20 @@ func runKeyLookups(size: Int) -> KeyLookupFigures {
         var generator = SystemRandomNumberGenerator()
         // As for the other finds: measured once the adds' log has been copied back.
         Thread.sleep(forTimeInterval: 2)
-        let find = measure(keyLookupCount(size), prepare: { _ -> CFDictionary in
-            [kSecClass as String: kSecClassKey,
-             kSecAttrApplicationTag as String: keyTag(Int.random(in: 0..<added, using: &generator)),
-             kSecReturnRef as String: true] as CFDictionary
-        }) { query in
-            var result: CFTypeRef?
-            expectSuccess(SecItemCopyMatching(query, &result), "find of a key by tag")
-            precondition(CFGetTypeID(result) == SecKeyGetTypeID())
+        let findByTag = { (count: Int) -> Double in
+            measure(count, prepare: { _ -> CFDictionary in
+                [kSecClass as String: kSecClassKey,
+                 kSecAttrApplicationTag as String: keyTag(Int.random(in: 0..<added, using: &generator)),
+                 kSecReturnRef as String: true] as CFDictionary
+            }) { query in
+                var result: CFTypeRef?
+                expectSuccess(SecItemCopyMatching(query, &result), "find of a key by tag")
+                precondition(CFGetTypeID(result) == SecKeyGetTypeID())
+            }
         }
-        let findByLabel = measure(keyLookupCount(size), prepare: { _ -> CFDictionary in
+        let count = keyLookupCount(rate: findByTag(rounds * 4))
+        let find = findByTag(count)
+        let findByLabel = measure(count, prepare: { _ -> CFDictionary in
             [kSecClass as String: kSecClassKey,
              kSecAttrApplicationLabel as String: labels[Int.random(in: 0..<added, using: &generator)],
              kSecReturnRef as String: true] as CFDictionary
