@@ -7,10 +7,10 @@ import GRDBSQLite
 ///
 /// Their attributes are sealed, so only the class key can fill them: an unlock, and the
 /// first search in a process that meets such a row, index every such row of the protection
-/// classes whose keys the process holds, in batches of short transactions. Until then, and for a class that stays
-/// locked, searches still find them: they read the rows not indexed along with the indexed
-/// ones and compare after opening them. Each row is sealed again, because the associated
-/// data covers the new columns; nothing else of it changes.
+/// classes whose keys the process holds, in batches of short transactions. Until then, and
+/// for a class that stays locked, searches still find them: they read the rows not indexed
+/// along with the indexed ones and compare after opening them. Each row is sealed again
+/// (as an update seals it), because the associated data covers the new columns.
 extension KeychainStore {
     private static let lookupIndexingBatch = 256
 
@@ -76,33 +76,19 @@ extension KeychainStore {
     /// bound to another machine) is left as it is: it was unreadable before and stays so.
     private func indexLookupColumns(of row: StoredRow, in db: Database) throws {
         guard let accessibility = Accessibility(rawValue: row.columns.protection),
-              let opened = try? classKeys.keyAndEpoch(for: accessibility) else { return }
-        let (key, epoch) = opened
-        guard var attributes = try? ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
-                                                     rowNonce: row.nonce, key: key) else { return }
-        var secret: Data?
-        defer {
-            attributes.zeroize()
-            secret?.zeroize()
-        }
-        if let sealed = row.sealedSecret {
-            guard let opened = try? ItemSealing.open(sealed, part: .secret, columns: row.columns,
-                                                     rowNonce: row.nonce, key: key) else { return }
-            secret = opened
-        }
-        guard let itemClass = ItemClass.allCases.first(where: { $0.storageCode == row.columns.classCode }),
-              let decoded = try? RecordCodec.decode(attributes) else { return }
-        let record = ItemRecord(itemClass: itemClass, attributes: decoded)
-        // Only the lookup columns change: the others are the row's own, which opening it
-        // proved. The sealed bytes stay as they were, under the new associated data.
-        let columns = row.columns.with(keyLookup: try KeyLookupColumns(record: record, hasher: hasher))
-        try KeybagTable.requireEpoch(epoch, in: db)
-        let sealed = try ItemSealing.seal(attributes: attributes, secret: secret, columns: columns,
-                                          rowNonce: row.nonce, key: key)
+              let current = try? classKeys.keyAndEpoch(for: accessibility),
+              let record = try? open(row), var secret = try? openSecret(row),
+              let keyLookup = try? KeyLookupColumns(record: record, hasher: hasher) else { return }
+        defer { secret.zeroize() }
+        // Only the lookup columns change: the others are the row's own, which opening it proved.
+        let columns = row.columns.with(keyLookup: keyLookup)
+        try KeybagTable.requireEpoch(current.epoch, in: db)
+        let sealed = try seal(record, secret: secret, nonce: row.nonce, columns: columns, key: current.key,
+                              random: RandomBytes.draw(2 * 12)[...])
         try DirectStatement(db, sql: "UPDATE item SET atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ? WHERE id = ?",
                             values: [
-                                .blob(columns.keyLookup?.applicationTag), .blob(columns.keyLookup?.applicationLabel),
-                                .blob(columns.keyLookup?.publicKeyHash), .blob(sealed.attributes), .blob(sealed.secret),
+                                .blob(keyLookup.applicationTag), .blob(keyLookup.applicationLabel),
+                                .blob(keyLookup.publicKeyHash), .blob(sealed.attributes), .blob(sealed.secret),
                                 .integer(row.id),
                             ]).execute()
     }
