@@ -150,6 +150,38 @@ import TestSupport
         reopened.close()
     }
 
+    @Test("migration to format 4: a key a format 3 process adds after the upgrade is found by tag, not confused with others")
+    func keysAddedByAnOlderProcessAreFound() throws {
+        let files = files("format-3-late-add")
+        let store = try KeychainStore.open(files)
+        _ = try store.add(key(tag: "early", label: Data([1])), by: caller)
+        _ = try store.add(key(tag: "late", label: Data([2])), by: caller)
+        try writeAsFormat3(files, store: store)
+        let reopened = try KeychainStore.open(files)
+        // Keep the second key as format 3 sealed it, then let a search index both.
+        try reopened.database.write { db in
+            try db.execute(sql: """
+                CREATE TEMP TABLE late AS SELECT nonce, class, sync, protection, identity, agrp, acct, svce, srvr,
+                    attributes, secret FROM item WHERE id = 2
+                """)
+        }
+        #expect(try secret(of: reopened.find(byTag: "early")) == ["secret of early"])
+        #expect(try notIndexed(reopened) == 0)
+        // A format 3 library still holding the database open adds it again: its INSERT
+        // names only the columns it knows, and the others take the not-indexed mark.
+        try reopened.database.write { db in
+            try db.execute(sql: """
+                DELETE FROM item WHERE id = 2;
+                INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
+                    SELECT * FROM late;
+                """)
+        }
+        #expect(try notIndexed(reopened) == 1)
+        #expect(try secret(of: reopened.find(byTag: "late")) == ["secret of late"])
+        #expect(try secret(of: reopened.find(byTag: "early")) == ["secret of early"])
+        reopened.close()
+    }
+
     @Test("at rest: a lookup column copied from another key's row makes the row fail to open, never a wrong key")
     func lookupColumnsAreBoundToTheirRow() throws {
         let files = files("lookup-binding")
