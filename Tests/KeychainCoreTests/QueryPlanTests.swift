@@ -38,6 +38,13 @@ import TestSupport
          ["internet_password_key", "item_by_account"]),
         (.internetPassword, ["srvr": .string("h")], ["internet_password_key"]),
         (.internetPassword, ["acct": .string("a")], ["item_by_account"]),
+        // Keys by application tag or label, certificates by public-key hash (format 4).
+        (.key, ["atag": .data(Data("com.example.key".utf8))], ["key_by_tag"]),
+        (.key, ["atag": .string("com.example.key"), "kcls": .number(1), "labl": .string("l")], ["key_by_tag"]),
+        (.key, ["klbl": .data(Data(repeating: 1, count: 20))], ["key_by_label"]),
+        (.key, ["klbl": .data(Data(repeating: 1, count: 20)), "atag": .data(Data("t".utf8))],
+         ["key_by_label", "key_by_tag"]),
+        (.certificate, ["pkhh": .data(Data(repeating: 1, count: 20))], ["certificate_by_public_key_hash"]),
     ])
     func searchedAttributesUseAnIndex(itemClass: ItemClass, attributes: [String: AttributeValue],
                                       indexes: [String]) throws {

@@ -9,6 +9,9 @@ struct MatchPlan {
     let arguments: [SQLValue]
     /// Attributes compared after opening the record, with the canonical bytes to equal.
     let residual: [(attribute: Attribute, bytes: Data)]
+    /// Attributes with a lookup column (``KeyLookupColumns``), compared after opening only
+    /// the rows not indexed yet, which the columns cannot decide.
+    let residualIfNotIndexed: [(attribute: Attribute, bytes: Data)]
     /// A query that can match nothing (a persistent reference of another class, or an
     /// identity, which has no stored form).
     let matchesNothing: Bool
@@ -17,8 +20,9 @@ struct MatchPlan {
         let schema = query.itemClass.schema
         var protection: String?
         // The hashed columns, in the order of ``StoredColumns/hashedAttributeCodes``.
-        var hashed: [Data?] = [nil, nil, nil]
+        var hashed = [Data?](repeating: nil, count: StoredColumns.hashedAttributeCodes.count)
         var residual: [(Attribute, Data)] = []
+        var residualIfNotIndexed: [(Attribute, Data)] = []
         // nil: every group, for a caller that holds `*`.
         var groups: [String]? = caller.holdsEveryGroup ? nil : caller.accessGroups
         // In code order, so that of several wrong attributes the same one is reported.
@@ -37,6 +41,7 @@ struct MatchPlan {
             default:
                 if let column = StoredColumns.hashedAttributeCodes.firstIndex(of: code) {
                     hashed[column] = hasher.hash(code, bytes)
+                    if KeyLookupColumns.attributeCodes.contains(code) { residualIfNotIndexed.append((attribute, bytes)) }
                 } else {
                     residual.append((attribute, bytes))
                 }
@@ -46,6 +51,7 @@ struct MatchPlan {
         if identities != nil {
             // The identity hash holds the primary key's fields: nothing left to compare them on.
             residual.removeAll { schema.primaryKey.contains($0.0) }
+            residualIfNotIndexed.removeAll { schema.primaryKey.contains($0.0) }
         }
         let location = query.persistentReference.flatMap(RowReference.location)
         let shape = PlanShape(
@@ -66,6 +72,7 @@ struct MatchPlan {
         self.statements = PlanStatements.of(shape)
         self.arguments = arguments
         self.residual = residual
+        self.residualIfNotIndexed = residualIfNotIndexed
         self.matchesNothing = query.itemClass == .identity || groups?.isEmpty == true
             || (query.persistentReference.map { $0.itemClass != query.itemClass || location == nil } ?? false)
     }
@@ -114,15 +121,28 @@ struct MatchPlan {
     /// Every row of the keychain, of all classes and access groups: for an export, which is
     /// an operation of the keychain's owner rather than of one app.
     static var everyRow: MatchPlan {
-        MatchPlan(statements: PlanStatements(whereClause: "1"), arguments: [], residual: [], matchesNothing: false)
+        MatchPlan(statements: PlanStatements(whereClause: "1"), arguments: [], residual: [], residualIfNotIndexed: [],
+                  matchesNothing: false)
     }
 
-    private init(statements: PlanStatements, arguments: [SQLValue],
-                 residual: [(attribute: Attribute, bytes: Data)], matchesNothing: Bool) {
+    private init(statements: PlanStatements, arguments: [SQLValue], residual: [(attribute: Attribute, bytes: Data)],
+                 residualIfNotIndexed: [(attribute: Attribute, bytes: Data)], matchesNothing: Bool) {
         self.statements = statements
         self.arguments = arguments
         self.residual = residual
+        self.residualIfNotIndexed = residualIfNotIndexed
         self.matchesNothing = matchesNothing
+    }
+
+    /// Whether the columns alone decide every candidate row, so that matches can be
+    /// deleted by one statement (``deleteMatches(in:)``) without opening them.
+    var columnsDecide: Bool {
+        residual.isEmpty && residualIfNotIndexed.isEmpty
+    }
+
+    /// Whether a candidate row must be opened to tell whether it matches.
+    func mustOpen(_ row: StoredRow) -> Bool {
+        !residual.isEmpty || (!residualIfNotIndexed.isEmpty && !row.columns.isIndexed)
     }
 
     /// The query that reads the candidate rows, with ``arguments``.
@@ -130,7 +150,7 @@ struct MatchPlan {
         withSecret ? statements.selectWithSecret : statements.select
     }
 
-    /// Deletes every candidate row, for a plan without residual attributes; how many.
+    /// Deletes every candidate row, for a plan whose ``columnsDecide``; how many.
     func deleteMatches(in db: Database) throws -> Int {
         if matchesNothing { return 0 }
         return try DirectStatement(db, sql: statements.delete, values: arguments).execute()
@@ -147,10 +167,16 @@ struct MatchPlan {
         }
     }
 
-    /// Whether an opened record equals the query on the attributes that have no column.
-    func residualMatches(_ record: ItemRecord) throws(KeychainError) -> Bool {
+    /// Whether the opened record of a candidate row equals the query on the attributes its
+    /// columns do not decide.
+    func residualMatches(_ record: ItemRecord, of row: StoredRow) throws(KeychainError) -> Bool {
         for (attribute, bytes) in residual {
             guard try record.canonicalBytes(of: attribute) == bytes else { return false }
+        }
+        if !row.columns.isIndexed {
+            for (attribute, bytes) in residualIfNotIndexed {
+                guard try record.canonicalBytes(of: attribute) == bytes else { return false }
+            }
         }
         return true
     }

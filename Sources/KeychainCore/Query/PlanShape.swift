@@ -17,8 +17,13 @@ struct PlanShape: Hashable {
         var conditions: [String] = []
         if protection { conditions.append("protection = ?") }
         for (index, code) in StoredColumns.hashedAttributeCodes.enumerated() where columns & 1 << index != 0 {
-            // `IS NOT NULL` lets SQLite use the partial index on the column.
-            conditions.append("\(code) = ? AND \(code) IS NOT NULL")
+            if KeyLookupColumns.attributeCodes.contains(code) {
+                // The rows not indexed yet are candidates too, read through the same index.
+                conditions.append("\(code) IN (?, X'')")
+            } else {
+                // `IS NOT NULL` lets SQLite use the partial index on the column.
+                conditions.append("\(code) = ? AND \(code) IS NOT NULL")
+            }
         }
         if let identityCount {
             conditions.append("identity IN (\(Array(repeating: "?", count: identityCount).joined(separator: ", ")))")

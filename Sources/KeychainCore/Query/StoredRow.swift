@@ -12,7 +12,7 @@ struct StoredRow {
     let sealedSecret: Data?
 
     /// The columns that ``PlanStatements`` select, in their order.
-    static let selectedColumns = "id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes"
+    static let selectedColumns = "id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, atag, klbl, pkhh, attributes"
 
     /// Reads the current row of a statement that selects ``selectedColumns`` and then the
     /// secret (or NULL). errSecDecode for a row whose clear columns are damaged.
@@ -21,17 +21,20 @@ struct StoredRow {
             sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : Data(sqliteStatement: statement, index: column)
         }
         guard let nonce = blob(1), nonce.count == 8, let protection = sqlite3_column_text(statement, 4),
-              let identity = blob(5), let accessGroup = blob(6), let sealedAttributes = blob(10)
+              let identity = blob(5), let accessGroup = blob(6), let sealedAttributes = blob(13)
         else { throw .decode }
         id = sqlite3_column_int64(statement, 0)
         self.nonce = nonce
+        let classCode = Int(sqlite3_column_int64(statement, 2))
         columns = StoredColumns(
-            classCode: Int(sqlite3_column_int64(statement, 2)),
+            classCode: classCode,
             sync: Int(sqlite3_column_int64(statement, 3)),
             protection: String(cString: protection),
             identity: identity, accessGroup: accessGroup,
-            account: blob(7), service: blob(8), server: blob(9))
+            account: blob(7), service: blob(8), server: blob(9),
+            keyLookup: KeyLookupColumns(classCode: classCode, applicationTag: blob(10), applicationLabel: blob(11),
+                                        publicKeyHash: blob(12)))
         self.sealedAttributes = sealedAttributes
-        sealedSecret = blob(11)
+        sealedSecret = blob(14)
     }
 }

@@ -16,7 +16,8 @@ import GRDB
 /// reused id cannot resolve an old reference, whose nonce differs. The CHECKs keep ids
 /// within the 60 bits a reference holds and every row under one of the UNIQUE indexes.
 /// A query naming none of the hashed attributes reads the clear columns of the table in
-/// insertion order, which opens nothing that does not match.
+/// insertion order, which opens nothing that does not match. Keys by tag or label and
+/// certificates by public-key hash have an index each (``KeyLookupColumns``).
 enum KeychainSchema {
     /// The storage format this library writes. Every migration that changes the schema raises
     /// it: a database that records it has nothing to migrate, and opening it skips the
@@ -26,7 +27,12 @@ enum KeychainSchema {
     /// Format 3 pads what it seals to size classes (``SizeClassPadding``); it still reads the
     /// unpadded rows of format 2, which it takes over at open (``readableFormats``), and
     /// marks the database 3 so that a library that reads format 2 only refuses it.
-    static let formatVersion = 3
+    /// Format 4 adds the hashed columns that find keys by tag or label and certificates by
+    /// public-key hash (``KeyLookupColumns``), with their indexes; the keys and certificates
+    /// of an older database are marked not indexed, and found all the same, until a search
+    /// indexes them. A library that reads format 3 would write keys without those columns,
+    /// which searches would then miss: it refuses format 4.
+    static let formatVersion = 4
 
     /// The formats this library opens.
     static let readableFormats = 2...formatVersion
@@ -68,6 +74,25 @@ enum KeychainSchema {
         }
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "UPDATE meta SET value = \(formatVersion) WHERE key = 'format'")
+        }
+        migrator.registerMigration("v4") { db in
+            // The default marks every row of before, and any row a format 3 library still
+            // holding the database open adds after, as not indexed: found all the same, and
+            // indexed later (``KeyLookupColumns``). Columns added with a default cost no
+            // rewrite of the existing rows. The indexes are partial, one class each, like
+            // the key indexes: a search names its class as a literal, and passwords pay no
+            // index write for them. They hold the rows not indexed too, which a search reads
+            // with its value through the same index.
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN atag BLOB DEFAULT X'';
+                ALTER TABLE item ADD COLUMN klbl BLOB DEFAULT X'';
+                ALTER TABLE item ADD COLUMN pkhh BLOB DEFAULT X'';
+                CREATE INDEX key_by_tag ON item (atag) WHERE class = \(ItemClass.key.storageCode);
+                CREATE INDEX key_by_label ON item (klbl) WHERE class = \(ItemClass.key.storageCode);
+                CREATE INDEX certificate_by_public_key_hash ON item (pkhh)
+                    WHERE class = \(ItemClass.certificate.storageCode);
+                UPDATE meta SET value = \(formatVersion) WHERE key = 'format';
+                """)
         }
         return migrator
     }

@@ -66,6 +66,7 @@ extension KeychainStore {
                                                settings: try table.settings(), epoch: try table.keyEpoch())
         }
         classKeys.publish(opened)
+        indexRowsWrittenBeforeLookupColumns()
     }
 
     /// Locks the keychain, for every process: class A items give

@@ -20,6 +20,9 @@ package final class KeychainStore: Sendable {
     let hasher: IndexHasher
     let commits: GroupCommit
     private let checkpointer: WALCheckpointer
+    /// The protection classes whose keys and certificates of an older format this store has
+    /// indexed (see ``indexRowsWrittenBeforeLookupColumns()``): each is tried once.
+    let lookupIndexedProtections = Mutex<Set<String>>([])
 
     private init(files: KeychainFiles, database: DatabaseQueue, checkpointer: WALCheckpointer, opened: OpenedKeybag) {
         self.files = files
@@ -188,17 +191,23 @@ package final class KeychainStore: Sendable {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
         let wantsRecord = !query.returning.isDisjoint(with: [.attributes, .reference])
         let wantsData = query.returning.contains(.data)
+        // Whether the search met a key or certificate not indexed yet: then, answered or
+        // failed, it indexes what it can for the next searches.
+        var metNotIndexed = false
+        defer { if metNotIndexed { indexRowsWrittenBeforeLookupColumns() } }
         let found = try Self.oneStatement(database, during: "search") { db in
             var found: [FoundItem] = []
             try plan.forEachRow(in: db, withSecret: wantsData) { row in
                 var record: ItemRecord?
-                if !wantsRecord && !wantsData && plan.residual.isEmpty {
+                if !row.columns.isIndexed { metNotIndexed = true }
+                let mustOpen = plan.mustOpen(row)
+                if !wantsRecord && !wantsData && !mustOpen {
                     // Nothing to open, but a locked item still fails the search (rule 27).
                     _ = try self.classKey(of: row)
                 }
-                if wantsRecord || !plan.residual.isEmpty {
+                if wantsRecord || mustOpen {
                     let opened = try self.open(row)
-                    guard try plan.residualMatches(opened) else { return true }
+                    guard try plan.residualMatches(opened, of: row) else { return true }
                     record = opened
                 }
                 found.append(FoundItem(
@@ -247,7 +256,7 @@ package final class KeychainStore: Sendable {
             var matches: [(StoredRow, ItemRecord)] = []
             try plan.forEachRow(in: db, withSecret: true) { row in
                 let record = try self.open(row)
-                if try plan.residualMatches(record) { matches.append((row, record)) }
+                if try plan.residualMatches(record, of: row) { matches.append((row, record)) }
                 return true
             }
             guard !matches.isEmpty else { throw KeychainError.itemNotFound }
@@ -258,8 +267,10 @@ package final class KeychainStore: Sendable {
                 updated.attributes[ItemSchema.modificationDate.code] =
                     .date(Date(timeIntervalSinceReferenceDate: max(now.timeIntervalSinceReferenceDate, previous.nextUp)))
                 // With no attribute changed the columns are the row's own, which its sealed
-                // parts just proved: no need to hash the identity and account again.
-                let columns = newValues.isEmpty ? row.columns : try StoredColumns(record: updated, hasher: self.hasher)
+                // parts just proved: no need to hash the identity and account again. A row
+                // not indexed yet gets its lookup columns now.
+                let columns = newValues.isEmpty && row.columns.isIndexed
+                    ? row.columns : try StoredColumns(record: updated, hasher: self.hasher)
                 let (key, epoch) = try self.classKeys.keyAndEpoch(for: updated.accessibility)
                 try KeybagTable.requireEpoch(epoch, in: db)
                 if updated.accessibility != record.accessibility {
@@ -278,11 +289,13 @@ package final class KeychainStore: Sendable {
                 }
                 try DirectStatement(db, sql: """
                     UPDATE item SET sync = ?, protection = ?, identity = ?, agrp = ?, acct = ?, svce = ?,
-                    srvr = ?, attributes = ?, secret = ? WHERE id = ?
+                    srvr = ?, atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ? WHERE id = ?
                     """, values: [
                         .integer(Int64(columns.sync)), .text(columns.protection), .blob(columns.identity),
                         .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
-                        .blob(columns.server), .blob(sealed.attributes), .blob(sealed.secret), .integer(row.id),
+                        .blob(columns.server), .blob(columns.keyLookup?.applicationTag),
+                        .blob(columns.keyLookup?.applicationLabel), .blob(columns.keyLookup?.publicKeyHash),
+                        .blob(sealed.attributes), .blob(sealed.secret), .integer(row.id),
                     ]).execute()
             }
         }
@@ -292,7 +305,7 @@ package final class KeychainStore: Sendable {
     /// locked, a match in it fails the whole delete with errSecInteractionNotAllowed.
     package func delete(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)
-        if plan.residual.isEmpty && classKeys.isUnlocked && classKeys.wasUnlockedSinceBoot {
+        if plan.columnsDecide && classKeys.isUnlocked && classKeys.wasUnlockedSinceBoot {
             // The columns decide alone: one statement, which opens nothing.
             let deleted = try write(during: "delete", supersedes: true) { db in
                 try plan.deleteMatches(in: db)
@@ -319,7 +332,7 @@ package final class KeychainStore: Sendable {
             var ids: [Int64] = []
             for plan in plans {
                 try plan.forEachRow(in: db, withSecret: false) { row in
-                    if plan.residual.isEmpty {
+                    if !plan.mustOpen(row) {
                         // A locked item fails the delete; one bound to another machine, or
                         // damaged, can still be deleted by its columns.
                         do {
@@ -328,7 +341,7 @@ package final class KeychainStore: Sendable {
                             throw error
                         } catch {}
                         ids.append(row.id)
-                    } else if try plan.residualMatches(self.open(row)) {
+                    } else if try plan.residualMatches(self.open(row), of: row) {
                         ids.append(row.id)
                     }
                     return true

@@ -57,13 +57,15 @@ struct NewRow {
         return try DirectStatement(db, sql: ifAbsent ? Self.insertIfAbsentSQL : Self.insertSQL, values: [
             .blob(nonce), .integer(Int64(columns.classCode)), .integer(Int64(columns.sync)), .text(columns.protection),
             .blob(columns.identity), .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
-            .blob(columns.server), .blob(sealedAttributes), .blob(sealedSecret),
+            .blob(columns.server), .blob(columns.keyLookup?.applicationTag), .blob(columns.keyLookup?.applicationLabel),
+            .blob(columns.keyLookup?.publicKeyHash), .blob(sealedAttributes), .blob(sealedSecret),
         ]).execute() > 0
     }
 
     private static let insertSQL = """
-        INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, attributes, secret)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, atag, klbl, pkhh,
+                          attributes, secret)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     private static let insertIfAbsentSQL = insertSQL + " ON CONFLICT DO NOTHING"
 }

@@ -12,10 +12,14 @@ struct StoredColumns: Hashable {
     let account: Data?
     let service: Data?
     let server: Data?
+    /// The hashed columns that find keys and certificates (``KeyLookupColumns``); nil for
+    /// a password, and for a key or certificate not indexed yet.
+    let keyLookup: KeyLookupColumns?
 
     /// The attributes with a hashed column of their own, besides the access group, in the
     /// order of their columns.
     static let hashedAttributeCodes = [ItemSchema.account.code, ItemSchema.service.code, ItemSchema.server.code]
+        + KeyLookupColumns.attributeCodes
 
     init(record: ItemRecord, hasher: IndexHasher) throws(KeychainError) {
         // The canonical bytes of the identity, computed once: the hashed columns are
@@ -35,10 +39,11 @@ struct StoredColumns: Hashable {
         account = column(ItemSchema.account)
         service = column(ItemSchema.service)
         server = column(ItemSchema.server)
+        keyLookup = try KeyLookupColumns(record: record, hasher: hasher)
     }
 
     init(classCode: Int, sync: Int, protection: String, identity: Data, accessGroup: Data,
-         account: Data?, service: Data?, server: Data?) {
+         account: Data?, service: Data?, server: Data?, keyLookup: KeyLookupColumns?) {
         self.classCode = classCode
         self.sync = sync
         self.protection = protection
@@ -47,6 +52,20 @@ struct StoredColumns: Hashable {
         self.account = account
         self.service = service
         self.server = server
+        self.keyLookup = keyLookup
+    }
+
+    /// The same columns with `keyLookup` filled: what indexing a row not indexed yet writes.
+    func with(keyLookup: KeyLookupColumns?) -> StoredColumns {
+        StoredColumns(classCode: classCode, sync: sync, protection: protection, identity: identity,
+                      accessGroup: accessGroup, account: account, service: service, server: server,
+                      keyLookup: keyLookup)
+    }
+
+    /// Whether the row holds every column its class has: false for a key or certificate
+    /// written before the lookup columns existed.
+    var isIndexed: Bool {
+        keyLookup != nil || !KeyLookupColumns.classCodes.contains(classCode)
     }
 
     enum Part: UInt8 {
@@ -83,11 +102,17 @@ struct StoredColumns: Hashable {
         return (attributes, aad)
     }
 
-    /// The prefix, the part byte, the nonce, then each column with its length.
+    /// The prefix, the part byte, the nonce, then each column with its length; then, for a
+    /// row that has them, a marker and the lookup columns. A row without them (a password,
+    /// or a key or certificate not indexed yet) keeps the associated data it was sealed with
+    /// before they existed, and a row with them can never open as one without.
     private func associatedDataBytes(nonce: Data, part: Part, layout: Layout) -> Data {
-        let fields = [identity, accessGroup, account, service, server]
+        var fields = [identity, accessGroup, account, service, server]
+        let lookupFields = keyLookup?.columns ?? []
+        fields += lookupFields
+        let marker = lookupFields.isEmpty ? [] : KeyLookupColumns.associatedDataMarker
         let prefix = layout.prefix
-        let count = prefix.count + 1 + nonce.count + 8 * (3 + fields.count)
+        let count = prefix.count + 1 + nonce.count + 8 * (3 + fields.count) + marker.count
             + protection.utf8.count + fields.reduce(0) { $0 + ($1?.count ?? 0) }
         return ByteWriter.data(count: count) { writer in
             writer.write(prefix)
@@ -97,7 +122,8 @@ struct StoredColumns: Hashable {
             writer.write(bigEndian: Int64(sync))
             writer.write(bigEndian: Int64(protection.utf8.count))
             writer.write(protection)
-            for field in fields {
+            for (index, field) in fields.enumerated() {
+                if index == fields.count - lookupFields.count { writer.write(marker) }
                 // A length of -1 marks an absent column, so absent and empty differ.
                 writer.write(bigEndian: Int64(field?.count ?? -1))
                 if let field { writer.write(field) }
