@@ -66,6 +66,6 @@ extension Array where Element == UInt8 {
     /// Overwrites the bytes with zeros in place, as ``Foundation/Data/zeroize()`` does: for
     /// decrypted key material and derived keys held as byte arrays.
     package mutating func zeroize() {
-        withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 }
