@@ -37,6 +37,10 @@ enum KeychainSchema {
     /// The formats this library opens.
     static let readableFormats = 2...formatVersion
 
+    /// Each migration records the format its own schema is, never ``formatVersion``: GRDB
+    /// commits migrations one at a time, so a crash or power cut between two of them must
+    /// leave a database whose recorded format matches its tables, which the next open then
+    /// migrates on.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v2") { db in
@@ -45,7 +49,7 @@ enum KeychainSchema {
                     key TEXT PRIMARY KEY NOT NULL,
                     value ANY NOT NULL
                 );
-                INSERT INTO meta (key, value) VALUES ('format', \(formatVersion));
+                INSERT INTO meta (key, value) VALUES ('format', 2);
                 CREATE TABLE keybag (
                     name TEXT PRIMARY KEY NOT NULL,
                     wrapping TEXT NOT NULL,
@@ -73,7 +77,7 @@ enum KeychainSchema {
                 """)
         }
         migrator.registerMigration("v3") { db in
-            try db.execute(sql: "UPDATE meta SET value = \(formatVersion) WHERE key = 'format'")
+            try db.execute(sql: "UPDATE meta SET value = 3 WHERE key = 'format'")
         }
         migrator.registerMigration("v4") { db in
             // The default marks every row of before, and any row a format 3 library still
@@ -91,7 +95,7 @@ enum KeychainSchema {
                 CREATE INDEX key_by_label ON item (klbl) WHERE class = \(ItemClass.key.storageCode);
                 CREATE INDEX certificate_by_public_key_hash ON item (pkhh)
                     WHERE class = \(ItemClass.certificate.storageCode);
-                UPDATE meta SET value = \(formatVersion) WHERE key = 'format';
+                UPDATE meta SET value = 4 WHERE key = 'format';
                 """)
         }
         return migrator

@@ -110,6 +110,10 @@ package final class KeychainStore: Sendable {
                 if format != KeychainSchema.formatVersion {
                     do {
                         try KeychainSchema.migrator.migrate(database)
+                        // Every migration is applied now, whatever the list said before.
+                        try database.write { db in
+                            try db.execute(sql: "UPDATE meta SET value = \(KeychainSchema.formatVersion) WHERE key = 'format'")
+                        }
                     } catch {
                         throw KeychainError.from(error, during: "open")
                     }
