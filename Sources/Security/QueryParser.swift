@@ -14,7 +14,9 @@ package struct ParsedQuery {
     var synchronizable: SynchronizableFilter = .notSynchronizable
     var persistentReference: PersistentReference?
     var limit: MatchLimit = .one
-    var returning: ReturnOptions = []
+    /// Written without a literal, which would go through the generic initializer of `SetAlgebra`
+    /// from a sequence on every parse.
+    var returning = ReturnOptions(rawValue: 0)
     var valueData: Data?
     /// `kSecUseKeychain`: the keychain to use instead of the default one.
     var keychain: SecKeychain?
@@ -120,16 +122,26 @@ package enum QueryParser {
     }
 
     private static func parse(_ entries: [(key: String, value: Any)], for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
-        let reference = try entries.first { $0.key == QueryKey.valuePersistentRef }.map { entry throws(KeychainError) in
-            guard let data = FoundationValues.data(entry.value), let reference = PersistentReference(data: data) else {
+        // The three entries that decide how the others are read, found in one pass.
+        var classValue: Any?
+        var referenceValue: Any?
+        var valueRefValue: Any?
+        for entry in entries {
+            switch entry.key {
+            case QueryKey.itemClass: classValue = entry.value
+            case QueryKey.valuePersistentRef: referenceValue = entry.value
+            case QueryKey.valueRef: valueRefValue = entry.value
+            default: continue
+            }
+        }
+        let reference = try referenceValue.map { value throws(KeychainError) in
+            guard let data = FoundationValues.data(value), let reference = PersistentReference(data: data) else {
                 throw KeychainError.param("kSecValuePersistentRef takes a 20-byte persistent reference")
             }
             return reference
         }
-        let valueReference = try entries.first { $0.key == QueryKey.valueRef }.map { entry throws(KeychainError) in
-            try ItemReference(entry.value)
-        }
-        var query = ParsedQuery(itemClass: try itemClass(entries, reference: reference, valueReference: valueReference))
+        let valueReference = try valueRefValue.map { value throws(KeychainError) in try ItemReference(value) }
+        var query = ParsedQuery(itemClass: try itemClass(classValue, reference: reference, valueReference: valueReference))
         query.attributes.reserveCapacity(entries.count)
         let schema = query.itemClass.schema
         var namesOtherAttributes = false
@@ -230,14 +242,14 @@ package enum QueryParser {
 
     /// Rule 1: the class comes from kSecClass, from a persistent reference, or (as Apple
     /// infers it) from the object given with kSecValueRef, which must then agree.
-    private static func itemClass(_ entries: [(key: String, value: Any)], reference: PersistentReference?,
+    private static func itemClass(_ classValue: Any?, reference: PersistentReference?,
                                   valueReference: ItemReference?) throws(KeychainError) -> ItemClass {
-        guard let entry = entries.first(where: { $0.key == QueryKey.itemClass }) else {
+        guard let classValue else {
             if let valueReference { return valueReference.itemClass }
             guard let reference else { throw .param("the query names no kSecClass") }
             return reference.itemClass
         }
-        guard let name = FoundationValues.string(entry.value) else { throw .param("kSecClass takes a string") }
+        guard let name = FoundationValues.string(classValue) else { throw .param("kSecClass takes a string") }
         guard let itemClass = ItemClass(rawValue: name) else { throw .noSuchClass }
         if let valueReference, valueReference.itemClass != itemClass {
             throw .param("kSecValueRef holds an object of another class than kSecClass names")

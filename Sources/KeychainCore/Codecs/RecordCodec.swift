@@ -26,22 +26,39 @@ package enum RecordCodec {
     /// ``decode(_:)`` could not read back: a code longer than 255 bytes, or a value longer
     /// than 4 GiB - 1.
     package static func encode(_ attributes: [String: AttributeValue]) throws(KeychainError) -> Data {
-        let sorted = attributes.sorted { $0.key < $1.key }
-        var count = 1
-        for (code, value) in sorted {
-            guard code.utf8.count <= longestCode else {
-                throw .param("an attribute code is longer than \(longestCode) bytes")
+        let form = try Form(attributes)
+        return ByteWriter.data(count: form.count, form.write)
+    }
+
+    /// The byte form of some attributes, checked and measured but not written yet: for a
+    /// caller that writes it into a buffer of its own (a sealed record's padded plaintext).
+    struct Form {
+        private let sorted: [(key: String, value: AttributeValue)]
+        /// How many bytes ``write(_:)`` writes.
+        let count: Int
+
+        /// errSecParam for what ``decode(_:)`` could not read back (see ``encode(_:)``).
+        init(_ attributes: [String: AttributeValue]) throws(KeychainError) {
+            sorted = attributes.sorted { $0.key < $1.key }
+            var count = 1
+            for (code, value) in sorted {
+                guard code.utf8.count <= longestCode else {
+                    throw .param("an attribute code is longer than \(longestCode) bytes")
+                }
+                let payload = switch value {
+                case .string(let string): string.utf8.count
+                case .data(let data): data.count
+                case .number, .date: 8
+                case .bool: 1
+                }
+                guard payload <= longestPayload else { throw .param("an attribute value is longer than 4 GiB") }
+                count += 1 + code.utf8.count + 1 + 4 + payload
             }
-            let payload = switch value {
-            case .string(let string): string.utf8.count
-            case .data(let data): data.count
-            case .number, .date: 8
-            case .bool: 1
-            }
-            guard payload <= longestPayload else { throw .param("an attribute value is longer than 4 GiB") }
-            count += 1 + code.utf8.count + 1 + 4 + payload
+            self.count = count
         }
-        return ByteWriter.data(count: count) { writer in
+
+        /// Writes the ``count`` bytes of the form.
+        func write(_ writer: inout ByteWriter) {
             writer.write(byte: version)
             for (code, value) in sorted {
                 writer.write(byte: UInt8(code.utf8.count))

@@ -6,7 +6,7 @@ import Foundation
 enum RecordSealer {
     /// Seals under a fresh random nonce, or under `nonce`: 12 bytes the caller drew at random
     /// (see ``RandomBytes``), never used before with this key.
-    static func seal(_ plaintext: Data, with key: SymmetricKey, binding aad: Data,
+    static func seal(_ plaintext: some DataProtocol, with key: SymmetricKey, binding aad: some DataProtocol,
                      nonce: ArraySlice<UInt8>? = nil) throws(KeychainError) -> Data {
         do {
             let nonce = try nonce.map { try AES.GCM.Nonce(data: $0) } ?? AES.GCM.Nonce()

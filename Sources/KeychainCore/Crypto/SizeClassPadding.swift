@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Pads what is sealed to a size class, so that the stored length of a secret or of a
 /// record's attributes tells an attacker with the files only its class, not its length.
@@ -21,12 +26,26 @@ enum SizeClassPadding {
         return size
     }
 
-    static func pad(_ plaintext: Data) -> Data {
-        var padded = Data(capacity: paddedCount(plaintext.count))
-        padded.append(plaintext)
-        padded.append(0x80)
-        padded.append(Data(count: paddedCount(plaintext.count) - plaintext.count - 1))
-        return padded
+    /// Writes `count` bytes with `write`, pads them to their size class in the same
+    /// temporary buffer and hands that to `use`, then zeroes the buffer: a sealed part's
+    /// plaintext takes no allocation or copy of its own (the record's byte form is written
+    /// straight into it).
+    static func withPadded<R>(count: Int, _ write: (inout ByteWriter) -> Void,
+                              _ use: (UnsafeRawBufferPointer) throws(KeychainError) -> R) throws(KeychainError) -> R {
+        let size = paddedCount(count)
+        let result = withUnsafeTemporaryAllocation(byteCount: size, alignment: 1) { buffer -> Result<R, KeychainError> in
+            // Zeroed before the memory is given back, whatever `use` did.
+            defer { if let base = buffer.baseAddress { explicit_bzero(base, size) } }
+            ByteWriter.fill(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]), write)
+            buffer[count] = 0x80
+            UnsafeMutableRawBufferPointer(rebasing: buffer[(count + 1)...]).initializeMemory(as: UInt8.self, repeating: 0)
+            do throws(KeychainError) {
+                return .success(try use(UnsafeRawBufferPointer(buffer)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     /// The plaintext; errSecDecode when the padding is not well formed (only a bug can make

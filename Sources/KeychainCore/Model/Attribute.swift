@@ -41,9 +41,9 @@ package struct Attribute: Sendable, Hashable {
         switch kind {
         case .text, .data:
             switch value {
-            case .string(let string): return Data(string.utf8)
+            case .string(let string): return Self.bytes(of: string)
             case .data(let data): return data
-            case .number(let number): return Data(String(number).utf8)
+            case .number(let number): return Self.bytes(of: String(number))
             case .bool(let flag): return Data((flag ? "1" : "0").utf8)
             case .date: throw .param("attribute '\(code)' takes a string, data or number, not a date")
             }
@@ -58,12 +58,12 @@ package struct Attribute: Sendable, Hashable {
             guard case .string(let group) = value, !group.isEmpty else {
                 throw .param("attribute '\(code)' takes a non-empty string")
             }
-            return Data(group.utf8)
+            return Self.bytes(of: group)
         case .accessibility:
             guard case .string(let raw) = value, Accessibility(rawValue: raw) != nil else {
                 throw .param("attribute '\(code)' takes one of the kSecAttrAccessible values")
             }
-            return Data(raw.utf8)
+            return Self.bytes(of: raw)
         case .accessControl:
             throw .unimplemented("kSecAttrAccessControl needs access-control objects, which are not supported")
         case .ignored:
@@ -97,6 +97,13 @@ package struct Attribute: Sendable, Hashable {
         case .data, .date:
             throw .param("attribute '\(code)' takes a number")
         }
+    }
+
+    /// A string's UTF-8 bytes in one copy: `Data(string.utf8)` goes through the generic
+    /// sequence initializer (measured: most of a canonical value's cost, on every add).
+    static func bytes(of string: String) -> Data {
+        var string = string
+        return string.withUTF8 { Data(buffer: $0) }
     }
 
     static func bytes(of number: Int64) -> Data {

@@ -366,7 +366,7 @@ package final class KeychainStore: Sendable {
     /// nonces in `random`.
     func seal(_ record: ItemRecord, secret: Data, nonce: Data, columns: StoredColumns,
               key: SymmetricKey, random: ArraySlice<UInt8>) throws(KeychainError) -> (attributes: Data, secret: Data) {
-        let sealed = try ItemSealing.seal(attributes: RecordCodec.encode(record.attributes), secret: secret,
+        let sealed = try ItemSealing.seal(record: record.attributes, secret: secret,
                                           columns: columns, rowNonce: nonce, key: key, random: random)
         return (sealed.attributes, sealed.secret ?? Data())
     }

@@ -24,8 +24,10 @@ struct StoredColumns: Hashable {
     init(record: ItemRecord, hasher: IndexHasher) throws(KeychainError) {
         // The canonical bytes of the identity, computed once: the hashed columns are
         // primary-key fields of the classes that have them.
+        let identityFields = record.itemClass.schema.identityFields
         var fields: [(attribute: Attribute, bytes: Data)] = []
-        for attribute in record.itemClass.schema.identityFields {
+        fields.reserveCapacity(identityFields.count)
+        for attribute in identityFields {
             fields.append((attribute, try record.canonicalBytes(of: attribute) ?? attribute.defaultCanonicalBytes))
         }
         func column(_ attribute: Attribute) -> Data? {
@@ -35,7 +37,8 @@ struct StoredColumns: Hashable {
         sync = record.isSynchronizable ? 1 : 0
         protection = record.accessibility.rawValue
         identity = hasher.identity(of: record.itemClass, fields: fields)
-        accessGroup = hasher.accessGroupHash(record.accessGroup)
+        // The access group is an identity field of every class: its bytes are at hand.
+        accessGroup = column(ItemSchema.accessGroup) ?? hasher.accessGroupHash(record.accessGroup)
         account = column(ItemSchema.account)
         service = column(ItemSchema.service)
         server = column(ItemSchema.server)
@@ -83,51 +86,92 @@ struct StoredColumns: Hashable {
         /// Each layout has a prefix of its own, so a part is opened only as what it is.
         var prefix: [UInt8] {
             switch self {
-            case .unpadded: Array("swift-keychain item v2".utf8)
-            case .padded: Array("swift-keychain item v3".utf8)
+            case .unpadded: Self.unpaddedPrefix
+            case .padded: Self.paddedPrefix
             }
         }
+
+        private static let unpaddedPrefix = Array("swift-keychain item v2".utf8)
+        private static let paddedPrefix = Array("swift-keychain item v3".utf8)
     }
 
     /// The associated data that binds a sealed blob to this row and to its role in it.
     func associatedData(nonce: Data, part: Part, layout: Layout) -> Data {
-        associatedDataBytes(nonce: nonce, part: part, layout: layout)
+        ByteWriter.data(count: associatedDataCount(nonce: nonce, layout: layout)) { writer in
+            writeAssociatedData(&writer, nonce: nonce, part: part, layout: layout)
+        }
     }
 
     /// The associated data of both parts: they differ only in the part byte.
     func associatedData(nonce: Data, layout: Layout) -> (attributes: Data, secret: Data) {
-        var aad = associatedDataBytes(nonce: nonce, part: .attributes, layout: layout)
-        let attributes = aad
-        aad[layout.prefix.count] = Part.secret.rawValue
-        return (attributes, aad)
+        (associatedData(nonce: nonce, part: .attributes, layout: layout),
+         associatedData(nonce: nonce, part: .secret, layout: layout))
+    }
+
+    /// Hands `use` the associated data of either part, written once into a temporary buffer
+    /// whose part byte the function it is given sets: what sealing a row's two parts needs,
+    /// with no allocation. Each buffer it returns holds only until the next call.
+    func withAssociatedData<R>(nonce: Data, layout: Layout,
+                               _ use: ((Part) -> UnsafeRawBufferPointer) throws(KeychainError) -> R) throws(KeychainError) -> R {
+        let count = associatedDataCount(nonce: nonce, layout: layout)
+        let partIndex = layout.prefix.count
+        let result = withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer -> Result<R, KeychainError> in
+            ByteWriter.fill(buffer) { writer in
+                writeAssociatedData(&writer, nonce: nonce, part: .attributes, layout: layout)
+            }
+            do throws(KeychainError) {
+                return .success(try use { part in
+                    buffer[partIndex] = part.rawValue
+                    return UnsafeRawBufferPointer(buffer)
+                })
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The length of the associated data (``writeAssociatedData(_:nonce:part:layout:)``).
+    private func associatedDataCount(nonce: Data, layout: Layout) -> Int {
+        var count = layout.prefix.count + 1 + nonce.count + 8 * 3 + protection.utf8.count
+        count += 8 * 5 + identity.count + accessGroup.count + (account?.count ?? 0) + (service?.count ?? 0)
+            + (server?.count ?? 0)
+        if let keyLookup {
+            count += KeyLookupColumns.associatedDataMarker.count + 8 * 3 + (keyLookup.applicationTag?.count ?? 0)
+                + (keyLookup.applicationLabel?.count ?? 0) + (keyLookup.publicKeyHash?.count ?? 0)
+        }
+        return count
     }
 
     /// The prefix, the part byte, the nonce, then each column with its length; then, for a
     /// row that has them, a marker and the lookup columns. A row without them (a password,
     /// or a key or certificate not indexed yet) keeps the associated data it was sealed with
     /// before they existed, and a row with them can never open as one without.
-    private func associatedDataBytes(nonce: Data, part: Part, layout: Layout) -> Data {
-        var fields = [identity, accessGroup, account, service, server]
-        let lookupFields = keyLookup?.columns ?? []
-        fields += lookupFields
-        let marker = lookupFields.isEmpty ? [] : KeyLookupColumns.associatedDataMarker
-        let prefix = layout.prefix
-        let count = prefix.count + 1 + nonce.count + 8 * (3 + fields.count) + marker.count
-            + protection.utf8.count + fields.reduce(0) { $0 + ($1?.count ?? 0) }
-        return ByteWriter.data(count: count) { writer in
-            writer.write(prefix)
-            writer.write(byte: part.rawValue)
-            writer.write(nonce)
-            writer.write(bigEndian: Int64(classCode))
-            writer.write(bigEndian: Int64(sync))
-            writer.write(bigEndian: Int64(protection.utf8.count))
-            writer.write(protection)
-            for (index, field) in fields.enumerated() {
-                if index == fields.count - lookupFields.count { writer.write(marker) }
-                // A length of -1 marks an absent column, so absent and empty differ.
-                writer.write(bigEndian: Int64(field?.count ?? -1))
-                if let field { writer.write(field) }
-            }
+    private func writeAssociatedData(_ writer: inout ByteWriter, nonce: Data, part: Part, layout: Layout) {
+        writer.write(layout.prefix)
+        writer.write(byte: part.rawValue)
+        writer.write(nonce)
+        writer.write(bigEndian: Int64(classCode))
+        writer.write(bigEndian: Int64(sync))
+        writer.write(bigEndian: Int64(protection.utf8.count))
+        writer.write(protection)
+        Self.write(identity, to: &writer)
+        Self.write(accessGroup, to: &writer)
+        Self.write(account, to: &writer)
+        Self.write(service, to: &writer)
+        Self.write(server, to: &writer)
+        if let keyLookup {
+            writer.write(KeyLookupColumns.associatedDataMarker)
+            Self.write(keyLookup.applicationTag, to: &writer)
+            Self.write(keyLookup.applicationLabel, to: &writer)
+            Self.write(keyLookup.publicKeyHash, to: &writer)
         }
+    }
+
+    /// A column with its length; a length of -1 marks an absent column, so absent and empty
+    /// differ.
+    private static func write(_ field: Data?, to writer: inout ByteWriter) {
+        writer.write(bigEndian: Int64(field?.count ?? -1))
+        if let field { writer.write(field) }
     }
 }
