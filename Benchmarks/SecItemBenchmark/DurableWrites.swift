@@ -11,7 +11,15 @@ struct DurableFigures: Codable {
     var bareFull: Double
     var oneThread: Double
     var fourThreads: Double
+    /// The medians of each round's own ratio to that round's bare FULL insert: steadier than
+    /// the ratio of the medians when the disk's sync rate drifts between rounds.
+    var oneThreadRatio: Double
+    var fourThreadsRatio: Double
 }
+
+/// The targets, as ratios to the bare FULL insert of the same run: a disk whose syncs are
+/// slower or faster scales all three alike.
+let durableTargets = (oneThread: 0.79, fourThreads: 2.25)
 
 /// Inserts `count` rows of 100 bytes, one transaction each, into a fresh WAL database;
 /// rows per second.
@@ -83,8 +91,10 @@ func measureDurableWrites(count: Int) -> DurableFigures {
             samples[3].append(durableAdds(count, threads: 4, prefix: "four-\(round)"))
         }
     }
+    let ratios = { (figure: Int) in median(zip(samples[figure], samples[1]).map { $0 / $1 }) }
     return DurableFigures(bareNormal: median(samples[0]), bareFull: median(samples[1]),
-                          oneThread: median(samples[2]), fourThreads: median(samples[3]))
+                          oneThread: median(samples[2]), fourThreads: median(samples[3]),
+                          oneThreadRatio: ratios(2), fourThreadsRatio: ratios(3))
 }
 
 func printDurableTable(_ figures: DurableFigures, count: Int) {
@@ -96,4 +106,9 @@ func printDurableTable(_ figures: DurableFigures, count: Int) {
     print("SecItemAdd, 4 threads (durable, grouped)    | \(cell(figures.fourThreads))")
     print(String(format: "1 thread: %.2fx of bare FULL; 4 threads: %.2fx of bare FULL",
                  figures.oneThread / figures.bareFull, figures.fourThreads / figures.bareFull))
+    print(String(format: "median of each round's ratio: 1 thread %.2fx, 4 threads %.2fx",
+                 figures.oneThreadRatio, figures.fourThreadsRatio))
+    let met = figures.oneThreadRatio >= durableTargets.oneThread && figures.fourThreadsRatio >= durableTargets.fourThreads
+    print("verdict: \(met ? "PASS" : "FAIL")" + String(format: " (targets: 1 thread at least %.2fx, 4 threads at least %.2fx of bare FULL, per-round medians)",
+                 durableTargets.oneThread, durableTargets.fourThreads))
 }
