@@ -94,6 +94,8 @@ extension PasswordFields {
     }
 
     private static func nonzero(_ attributes: [String: Any]) -> [String: Any] {
-        attributes.filter { ($0.value as? NSNumber)?.int64Value != 0 }
+        // Strings, the most of them, are kept without a cast to NSNumber, which can never
+        // succeed for them and goes through Foundation's bridging (a conformance lookup).
+        attributes.filter { $0.value is String || ($0.value as? NSNumber)?.int64Value != 0 }
     }
 }
