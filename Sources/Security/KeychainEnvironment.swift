@@ -20,7 +20,20 @@ public struct KeychainEnvironment: Sendable, Hashable {
     /// For the process they come from `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else
     /// from `keychain-access-groups` in `<executable>.entitlements`, else from the bundle
     /// identifier or the executable's name.
-    public var accessGroups: [String]
+    public var accessGroups: [String] {
+        get { givenAccessGroups ?? Self.processAccessGroups }
+        set { givenAccessGroups = newValue }
+    }
+
+    /// The groups given, or nil for the process's own, which are found when first asked
+    /// for: most uses of the environment only need the keychain's place, and finding them
+    /// (the executable's path, its entitlements file, the bundle) was most of the cost of a
+    /// process's first look at the environment.
+    private var givenAccessGroups: [String]?
+
+    /// The access groups of this process, found once.
+    private static let processAccessGroups: [String] =
+        CallerIdentity.ofCurrentProcess(environment: ProcessEnvironment.variables).accessGroups
 
     /// The caller the groups make. Made when asked rather than stored: a stored core type
     /// would make this public struct's layout depend on the core, which clients in other
@@ -30,7 +43,26 @@ public struct KeychainEnvironment: Sendable, Hashable {
     public init(directory: URL, keychainName: String = "login", accessGroups: [String]) {
         self.directory = directory
         self.keychainName = keychainName
-        self.accessGroups = accessGroups
+        self.givenAccessGroups = accessGroups
+    }
+
+    /// The process's environment before its access groups are asked for.
+    private init(processAt directory: URL, keychainName: String) {
+        self.directory = directory
+        self.keychainName = keychainName
+        self.givenAccessGroups = nil
+    }
+
+    /// Equal when they name the same keychain and groups, whether the groups were given or
+    /// are the process's.
+    public static func == (lhs: KeychainEnvironment, rhs: KeychainEnvironment) -> Bool {
+        lhs.directory == rhs.directory && lhs.keychainName == rhs.keychainName && lhs.accessGroups == rhs.accessGroups
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(directory)
+        hasher.combine(keychainName)
+        hasher.combine(accessGroups)
     }
 
     /// The environment of this process: the default keychain is `login`, or the one
@@ -38,12 +70,8 @@ public struct KeychainEnvironment: Sendable, Hashable {
     public static var process: KeychainEnvironment { processEnvironment.withLock { $0 } }
 
     private static let processEnvironment: Mutex<KeychainEnvironment> = {
-        let variables = ProcessEnvironment.variables
-        let directory = KeychainFiles.defaultDirectory(environment: variables)
-        return Mutex(KeychainEnvironment(
-            directory: directory,
-            keychainName: defaultKeychainName(in: directory),
-            accessGroups: CallerIdentity.ofCurrentProcess(environment: variables).accessGroups))
+        let directory = KeychainFiles.defaultDirectory(environment: ProcessEnvironment.variables)
+        return Mutex(KeychainEnvironment(processAt: directory, keychainName: defaultKeychainName(in: directory)))
     }()
 
     /// The file in the keychains folder that names the default keychain, when it is not

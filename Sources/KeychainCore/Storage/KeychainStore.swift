@@ -43,11 +43,15 @@ package final class KeychainStore: Sendable {
     /// truncates it, without waiting for anyone: SQLite's own checkpoint at close leaves the
     /// copied frames in the kept log file, and so the page versions they hold; and a log
     /// whose tail was lost would then lay those old pages over the newer database file.
+    /// An empty log (a process that only read, after writers that closed cleanly) has
+    /// nothing to copy: the checkpoint is skipped.
     func close() {
         checkpointer.close()
-        database.writeWithoutTransaction { db in
-            sqlite3_busy_timeout(db.sqliteConnection, 0)
-            _ = sqlite3_wal_checkpoint_v2(db.sqliteConnection, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        if !WALCheckpointer.logIsEmpty(of: files.database.path) {
+            database.writeWithoutTransaction { db in
+                sqlite3_busy_timeout(db.sqliteConnection, 0)
+                _ = sqlite3_wal_checkpoint_v2(db.sqliteConnection, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+            }
         }
         try? database.close()
     }
@@ -118,8 +122,16 @@ package final class KeychainStore: Sendable {
                         throw KeychainError.from(error, during: "open")
                     }
                 }
-                let opened = try write(database, during: "open") { db in
-                    try OpenedKeybag.load(db, files: files, creating: creating, mustExist: mustExist)
+                // Read first: a whole keychain needs no write, and a find then takes no
+                // write lock; only a new or incomplete keybag is loaded again, writing.
+                let read = creating != nil ? nil : try Self.read(database, during: "open") { db in
+                    try OpenedKeybag.load(db, files: files, mustExist: mustExist, writing: false)
+                }
+                let written = try read == nil ? write(database, during: "open") { db in
+                    try OpenedKeybag.load(db, files: files, creating: creating, mustExist: mustExist, writing: true)
+                } : nil
+                guard let opened = read ?? written else {
+                    throw KeychainError.notAvailable("the keybag could not be loaded")
                 }
                 return KeychainStore(files: files, database: database, checkpointer: checkpointer, opened: opened)
             }
@@ -459,6 +471,13 @@ package final class KeychainStore: Sendable {
     static func oneStatement<T>(_ database: DatabaseQueue, during operation: String,
                                         _ body: (Database) throws -> T) throws(KeychainError) -> T {
         do { return try database.inDatabase(body) } catch { throw .from(error, during: operation) }
+    }
+
+    /// For a closure of several reads: one deferred, read-only transaction, so that they
+    /// see one state of the database.
+    static func read<T>(_ database: DatabaseQueue, during operation: String,
+                        _ body: (Database) throws -> T) throws(KeychainError) -> T {
+        do { return try database.read(body) } catch { throw .from(error, during: operation) }
     }
 
     /// For a closure of several statements: one IMMEDIATE transaction, all or nothing.

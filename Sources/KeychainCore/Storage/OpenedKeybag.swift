@@ -14,8 +14,14 @@ struct OpenedKeybag {
     /// with the database's path, so that a copy of the folder is another keychain.
     let keychainID: String
 
-    /// Reads the keybag in a write transaction, creating it for a new keychain and binding
-    /// the ThisDeviceOnly keys of a keychain written before they were bound to the machine.
+    /// Reads the keybag, creating it for a new keychain and binding the ThisDeviceOnly keys
+    /// of a keychain written before they were bound to the machine.
+    ///
+    /// With `writing`, `db` is in a write transaction and whatever is missing is written.
+    /// Without it, `db` is in a read transaction and nothing is written: a keychain that
+    /// lacks its id, its keybag or a key's binding to this machine gives nil, and the open
+    /// loads it again in a write transaction. So a find in a whole keychain never takes the
+    /// database's write lock from other processes.
     ///
     /// With `creating`, the keychain must be new (else errSecDuplicateKeychain), and its
     /// keybag, password and settings are written in this one transaction: the keys a
@@ -24,13 +30,23 @@ struct OpenedKeybag {
     /// With `mustExist`, a keybag that was never written (a creation cut short after the
     /// tables were made) is errSecNoSuchKeychain: the keychain was never whole.
     static func load(_ db: Database, files: KeychainFiles, creating: KeychainCreation? = nil,
-                     mustExist: Bool = false) throws -> OpenedKeybag {
+                     mustExist: Bool = false, writing: Bool) throws -> OpenedKeybag? {
         let table = KeybagTable(db: db, files: files)
-        try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?)",
-                       arguments: [Data(RandomBytes.draw(16))])
+        if writing {
+            try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('id', ?)",
+                           arguments: [Data(RandomBytes.draw(16))])
+        }
+        guard let id = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") else {
+            if writing { throw KeychainError.notAvailable("the keychain's id was not stored") }
+            return nil
+        }
         var entries = try table.entries()
         if creating != nil, !entries.isEmpty { throw KeychainError.duplicateKeychain }
         if mustExist, entries.isEmpty { throw KeychainError.noSuchKeychain }
+        let needsBinding = entries.contains { name, entry in
+            entry.wrapping == .device && Keybag.wrapping(of: name, withPassword: false) == .deviceAndMachine
+        }
+        if !writing, creating != nil || entries.isEmpty || needsBinding { return nil }
         let deviceKey = try table.deviceKey(create: entries.isEmpty)
         var created: ClassKeyAvailability.Unlock?
         if entries.isEmpty {
@@ -76,7 +92,6 @@ struct OpenedKeybag {
             keys[.always] = alwaysKey
             return keys
         }
-        let id = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'id'") ?? Data()
         let path = Data(files.database.resolvingSymlinksInPath().path.utf8)
         let digest = SHA256.hash(data: id + path)
         let firstUnlock = try table.passwordKDF() == nil

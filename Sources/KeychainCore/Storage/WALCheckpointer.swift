@@ -110,6 +110,14 @@ final class WALCheckpointer: Sendable {
     /// Copies a long log into the database and truncates it, on a connection of its own that
     /// gives up at once rather than wait for another process that is reading or writing:
     /// one process pays for the checkpoint, and the next ones open a short log.
+    /// Whether the log of the database at `databasePath` holds no frame: no file, or an
+    /// empty one, as every truncating checkpoint leaves it. A log of any other length may
+    /// hold frames, whether or not this process wrote them.
+    static func logIsEmpty(of databasePath: String) -> Bool {
+        var info = stat()
+        return stat(databasePath + "-wal", &info) != 0 || info.st_size == 0
+    }
+
     static func truncateLongLog(of databasePath: String) {
         var info = stat()
         guard stat(databasePath + "-wal", &info) == 0, info.st_size > longLogBytes else { return }

@@ -9,7 +9,23 @@ struct GenericPasswordFields: PasswordFields {
     static let itemName = "a generic password"
     static let serviceName = "service"
 
-    @OptionGroup var shared: SharedPasswordFields
+    @Option(name: .customShort("a"), parsing: .unconditional, help: SharedPasswordOption.account)
+    var account: String?
+
+    @Option(name: .customShort("l"), parsing: .unconditional, help: SharedPasswordOption.label)
+    var label: String?
+
+    @Option(name: .customShort("j"), parsing: .unconditional, help: SharedPasswordOption.comment)
+    var comment: String?
+
+    @Option(name: .customShort("D"), parsing: .unconditional, help: SharedPasswordOption.kind)
+    var kind: String?
+
+    @Option(name: .customShort("c"), parsing: .unconditional, help: SharedPasswordOption.creator)
+    var creator: FourCharCode?
+
+    @Option(name: .customShort("C"), parsing: .unconditional, help: SharedPasswordOption.type)
+    var type: FourCharCode?
 
     @Option(name: .customShort("s"), parsing: .unconditional,
             help: ArgumentHelp("The service (kSecAttrService).", valueName: "service"))
@@ -20,7 +36,7 @@ struct GenericPasswordFields: PasswordFields {
     var generic: String?
 
     var given: [String: Any] {
-        var attributes = shared.given
+        var attributes = sharedGiven
         attributes[kSecAttrService as String] = service
         attributes[kSecAttrGeneric as String] = generic
         return attributes
@@ -28,9 +44,9 @@ struct GenericPasswordFields: PasswordFields {
 
     var newItem: [String: Any] {
         var attributes = given
-        attributes[kSecAttrLabel as String] = shared.label ?? service
+        attributes[kSecAttrLabel as String] = label ?? service
         return attributes
     }
 
-    var namesItem: Bool { shared.account != nil && service != nil }
+    var namesItem: Bool { account != nil && service != nil }
 }

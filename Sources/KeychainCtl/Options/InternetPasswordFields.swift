@@ -12,7 +12,23 @@ struct InternetPasswordFields: PasswordFields {
     static let itemName = "an internet password"
     static let serviceName = "server"
 
-    @OptionGroup var shared: SharedPasswordFields
+    @Option(name: .customShort("a"), parsing: .unconditional, help: SharedPasswordOption.account)
+    var account: String?
+
+    @Option(name: .customShort("l"), parsing: .unconditional, help: SharedPasswordOption.label)
+    var label: String?
+
+    @Option(name: .customShort("j"), parsing: .unconditional, help: SharedPasswordOption.comment)
+    var comment: String?
+
+    @Option(name: .customShort("D"), parsing: .unconditional, help: SharedPasswordOption.kind)
+    var kind: String?
+
+    @Option(name: .customShort("c"), parsing: .unconditional, help: SharedPasswordOption.creator)
+    var creator: FourCharCode?
+
+    @Option(name: .customShort("C"), parsing: .unconditional, help: SharedPasswordOption.type)
+    var type: FourCharCode?
 
     @Option(name: .customShort("s"), parsing: .unconditional,
             help: ArgumentHelp("The server (kSecAttrServer).", valueName: "server"))
@@ -42,7 +58,7 @@ struct InternetPasswordFields: PasswordFields {
     var authenticationType: FourCharCode?
 
     var given: [String: Any] {
-        var attributes = shared.given
+        var attributes = sharedGiven
         attributes[kSecAttrServer as String] = server
         attributes[kSecAttrSecurityDomain as String] = domain
         attributes[kSecAttrPath as String] = path
@@ -55,12 +71,12 @@ struct InternetPasswordFields: PasswordFields {
 
     var newItem: [String: Any] {
         var attributes = given
-        attributes[kSecAttrLabel as String] = shared.label ?? server
+        attributes[kSecAttrLabel as String] = label ?? server
         attributes[kSecAttrPort as String] = NSNumber(value: port ?? 0)
         attributes[kSecAttrProtocol as String] = `protocol`?.text ?? NSNumber(value: 0)
         attributes[kSecAttrAuthenticationType as String] = authenticationType?.text ?? "dflt"
         return attributes
     }
 
-    var namesItem: Bool { shared.account != nil && server != nil }
+    var namesItem: Bool { account != nil && server != nil }
 }

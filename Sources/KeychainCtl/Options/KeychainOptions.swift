@@ -18,9 +18,13 @@ struct KeychainOptions: ParsableArguments {
                 valueName: "group"))
     var accessGroup: String?
 
-    @OptionGroup var keychain: KeychainArgument
+    /// ``KeychainArgument``'s argument, declared here rather than as a nested group: each
+    /// group is another type that ArgumentParser reflects and casts, several times, in every
+    /// process (a fresh find's start-up measured it).
+    @Argument(help: KeychainArgument.help)
+    var keychain: String?
 
-    var location: KeychainLocation { keychain.location }
+    var location: KeychainLocation { KeychainLocation(argument: keychain) }
 
     /// keychainctl's own access group, where new items go without `--access-group`: the
     /// first of `KEYCHAIN_ACCESS_GROUPS` when it is set, else `keychainctl`. Not the name of

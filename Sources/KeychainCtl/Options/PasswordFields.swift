@@ -2,46 +2,22 @@ import ArgumentParser
 import Foundation
 import Security
 
-/// The attribute options of the password subcommands, common to both classes. In add
-/// subcommands they set the item's attributes; in find and delete subcommands they are
-/// what a match must equal.
-struct SharedPasswordFields: ParsableArguments {
-    @Option(name: .customShort("a"), parsing: .unconditional,
-            help: ArgumentHelp("The account (kSecAttrAccount).", valueName: "account"))
-    var account: String?
-
-    @Option(name: .customShort("l"), parsing: .unconditional,
-            help: ArgumentHelp("The label (kSecAttrLabel); an added item's defaults to its service or server.",
-                               valueName: "label"))
-    var label: String?
-
-    @Option(name: .customShort("j"), parsing: .unconditional,
-            help: ArgumentHelp("The comment (kSecAttrComment).", valueName: "comment"))
-    var comment: String?
-
-    @Option(name: .customShort("D"), parsing: .unconditional,
-            help: ArgumentHelp("The kind (kSecAttrDescription).", valueName: "kind"))
-    var kind: String?
-
-    @Option(name: .customShort("c"), parsing: .unconditional,
-            help: ArgumentHelp("The creator, a four-character code (kSecAttrCreator).", valueName: "creator"))
-    var creator: FourCharCode?
-
-    @Option(name: .customShort("C"), parsing: .unconditional,
-            help: ArgumentHelp("The type, a four-character code (kSecAttrType).", valueName: "type"))
-    var type: FourCharCode?
-
-    /// The attributes given, by kSecAttr key.
-    var given: [String: Any] {
-        var attributes: [String: Any] = [:]
-        attributes[kSecAttrAccount as String] = account
-        attributes[kSecAttrLabel as String] = label
-        attributes[kSecAttrComment as String] = comment
-        attributes[kSecAttrDescription as String] = kind
-        attributes[kSecAttrCreator as String] = creator?.number
-        attributes[kSecAttrType as String] = type?.number
-        return attributes
-    }
+/// The attribute options of the password subcommands that both classes have, as each
+/// class's fields declare them. In add subcommands they set the item's attributes; in find
+/// and delete subcommands they are what a match must equal.
+///
+/// Declared in each class's fields rather than as a nested option group: ArgumentParser
+/// reflects each group's type and casts its properties several times as it parses, and the
+/// first cast of each type scans the program's conformance records, which a fresh find paid
+/// for at start-up. What the options mean is written once, here.
+enum SharedPasswordOption {
+    static let account = ArgumentHelp("The account (kSecAttrAccount).", valueName: "account")
+    static let label = ArgumentHelp("The label (kSecAttrLabel); an added item's defaults to its service or server.",
+                                    valueName: "label")
+    static let comment = ArgumentHelp("The comment (kSecAttrComment).", valueName: "comment")
+    static let kind = ArgumentHelp("The kind (kSecAttrDescription).", valueName: "kind")
+    static let creator = ArgumentHelp("The creator, a four-character code (kSecAttrCreator).", valueName: "creator")
+    static let type = ArgumentHelp("The type, a four-character code (kSecAttrType).", valueName: "type")
 }
 
 /// What the add, find and delete subcommands of one password class need from its options.
@@ -53,6 +29,13 @@ protocol PasswordFields: ParsableArguments {
     static var itemName: String { get }
     /// What `-s` names: `service` or `server`.
     static var serviceName: String { get }
+    /// `-a`, `-l`, `-j`, `-D`, `-c` and `-C`, declared with ``SharedPasswordOption``'s help.
+    var account: String? { get }
+    var label: String? { get }
+    var comment: String? { get }
+    var kind: String? { get }
+    var creator: FourCharCode? { get }
+    var type: FourCharCode? { get }
     /// The attributes given, by kSecAttr key.
     var given: [String: Any] { get }
     /// The attributes of a new item: those given, with the defaults `security` gives.
@@ -62,6 +45,18 @@ protocol PasswordFields: ParsableArguments {
 }
 
 extension PasswordFields {
+    /// The attributes of the options both classes have, by kSecAttr key.
+    var sharedGiven: [String: Any] {
+        var attributes: [String: Any] = [:]
+        attributes[kSecAttrAccount as String] = account
+        attributes[kSecAttrLabel as String] = label
+        attributes[kSecAttrComment as String] = comment
+        attributes[kSecAttrDescription as String] = kind
+        attributes[kSecAttrCreator as String] = creator?.number
+        attributes[kSecAttrType as String] = type?.number
+        return attributes
+    }
+
     /// The class's primary-key attributes (§3), as the keychain itself defines them.
     static var primaryKey: Set<String> {
         SecItemClassKeys.primaryKey(of: itemClass)
@@ -99,6 +94,8 @@ extension PasswordFields {
     }
 
     private static func nonzero(_ attributes: [String: Any]) -> [String: Any] {
-        attributes.filter { ($0.value as? NSNumber)?.int64Value != 0 }
+        // Strings, the most of them, are kept without a cast to NSNumber, which can never
+        // succeed for them and goes through Foundation's bridging (a conformance lookup).
+        attributes.filter { $0.value is String || ($0.value as? NSNumber)?.int64Value != 0 }
     }
 }
