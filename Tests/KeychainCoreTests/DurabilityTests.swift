@@ -180,6 +180,47 @@ extension DurabilityTests {
         #expect(commits.batchCount - batchesBefore == perThread)
     }
 
+    @Test("group commit: a change that fails while its batch gathers the other threads' changes is undone alone; the batch's other changes commit")
+    func aChangeFailingWhileTheBatchGathersIsUndoneAlone() throws {
+        // As in the convoy test, each leader takes in all four threads' changes inside its
+        // open transaction; thread 2's change writes a row and then fails, every time.
+        let (commits, database) = try groupCommit("gather-failure", siblingWait: 1)
+        let threads = 4, perThread = 10
+        let failures = Mutex<[Int: Int]>([:])
+        let warmedUp = DispatchGroup(), go = DispatchSemaphore(value: 0), finished = DispatchGroup()
+        @Sendable func insert(_ thread: Int, _ index: Int) {
+            do {
+                try commits.perform(supersedes: false) { db in
+                    try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [thread, index])
+                    if thread == 2 && index >= 0 { throw ChangeFailed() }
+                }
+            } catch {
+                failures.withLock { $0[thread, default: 0] += 1 }
+            }
+        }
+        for thread in 0..<threads {
+            warmedUp.enter()
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                insert(thread, -1)
+                warmedUp.leave()
+                go.wait()
+                for index in 0..<perThread { insert(thread, index) }
+            }
+        }
+        warmedUp.wait()
+        let batchesBefore = commits.batchCount
+        for _ in 0..<threads { go.signal() }
+        finished.wait()
+        #expect(failures.withLock { $0 } == [2: perThread], "only thread 2's changes fail, each reported")
+        let rows = try database.read { db in
+            try Int.fetchAll(db, sql: "SELECT thread FROM t WHERE n >= 0 ORDER BY thread")
+        }
+        #expect(rows == [0, 1, 3].flatMap { Array(repeating: $0, count: perThread) }, "none of thread 2's rows stays")
+        #expect(commits.batchCount - batchesBefore == perThread, "each batch held all four threads' changes")
+    }
+
     @Test("group commit: a lone writer never waits for siblings")
     func aLoneWriterNeverWaits() throws {
         // If a lone writer waited for siblings that do not exist, 20 writes would take 20 s.

@@ -5,14 +5,13 @@ import GRDB
 /// (`synchronous=FULL`), and that sync, not the write, is what a durable write costs.
 ///
 /// A writer queues its change and waits. The writer at the head of the queue leads: it
-/// takes every change queued so far, runs them in one IMMEDIATE transaction (each in a
-/// savepoint of its own when there are several, so that one failing change leaves the
-/// others whole), commits once, and wakes the next leader, then each writer of the batch
-/// with its own result. Then the next
-/// writer still queued leads the next batch. A lone writer runs its change in a
-/// transaction of its own at once, with no thread switch. A leader first waits briefly
-/// (at most `siblingWait`) for the threads that wrote in the last few milliseconds to queue
-/// their next change, so that threads writing in a loop share every sync.
+/// opens one IMMEDIATE transaction, runs every change queued so far (each in a savepoint of
+/// its own when there are several, so that one failing change leaves the others whole),
+/// and, for at most `siblingWait`, the changes of the threads that wrote in the last few
+/// milliseconds as they queue, so that threads writing in a loop share every sync; then it
+/// commits once and wakes the next leader, then each writer of the batch with its own
+/// result. A lone writer runs its change in a transaction of its own at once, with no
+/// thread switch.
 ///
 /// Every change a call made is durable when the call returns: it returns only after the
 /// commit that holds it.
@@ -110,13 +109,10 @@ final class GroupCommit: @unchecked Sendable {
             }
         }
         lock.lock()
-        awaitSiblings()
-        let batch = Array(queue.prefix(Self.batchLimit))
-        largestBatch = max(largestBatch, batch.count)
-        batchCount += 1
+        let expected = min(recentWriters.count(at: DispatchTime.now().uptimeNanoseconds), Self.batchLimit)
         lock.unlock()
 
-        commit(batch)
+        let batch = commit(expecting: expected)
 
         for member in batch {
             member.change = nil
@@ -143,16 +139,13 @@ final class GroupCommit: @unchecked Sendable {
     private var awaitedCount = 0
     private let siblingsQueued = DispatchSemaphore(value: 0)
 
-    /// Waits, holding `lock` on entry and return, until every thread that wrote lately
-    /// has queued a change or `siblingWait` passed. Without it, threads that write in a loop
-    /// fall into a convoy: the first one back from a commit leads a batch of one while the
-    /// others are still preparing, and every other sync carries a single change.
-    private func awaitSiblings() {
-        let expected = min(recentWriters.count(at: DispatchTime.now().uptimeNanoseconds), Self.batchLimit)
-        guard queue.count < expected else { return }
-        awaitedCount = expected
+    /// Waits, holding `lock` on entry and return, until at least `count` writers are queued
+    /// or `deadline` passed.
+    private func awaitQueued(_ count: Int, until deadline: DispatchTime) {
+        guard queue.count < count else { return }
+        awaitedCount = count
         lock.unlock()
-        let signaled = siblingsQueued.wait(timeout: .now() + siblingWait) == .success
+        let signaled = siblingsQueued.wait(timeout: deadline) == .success
         lock.lock()
         if awaitedCount != 0 {
             // Timed out, and nobody signaled.
@@ -164,24 +157,46 @@ final class GroupCommit: @unchecked Sendable {
         }
     }
 
-    /// Runs the batch's changes in one transaction and records each one's outcome.
-    private func commit(_ batch: [Writer]) {
+    /// Runs the queued changes in one transaction, and those of the threads that wrote
+    /// lately as they queue, until `expected` changes ran or `siblingWait` passed; commits;
+    /// records each one's outcome, and returns the batch.
+    ///
+    /// Gathering inside the open transaction lets the leader run the changes that queued
+    /// first while the later threads still prepare theirs (parse, seal), instead of waiting
+    /// for all of them and then running every change in turn. The transaction holds the
+    /// write lock meanwhile, so another process's writer waits for `siblingWait` at most on
+    /// top of the batch's own time.
+    private func commit(expecting expected: Int) -> [Writer] {
+        lock.lock()
+        var batch = Array(queue.prefix(Self.batchLimit))
+        lock.unlock()
+        let deadline = DispatchTime.now() + siblingWait
         do {
             try database.writeWithoutTransaction { db in
                 try BatchTransaction.run(in: db) { transaction in
-                    if batch.count == 1 {
+                    if batch.count == 1 && expected <= 1 {
                         try batch[0].change?(db)
                         return
                     }
-                    for member in batch {
-                        do {
-                            try transaction.savepoint { try member.change?(db) }
-                        } catch let lost as BatchTransaction.TransactionLost {
-                            member.error = lost.cause
-                            throw lost.cause
-                        } catch {
-                            member.error = error
+                    var ran = 0
+                    while true {
+                        for member in batch[ran...] {
+                            do {
+                                try transaction.savepoint { try member.change?(db) }
+                            } catch let lost as BatchTransaction.TransactionLost {
+                                member.error = lost.cause
+                                throw lost.cause
+                            } catch {
+                                member.error = error
+                            }
                         }
+                        ran = batch.count
+                        if ran >= min(expected, Self.batchLimit) || DispatchTime.now() >= deadline { return }
+                        lock.lock()
+                        awaitQueued(ran + 1, until: deadline)
+                        batch = Array(queue.prefix(Self.batchLimit))
+                        lock.unlock()
+                        if batch.count == ran { return }
                     }
                 }
                 if scrubPending || batch.contains(where: { $0.supersedes && $0.error == nil }) {
@@ -192,6 +207,11 @@ final class GroupCommit: @unchecked Sendable {
             // The transaction did not commit: no change of the batch is applied.
             for member in batch where member.error == nil { member.error = error }
         }
+        lock.lock()
+        largestBatch = max(largestBatch, batch.count)
+        batchCount += 1
+        lock.unlock()
+        return batch
     }
 
     /// Copies the whole log into the database file and truncates it to nothing, so that no
