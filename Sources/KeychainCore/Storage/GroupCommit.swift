@@ -164,8 +164,8 @@ final class GroupCommit: @unchecked Sendable {
     /// Gathering inside the open transaction lets the leader run the changes that queued
     /// first while the later threads still prepare theirs (parse, seal), instead of waiting
     /// for all of them and then running every change in turn. The transaction holds the
-    /// write lock meanwhile, so another process's writer waits for `siblingWait` at most on
-    /// top of the batch's own time.
+    /// write lock and the connection meanwhile, so another process's writer, and a read of
+    /// this process, waits for `siblingWait` at most on top of the batch's own time.
     private func commit(expecting expected: Int) -> [Writer] {
         lock.lock()
         var batch = Array(queue.prefix(Self.batchLimit))
