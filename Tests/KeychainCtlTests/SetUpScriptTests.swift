@@ -137,7 +137,9 @@ import Glibc
     /// program's debugging information off into keychainctl.debug; a run while the program is
     /// newer than the sources execs it without calling swift; a program linked anew by another
     /// build is split again without building; a source changed since makes the next run build,
-    /// and so does the script itself changed since (its build options).
+    /// and so does the script itself changed since (its build options). The program is linked
+    /// by ld.bfd with packed relative relocations when that linker knows them, else without;
+    /// a change of options removes the package's stale Security module before the rebuild.
     @Test func keychainctlBuildsOnlyWhenTheSourcesAreNewer() throws {
         let sandbox = try Sandbox()
         // A package of the script and one source, whose build the swift stub "does": it
@@ -166,9 +168,11 @@ import Glibc
         let link = "mkdir -p \"\(package.path)/.build/keychainctl/release\" && \"$(command -v clang || command -v cc || command -v gcc)\" -g -o \"\(program)\" \"\(programSource.path)\""
         try sandbox.stub("swift", link)
         try sandbox.stub("pkg-config")
+        // A GNU linker that packs relative relocations, as binutils 2.38 and later.
+        try sandbox.stub("ld.bfd", "echo '  -z pack-relative-relocs     Pack relative relocations'")
         let path = "\(sandbox.stubs.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
         let script = package.appendingPathComponent("Scripts/keychainctl").path
-        let build = "swift build --package-path \(package.path) --scratch-path \(package.path)/.build/keychainctl -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xlinker --no-export-dynamic --product keychainctl"
+        let build = "swift build --package-path \(package.path) --scratch-path \(package.path)/.build/keychainctl -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xlinker --no-export-dynamic -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs --product keychainctl"
         let debugInformation = Data(".debug_info".utf8)
         func swiftCalls() throws -> [String] { try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } }
         func programHasDebugInformation() throws -> Bool {
@@ -210,5 +214,31 @@ import Glibc
         #expect(fifth.status == 0, "\(fifth.errors)")
         #expect(fifth.output == "ran find-generic-password -a E\n")
         #expect(try swiftCalls() == [build, build, build])
+
+        // The same options each time: a module built before stays (a build only redoes what
+        // changed). A linker without packed relocations changes them: gold links, unpacked,
+        // and this package's Security module goes first, which swift-certificates would
+        // otherwise import while every module is rebuilt, a cycle.
+        #if arch(x86_64)
+        let machine = "x86_64"
+        #else
+        let machine = "aarch64"
+        #endif
+        let securityModule = package.appendingPathComponent(".build/keychainctl/\(machine)-unknown-linux-gnu/release/Modules/Security.swiftmodule")
+        try FileManager.default.createDirectory(at: securityModule.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("module".utf8).write(to: securityModule)
+        try FileManager.default.setAttributes([.modificationDate: rebuiltDate.addingTimeInterval(10)], ofItemAtPath: source.path)
+        let sixth = try sandbox.bash([script, "find-generic-password", "-a", "F"], path: path)
+        #expect(sixth.status == 0, "\(sixth.errors)")
+        #expect(FileManager.default.fileExists(atPath: securityModule.path))
+
+        try sandbox.stub("ld.bfd", "echo '  -z relro     Create RELRO program header'")
+        try FileManager.default.setAttributes([.modificationDate: rebuiltDate.addingTimeInterval(20)], ofItemAtPath: source.path)
+        let seventh = try sandbox.bash([script, "find-generic-password", "-a", "G"], path: path)
+        #expect(seventh.status == 0, "\(seventh.errors)")
+        #expect(seventh.output == "ran find-generic-password -a G\n")
+        let unpacked = build.replacingOccurrences(of: " -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs", with: "")
+        #expect(try swiftCalls() == [build, build, build, build, unpacked])
+        #expect(!FileManager.default.fileExists(atPath: securityModule.path))
     }
 }

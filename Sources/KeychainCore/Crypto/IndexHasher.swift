@@ -26,7 +26,7 @@ final class IndexHasher: Sendable {
 
     /// The hash in the access-group column.
     func accessGroupHash(_ group: String) -> Data {
-        hash(ItemSchema.accessGroup.code, Data(group.utf8))
+        hash(ItemSchema.accessGroup.code, Data(utf8Of: group))
     }
 
     /// The hash stored in an attribute's column. The code separates attributes, so an

@@ -34,7 +34,7 @@ enum Keybag {
         SymmetricKey(data: try RecordSealer.open(wrapped, with: wrappingKey, binding: aad(name)))
     }
 
-    private static func aad(_ name: String) -> Data { Data("swift-keychain keybag \(name)".utf8) }
+    private static func aad(_ name: String) -> Data { Data(utf8Of: "swift-keychain keybag \(name)") }
 }
 
 /// How a keybag row's key is wrapped: by the device key or by the key derived from the
@@ -61,6 +61,6 @@ enum KeyWrapping: String, Sendable {
         guard needsMachineSecret else { return base }
         return HKDF<SHA256>.deriveKey(
             inputKeyMaterial: base, salt: try machineSecret().withUnsafeBytes { Data($0) },
-            info: Data("swift-keychain this device only".utf8), outputByteCount: 32)
+            info: Data(utf8Of: "swift-keychain this device only"), outputByteCount: 32)
     }
 }

@@ -34,7 +34,7 @@ enum MachineSecret {
         warnIfChanged(id, secret: secret, at: url, machineID: machineID)
         return HKDF<SHA256>.deriveKey(
             inputKeyMaterial: secret, salt: id,
-            info: Data("swift-keychain machine secret".utf8), outputByteCount: 32)
+            info: Data(utf8Of: "swift-keychain machine secret"), outputByteCount: 32)
     }
 
     /// The secret at one location, loaded when first needed and then kept: one operation
@@ -63,7 +63,7 @@ enum MachineSecret {
     /// (a secret made before records were kept), `id` is recorded now.
     static func machineIDChanged(_ id: Data, secret: SymmetricKey, at url: URL) throws(KeychainError) -> Bool {
         let record = recordLocation(of: url).path
-        let digest = Data(HMAC<SHA256>.authenticationCode(for: Data("swift-keychain machine id\n".utf8) + id, using: secret))
+        let digest = Data(HMAC<SHA256>.authenticationCode(for: Data(utf8Of: "swift-keychain machine id\n") + id, using: secret))
         let role = "machine id record"
         if let recorded = try PrivateFile.read(record, limit: digest.count, role: role) { return recorded != digest }
         try PrivateFile.install(digest, at: record, role: role)

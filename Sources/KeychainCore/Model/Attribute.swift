@@ -44,7 +44,7 @@ package struct Attribute: Sendable, Hashable {
             case .string(let string): return Self.bytes(of: string)
             case .data(let data): return data
             case .number(let number): return Self.bytes(of: String(number))
-            case .bool(let flag): return Data((flag ? "1" : "0").utf8)
+            case .bool(let flag): return Data(utf8Of: flag ? "1" : "0")
             case .date: throw .param("attribute '\(code)' takes a string, data or number, not a date")
             }
         case .number, .synchronizable:
@@ -99,12 +99,8 @@ package struct Attribute: Sendable, Hashable {
         }
     }
 
-    /// A string's UTF-8 bytes in one copy: `Data(string.utf8)` goes through the generic
-    /// sequence initializer (measured: most of a canonical value's cost, on every add).
-    static func bytes(of string: String) -> Data {
-        var string = string
-        return string.withUTF8 { Data(buffer: $0) }
-    }
+    /// A string's UTF-8 bytes.
+    static func bytes(of string: String) -> Data { Data(utf8Of: string) }
 
     static func bytes(of number: Int64) -> Data {
         withUnsafeBytes(of: number.bigEndian) { Data($0) }

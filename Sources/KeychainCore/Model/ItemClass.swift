@@ -14,7 +14,7 @@ package enum ItemClass: String, Sendable, CaseIterable, Hashable {
     package var schema: ItemSchema { ItemSchema.of(self) }
 
     /// The four class bytes that start a persistent reference.
-    var referenceTag: Data { Data(rawValue.utf8) }
+    var referenceTag: Data { Data(utf8Of: rawValue) }
 
     /// A small integer stored in the `class` column; the column is not secret.
     var storageCode: Int {

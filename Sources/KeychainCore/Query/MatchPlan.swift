@@ -104,7 +104,7 @@ struct MatchPlan {
                 // In the order of the identity's fields, as StoredColumns hashes a record's.
                 let fields = schema.identityFields.map { attribute -> (attribute: Attribute, bytes: Data) in
                     switch attribute {
-                    case ItemSchema.accessGroup: (attribute, Data(group.utf8))
+                    case ItemSchema.accessGroup: (attribute, Data(utf8Of: group))
                     case ItemSchema.synchronizable: (attribute, Attribute.bytes(of: sync))
                     default: (attribute, keyBytes[attribute.code] ?? attribute.defaultCanonicalBytes)
                     }

@@ -92,7 +92,7 @@ struct OpenedKeybag {
             keys[.always] = alwaysKey
             return keys
         }
-        let path = Data(files.database.resolvingSymlinksInPath().path.utf8)
+        let path = Data(utf8Of: files.database.resolvingSymlinksInPath().path)
         let digest = SHA256.hash(data: id + path)
         let firstUnlock = try table.passwordKDF() == nil
             ? ClassKeyAvailability.Unlock(keys: DeferredKeys {

@@ -132,7 +132,7 @@ package enum KeychainArchive {
         init(password: Data, kdf: PasswordKDF) throws(KeychainError) {
             let master = try kdf.deriveKey(from: password)
             func key(_ purpose: String) -> SymmetricKey {
-                HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("swift-keychain archive \(purpose)".utf8),
+                HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data(utf8Of: "swift-keychain archive \(purpose)"),
                                        outputByteCount: 32)
             }
             payload = key("payload")
