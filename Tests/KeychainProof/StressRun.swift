@@ -30,6 +30,8 @@ public struct StressRun {
         public var raceAttempts = 0
         public var itemsVerified = 0
         public var integrity = ""
+        /// What the workers logged, when a check failed: distinct lines with their counts.
+        public var workerLog: [String] = []
 
         public var passed: Bool { problems.isEmpty && integrity == "ok" }
 
@@ -46,6 +48,19 @@ public struct StressRun {
 
     public func journal(_ worker: Int) -> URL { dataHome.appendingPathComponent("stress-\(worker).journal") }
 
+    /// Where the workers' standard error goes: nothing is expected there, so when a check
+    /// fails, what the library logged is the first clue to why.
+    var errorLog: URL { dataHome.appendingPathComponent("stress-workers.log") }
+
+    /// The log's distinct lines, each with how often it came, the most frequent first (at
+    /// most 20; empty when the log is missing).
+    static func distinctLines(of log: URL) -> [String] {
+        guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
+        var counts: [Substring: Int] = [:]
+        for line in text.split(separator: "\n") { counts[line, default: 0] += 1 }
+        return counts.sorted { $0.value > $1.value }.prefix(20).map { "\($0.value)x \($0.key)" }
+    }
+
     /// Runs the workers, waits for them, and checks what they left (in this process, with
     /// the environment pointing at the same keychain).
     public func run() throws -> Outcome {
@@ -55,7 +70,7 @@ public struct StressRun {
             try WorkerProcess(executable, [
                 "stress-worker", String(worker), String(start), String(seconds), String(keysPerWorker),
                 String(seed), journal(worker).path,
-            ], dataHome: dataHome, accessGroups: Self.accessGroup)
+            ], dataHome: dataHome, accessGroups: Self.accessGroup, errorLog: errorLog)
         }
         var outcome = Outcome()
         for index in processes.indices {
@@ -68,6 +83,7 @@ public struct StressRun {
             directory: dataHome.appendingPathComponent("keychains"), accessGroups: [Self.accessGroup])
         KeychainEnvironment.withValue(environment) { verify(into: &outcome) }
         outcome.integrity = IntegrityCheck.run(database: environment.directory.appendingPathComponent("login.keychain-db"))
+        if !outcome.problems.isEmpty { outcome.workerLog = Self.distinctLines(of: errorLog) }
         return outcome
     }
 

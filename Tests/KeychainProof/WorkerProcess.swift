@@ -12,14 +12,22 @@ public struct WorkerProcess {
 
     /// Starts `executable arguments` with `XDG_DATA_HOME` and `KEYCHAIN_ACCESS_GROUPS` set,
     /// and the variables of `environment` (nil removes one).
+    ///
+    /// - Parameter errorLog: a file the worker's standard error (the library's log) is
+    ///   appended to. Without one it is dropped: what the library logs about damage it meets
+    ///   is expected in most runs, and would drown the report; the checks read the worker's
+    ///   statuses instead.
     public init(_ executable: URL, _ arguments: [String], dataHome: URL, accessGroups: String,
-                environment more: [String: String?] = [:]) throws {
+                environment more: [String: String?] = [:], errorLog: URL? = nil) throws {
         let overrides = more.merging(["KEYCHAIN_ACCESS_GROUPS": accessGroups]) { $1 }
         let environment = ProgramProcess.environment(dataHome: dataHome, overrides: overrides)
-        // What the library logs about damage it meets is expected here, and would drown the
-        // report; the checks read the worker's statuses instead.
+        let standardError: SpawnedProcess.Stream = if let errorLog {
+            .open(errorLog.path, O_WRONLY | O_CREAT | O_APPEND)
+        } else {
+            .open("/dev/null", O_WRONLY)
+        }
         process = try SpawnedProcess(executable.path, arguments, environment: environment,
-                                     stdout: .pipe, stderr: .open("/dev/null", O_WRONLY))
+                                     stdout: .pipe, stderr: standardError)
     }
 
     /// The next line the worker printed, or nil at the end of its output.

@@ -56,6 +56,7 @@ do {
         print("stress: \(run.workers) processes for \(Int(run.seconds)) s, \(run.keysPerWorker) keys each, seed \(seed)")
         let outcome = try run.run()
         print(outcome.totals)
+        for line in outcome.workerLog { print("worker log: \(line)") }
         let total = outcome.operations.values.reduce(0, +)
         finish(outcome.passed, outcome.problems,
                "\(run.workers) processes, \(total) operations, \(outcome.acknowledged) acknowledged writes, "

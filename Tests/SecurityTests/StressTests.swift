@@ -14,7 +14,7 @@ import TestSupport
         var run = StressRun(executable: HelperProcess.executable, dataHome: dataHome)
         run.seconds = 2
         let outcome = try run.run()
-        #expect(outcome.problems.isEmpty, "\(outcome.problems.joined(separator: "\n"))")
+        #expect(outcome.problems.isEmpty, "\((outcome.problems + outcome.workerLog).joined(separator: "\n"))")
         #expect(outcome.integrity == "ok")
         // The sample must have done real work in every kind, and contended.
         for kind in ["add", "find", "update", "delete", "race", "race-find"] {
