@@ -146,38 +146,45 @@ extension DurabilityTests {
         return (GroupCommit(database: database, patience: 1, siblingWait: siblingWait, writerWindow: 60), database)
     }
 
-    @Test("group commit: threads that write in a loop share each sync (no convoy of one-change batches)")
-    func threadsWritingInALoopShareEachSync() throws {
-        // A long wait for siblings, so that the test does not depend on how fast the machine
-        // schedules them: each leader waits until all four have queued.
-        let (commits, database) = try groupCommit("convoy", siblingWait: 1)
-        let threads = 4, perThread = 25
+    /// Runs `write(thread, index)` from `threads` threads, `perThread` times each, all
+    /// starting together after one write each (index -1, so that every thread counts as a
+    /// writer); returns how many batches `commits` made for the loop's writes.
+    func writeInLockstep(_ commits: GroupCommit, threads: Int, perThread: Int,
+                         _ write: @escaping @Sendable (Int, Int) -> Void) -> Int {
         let warmedUp = DispatchGroup(), go = DispatchSemaphore(value: 0), finished = DispatchGroup()
-        @Sendable func insert(_ thread: Int, _ index: Int) {
-            _ = try? commits.perform(supersedes: false) { db in
-                try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [thread, index])
-            }
-        }
         for thread in 0..<threads {
             warmedUp.enter()
             finished.enter()
             Thread.detachNewThread {
                 defer { finished.leave() }
-                // One write each first, so that every thread counts as a writer.
-                insert(thread, -1)
+                write(thread, -1)
                 warmedUp.leave()
                 go.wait()
-                for index in 0..<perThread { insert(thread, index) }
+                for index in 0..<perThread { write(thread, index) }
             }
         }
         warmedUp.wait()
         let batchesBefore = commits.batchCount
         for _ in 0..<threads { go.signal() }
         finished.wait()
+        return commits.batchCount - batchesBefore
+    }
+
+    @Test("group commit: threads that write in a loop share each sync (no convoy of one-change batches)")
+    func threadsWritingInALoopShareEachSync() throws {
+        // A long wait for siblings, so that the test does not depend on how fast the machine
+        // schedules them: each leader waits until all four have queued.
+        let (commits, database) = try groupCommit("convoy", siblingWait: 1)
+        let threads = 4, perThread = 25
+        let batches = writeInLockstep(commits, threads: threads, perThread: perThread) { thread, index in
+            _ = try? commits.perform(supersedes: false) { db in
+                try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [thread, index])
+            }
+        }
         #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == threads * (perThread + 1))
         // Each thread has one change queued at a time, and each leader waits for all four:
         // every batch holds four. Without the wait, about half the batches hold one.
-        #expect(commits.batchCount - batchesBefore == perThread)
+        #expect(batches == perThread)
     }
 
     @Test("group commit: a change that fails while its batch gathers the other threads' changes is undone alone; the batch's other changes commit")
@@ -187,8 +194,7 @@ extension DurabilityTests {
         let (commits, database) = try groupCommit("gather-failure", siblingWait: 1)
         let threads = 4, perThread = 10
         let failures = Mutex<[Int: Int]>([:])
-        let warmedUp = DispatchGroup(), go = DispatchSemaphore(value: 0), finished = DispatchGroup()
-        @Sendable func insert(_ thread: Int, _ index: Int) {
+        let batches = writeInLockstep(commits, threads: threads, perThread: perThread) { thread, index in
             do {
                 try commits.perform(supersedes: false) { db in
                     try db.execute(sql: "INSERT INTO t VALUES (?, ?)", arguments: [thread, index])
@@ -198,27 +204,12 @@ extension DurabilityTests {
                 failures.withLock { $0[thread, default: 0] += 1 }
             }
         }
-        for thread in 0..<threads {
-            warmedUp.enter()
-            finished.enter()
-            Thread.detachNewThread {
-                defer { finished.leave() }
-                insert(thread, -1)
-                warmedUp.leave()
-                go.wait()
-                for index in 0..<perThread { insert(thread, index) }
-            }
-        }
-        warmedUp.wait()
-        let batchesBefore = commits.batchCount
-        for _ in 0..<threads { go.signal() }
-        finished.wait()
         #expect(failures.withLock { $0 } == [2: perThread], "only thread 2's changes fail, each reported")
         let rows = try database.read { db in
             try Int.fetchAll(db, sql: "SELECT thread FROM t WHERE n >= 0 ORDER BY thread")
         }
         #expect(rows == [0, 1, 3].flatMap { Array(repeating: $0, count: perThread) }, "none of thread 2's rows stays")
-        #expect(commits.batchCount - batchesBefore == perThread, "each batch held all four threads' changes")
+        #expect(batches == perThread, "each batch held all four threads' changes")
     }
 
     @Test("group commit: a lone writer never waits for siblings")
