@@ -79,7 +79,7 @@ package final class KeychainStore: Sendable {
             try files.prepare()
             let store = try files.whileOpening { () throws(KeychainError) -> KeychainStore in
                 var configuration = Configuration()
-                configuration.busyMode = .timeout(Self.busyTimeout)
+                configuration.busyMode = BusyWait(timeout: Self.busyTimeout).mode
                 configuration.label = "keychain"
                 let checkpointer = WALCheckpointer(path: files.database.path)
                 configuration.prepareDatabase { db in checkpointer.install(on: db) }
