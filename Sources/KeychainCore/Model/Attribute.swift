@@ -41,9 +41,9 @@ package struct Attribute: Sendable, Hashable {
         switch kind {
         case .text, .data:
             switch value {
-            case .string(let string): return Self.bytes(of: string)
+            case .string(let string): return Data(utf8Of: string)
             case .data(let data): return data
-            case .number(let number): return Self.bytes(of: String(number))
+            case .number(let number): return Data(utf8Of: String(number))
             case .bool(let flag): return Data(utf8Of: flag ? "1" : "0")
             case .date: throw .param("attribute '\(code)' takes a string, data or number, not a date")
             }
@@ -58,12 +58,12 @@ package struct Attribute: Sendable, Hashable {
             guard case .string(let group) = value, !group.isEmpty else {
                 throw .param("attribute '\(code)' takes a non-empty string")
             }
-            return Self.bytes(of: group)
+            return Data(utf8Of: group)
         case .accessibility:
             guard case .string(let raw) = value, Accessibility(rawValue: raw) != nil else {
                 throw .param("attribute '\(code)' takes one of the kSecAttrAccessible values")
             }
-            return Self.bytes(of: raw)
+            return Data(utf8Of: raw)
         case .accessControl:
             throw .unimplemented("kSecAttrAccessControl needs access-control objects, which are not supported")
         case .ignored:
@@ -98,9 +98,6 @@ package struct Attribute: Sendable, Hashable {
             throw .param("attribute '\(code)' takes a number")
         }
     }
-
-    /// A string's UTF-8 bytes.
-    static func bytes(of string: String) -> Data { Data(utf8Of: string) }
 
     static func bytes(of number: Int64) -> Data {
         withUnsafeBytes(of: number.bigEndian) { Data($0) }

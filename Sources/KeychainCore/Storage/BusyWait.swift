@@ -18,12 +18,13 @@ import Synchronization
 final class BusyWait: Sendable {
     /// How long one wait for a lock lasts at most, in nanoseconds.
     private let timeout: UInt64
-    /// When the wait in progress began. A connection is used by one thread at a time, so it
-    /// waits for one lock at a time; SQLite numbers each wait's tries from 0.
-    private let waitBegan = Mutex<(time: UInt64, tries: Int)>((0, 0))
+    /// When the wait in progress began, and how many tries it made. A connection is used by
+    /// one thread at a time, so it waits for one lock at a time; SQLite numbers each wait's
+    /// tries from 0.
+    private let currentWait = Mutex<(began: UInt64, tries: Int)>((0, 0))
 
     /// How many times the last wait tried again; for tests.
-    var triesOfLastWait: Int { waitBegan.withLock { $0.tries } }
+    var triesOfLastWait: Int { currentWait.withLock { $0.tries } }
 
     init(timeout: TimeInterval) {
         self.timeout = UInt64(timeout * 1e9)
@@ -49,10 +50,10 @@ final class BusyWait: Sendable {
     /// Whether to try again after `tries` failed tries of this wait, at `now` (nanoseconds
     /// of a monotonic clock).
     func tryAgain(afterTries tries: Int, at now: UInt64) -> Bool {
-        let began = waitBegan.withLock { wait in
-            if tries == 0 { wait.time = now }
+        let began = currentWait.withLock { wait in
+            if tries == 0 { wait.began = now }
             wait.tries = tries + 1
-            return wait.time
+            return wait.began
         }
         return now &- began < timeout
     }
