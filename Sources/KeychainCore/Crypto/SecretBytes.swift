@@ -8,15 +8,15 @@ import Glibc
 /// effort: the user's locked-memory limit may refuse it) and zeroed when released, so that
 /// they do not linger in freed memory. Swift's arrays and `Data` may be copied and freed
 /// anywhere without either.
-final class SecretBytes: @unchecked Sendable, Equatable {
+package final class SecretBytes: @unchecked Sendable, Equatable {
     private let base: UnsafeMutableRawPointer
     /// What was allocated: at least one byte, so that `base` is a real allocation.
     private let capacity: Int
     /// Whether `mlock` kept the bytes out of swap.
-    let isLocked: Bool
+    package let isLocked: Bool
 
     /// `count` zero bytes, which `fill` may write.
-    init(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Void = { _ in }) {
+    package init(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Void = { _ in }) {
         capacity = max(count, 1)
         base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
@@ -26,13 +26,13 @@ final class SecretBytes: @unchecked Sendable, Equatable {
     }
 
     /// A copy of `bytes`.
-    convenience init(copying bytes: UnsafeRawBufferPointer) {
+    package convenience init(copying bytes: UnsafeRawBufferPointer) {
         self.init(count: bytes.count) { $0.copyMemory(from: bytes) }
     }
 
-    let count: Int
+    package let count: Int
 
-    func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    package func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
@@ -42,13 +42,13 @@ final class SecretBytes: @unchecked Sendable, Equatable {
         base.deallocate()
     }
 
-    static func == (lhs: SecretBytes, rhs: SecretBytes) -> Bool {
+    package static func == (lhs: SecretBytes, rhs: SecretBytes) -> Bool {
         lhs.count == rhs.count && memcmp(lhs.base, rhs.base, lhs.count) == 0
     }
 }
 
 extension SecretBytes: ExpressibleByArrayLiteral {
-    convenience init(arrayLiteral elements: UInt8...) {
+    package convenience init(arrayLiteral elements: UInt8...) {
         self.init(count: elements.count) { buffer in buffer.copyBytes(from: elements) }
     }
 }

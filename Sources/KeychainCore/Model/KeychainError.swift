@@ -28,6 +28,8 @@ package enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
     /// errSecAuthFailed (-25293): a wrong keychain or archive password, or an `akpu` item
     /// in a keychain without a password.
     case authFailed
+    /// errSecUserCanceled (-128): the user cancelled a prompt for their presence or a password.
+    case userCanceled
     /// errSecNoSuchKeychain (-25294).
     case noSuchKeychain
     /// errSecDuplicateKeychain (-25296).
@@ -54,6 +56,7 @@ package enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unimplemented: .unimplemented
         case .interactionNotAllowed: .interactionNotAllowed
         case .authFailed: .authFailed
+        case .userCanceled: .userCanceled
         case .noSuchKeychain: .noSuchKeychain
         case .duplicateKeychain: .duplicateKeychain
         case .readOnly: .readOnly
@@ -80,6 +83,7 @@ package enum KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unimplemented(let what): "not implemented: \(what)"
         case .interactionNotAllowed: "the item's protection class is locked"
         case .authFailed: "the password is not correct, or the keychain has none"
+        case .userCanceled: "the user cancelled the prompt"
         case .noSuchKeychain: "the keychain does not exist"
         case .duplicateKeychain: "a keychain with this name already exists"
         case .readOnly: "the keychain cannot be modified"
