@@ -20,12 +20,9 @@ enum QueryKey {
     static let valuePersistentRef = kSecValuePersistentRef as String
     static let synchronizableAny = kSecAttrSynchronizableAny as String
 
-    /// The `kSecUse...` keys a query may carry and that change nothing on Linux
+    /// The `kSecUse...` keys a query may carry and that change nothing in a call
     /// (`kSecUseItemList` limits searches and deletes, and changes nothing in the others).
-    static let ignoredUseKeys: Set<String> = Set([
-        kSecUseItemList, kSecUseOperationPrompt, kSecUseAuthenticationUI, kSecUseAuthenticationContext,
-        kSecUseNoAuthenticationUI,
-    ].map { $0 as String })
+    static let ignoredUseKeys: Set<String> = [kSecUseItemList as String]
 
     /// Apple routes a query's keys by prefix: `m_` match options, `r_` return options, `u_`
     /// use options; a four-character key is an attribute.

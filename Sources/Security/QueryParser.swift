@@ -24,6 +24,9 @@ package struct ParsedQuery {
     var valueReference: ItemReference?
     /// `kSecMatchItemList` or `kSecUseItemList`: the items a search or delete is limited to.
     var itemList: ItemList?
+    /// `kSecUseAuthenticationUI`, `kSecUseAuthenticationContext` and `kSecUseOperationPrompt`:
+    /// how the user is asked for items whose access control needs them.
+    var authentication = AuthenticationOptions()
 
     var itemQuery: ItemQuery {
         ItemQuery(itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
@@ -145,6 +148,7 @@ package enum QueryParser {
         query.attributes.reserveCapacity(entries.count)
         let schema = query.itemClass.schema
         var namesOtherAttributes = false
+        try AccessControlAttributes.checkNotBoth(entries)
 
         for (key, value) in entries {
             switch key {
@@ -154,11 +158,19 @@ package enum QueryParser {
                 let attribute = try schema.attribute(key)
                 if attribute.kind == .synchronizable {
                     query.synchronizable = try synchronizableFilter(value)
+                } else if attribute.kind == .accessControl {
+                    try AccessControlAttributes.apply(value, to: &query.attributes)
+                    namesOtherAttributes = true
                 } else if attribute.kind != .ignored {
                     query.attributes[key] = try FoundationValues.attributeValue(value, key: key)
                     namesOtherAttributes = true
                 }
             case _ where key.hasPrefix(QueryKey.matchPrefix):
+                // Code written for macOS deletes with kSecMatchLimitAll, which changes nothing
+                // there (rule 37).
+                if call == .delete, key == QueryKey.matchLimit, FoundationValues.string(value) == QueryKey.matchLimitAll {
+                    continue
+                }
                 // Apple's Add reports success without adding when given a match key; we refuse.
                 guard call == .copyMatching else { throw .param("'\(key)' is only for searches") }
                 if key == QueryKey.matchLimit { query.limit = try matchLimit(value) }
@@ -180,6 +192,8 @@ package enum QueryParser {
                 query.keychain = keychain
             case QueryKey.useItemList where call == .copyMatching || call == .delete:
                 query.itemList = try ItemList(value, key: key)
+            case _ where AuthenticationOptions.keys.contains(key):
+                try query.authentication.read(value, for: key)
             case _ where key.hasPrefix(QueryKey.usePrefix):
                 guard QueryKey.ignoredUseKeys.contains(key) else { throw .param("unknown use key '\(key)'") }
             case QueryKey.valueData:
@@ -219,6 +233,7 @@ package enum QueryParser {
     private static func parseChanges(_ entries: [(key: String, value: Any)],
                                      for itemClass: ItemClass) throws(KeychainError) -> ItemChanges {
         var changes = ItemChanges()
+        try AccessControlAttributes.checkNotBoth(entries)
         for (key, value) in entries {
             if key == QueryKey.valueData {
                 guard let data = FoundationValues.data(value) else { throw .param("kSecValueData takes Data") }
@@ -227,7 +242,9 @@ package enum QueryParser {
             }
             guard key.utf8.count == 4 else { throw .noSuchAttribute(key) }
             let attribute = try itemClass.schema.attribute(key)
-            if attribute.kind == .synchronizable {
+            if attribute.kind == .accessControl {
+                try AccessControlAttributes.apply(value, to: &changes.attributes)
+            } else if attribute.kind == .synchronizable {
                 switch try synchronizableFilter(value) {
                 case .notSynchronizable: changes.attributes[key] = .number(0)
                 case .synchronizable: changes.attributes[key] = .number(1)

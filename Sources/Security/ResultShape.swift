@@ -53,7 +53,10 @@ enum ResultShape {
         dictionary.reserveCapacity(record.attributes.count + 1)
         let schema = record.itemClass.schema
         for (code, value) in record.attributes {
-            if let attribute = schema.attributes[code], attribute.kind == .data {
+            if code == AccessControlAttributes.code {
+                // As Apple returns it: an access-control object, with the item's protection.
+                dictionary[code] = AccessControlAttributes.accessControl(of: record)
+            } else if let attribute = schema.attributes[code], attribute.kind == .data {
                 dictionary[code] = ResultData((try? attribute.canonicalBytes(of: value)) ?? Data())
             } else {
                 dictionary[code] = FoundationValues.object(value)

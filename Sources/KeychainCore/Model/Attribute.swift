@@ -20,7 +20,8 @@ package struct Attribute: Sendable, Hashable {
         case accessibility
         /// `kSecAttrSynchronizable`: stored as a number 0 or 1.
         case synchronizable
-        /// `kSecAttrAccessControl`: needs access-control objects, which do not exist here.
+        /// `kSecAttrAccessControl`: the flags of the item's access control, a number (its
+        /// protection is `pdmn`).
         case accessControl
         /// Accepted and ignored (`kSecUseDataProtectionKeychain`).
         case ignored
@@ -47,7 +48,7 @@ package struct Attribute: Sendable, Hashable {
             case .bool(let flag): return Data(utf8Of: flag ? "1" : "0")
             case .date: throw .param("attribute '\(code)' takes a string, data or number, not a date")
             }
-        case .number, .synchronizable:
+        case .number, .synchronizable, .accessControl:
             return Self.bytes(of: try integer(of: value))
         case .date:
             guard case .date(let date) = value else {
@@ -64,8 +65,6 @@ package struct Attribute: Sendable, Hashable {
                 throw .param("attribute '\(code)' takes one of the kSecAttrAccessible values")
             }
             return Data(utf8Of: raw)
-        case .accessControl:
-            throw .unimplemented("kSecAttrAccessControl needs access-control objects, which are not supported")
         case .ignored:
             return Data()
         }
