@@ -26,7 +26,16 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
             }
             return
         }
-        let added = try store.add(query.newItem, by: environment.caller, returning: query.storeReturning)
+        var newItem = query.newItem
+        let plaintext = query.valueData
+        if AccessControlAttributes.requiresApplicationPassword(newItem.attributes) {
+            var authorization = ItemAuthorization(query.authentication)
+            let key = try ApplicationPasswordSeal.sealingKey(password: try authorization.applicationPassword(),
+                                                             kdf: try store.applicationPasswordKDF())
+            newItem.data = try ApplicationPasswordSeal.seal(plaintext ?? Data(), with: key)
+        }
+        var added = try store.add(newItem, by: environment.caller, returning: query.storeReturning)
+        if added.data != nil, let plaintext { added = added.replacingData(plaintext) }
         result?.pointee = ResultShape.object(for: [added], returning: query.returning, single: true)
     }
 }
@@ -68,9 +77,16 @@ private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainE
                                     returning: parsed.returning)
         return
     }
-    let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
+    var found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
         try store.find(query.itemQuery, by: environment.caller)
     } reference: { $0.persistentReference }
+    // Secrets need what their access control asks for; references and attributes never do
+    // (a key's private part asks when it is used).
+    if parsed.returning.contains(.data) {
+        var authorization = ItemAuthorization(parsed.authentication)
+        found = try authorization.authorize(found)
+        if found.isEmpty { throw KeychainError.itemNotFound }
+    }
     result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one),
                                 returning: parsed.returning)
 }
@@ -96,9 +112,24 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         if parsed.itemClass == .identity {
             throw KeychainError.unimplemented("identities are updated through their certificate and key items")
         }
-        let changes = try QueryParser.parseChanges(attributesToUpdate, for: parsed.itemClass)
+        var changes = try QueryParser.parseChanges(attributesToUpdate, for: parsed.itemClass)
         let store = try parsed.store(in: environment)
-        try store.update(parsed.itemQuery, with: changes, by: environment.caller)
+        guard changes.data != nil || changes.attributes[AccessControlAttributes.code] != nil else {
+            try store.update(parsed.itemQuery, with: changes, by: environment.caller)
+            return
+        }
+        // New secrets of application-password items are sealed under that password, which is
+        // asked for (outside the write) only when a match turns out to need it.
+        let sealing = ApplicationPasswordSealing()
+        changes.secretForItem = sealing.secret
+        do {
+            try store.update(parsed.itemQuery, with: changes, by: environment.caller)
+        } catch where sealing.neededPassword {
+            var authorization = ItemAuthorization(parsed.authentication)
+            sealing.key = try ApplicationPasswordSeal.sealingKey(password: try authorization.applicationPassword(),
+                                                                 kdf: try store.applicationPasswordKDF())
+            try store.update(parsed.itemQuery, with: changes, by: environment.caller)
+        }
     }
 }
 

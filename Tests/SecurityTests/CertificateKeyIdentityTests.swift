@@ -110,11 +110,4 @@ struct CertificateKeyIdentityTests {
         #expect(keychain.count(specCertificate()) == 1)
         #expect(keychain.count(specKey()) == 1)
     }
-
-    @Test("Choice: kSecAttrAccessControl is errSecUnimplemented")
-    func accessControlIsUnimplemented() {
-        let keychain = PrivateKeychain()
-        #expect(keychain.add(genericPassword().with([kSecAttrAccessControl as String: Data([1])])) == errSecUnimplemented)
-        #expect(keychain.count(genericPassword()) == 0)
-    }
 }

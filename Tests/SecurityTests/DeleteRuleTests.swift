@@ -57,11 +57,18 @@ struct DeleteRuleTests {
 
     // MARK: Rule 37
 
-    @Test("Rule 37: any m_ key in a delete query, including kSecMatchLimitAll, is errSecParam", arguments: 0..<5)
+    @Test("Rule 37: kSecMatchLimitAll in a delete query is accepted and deletes every match, as macOS does")
+    func matchLimitAllInDelete() {
+        let keychain = keychainWithItems()
+        #expect(keychain.delete(allGeneric.with([kSecMatchLimit as String: kSecMatchLimitAll])) == errSecSuccess)
+        #expect(keychain.count(allGeneric) == 0)
+        #expect(keychain.count([kSecClass as String: kSecClassInternetPassword]) == 1)
+    }
+
+    @Test("Rule 37: any other m_ key in a delete query is errSecParam", arguments: 0..<4)
     func matchKeysInDelete(index: Int) {
         let keychain = keychainWithItems()
         let extra: [String: Any] = [
-            [kSecMatchLimit as String: kSecMatchLimitAll],
             [kSecMatchLimit as String: kSecMatchLimitOne],
             [kSecMatchLimit as String: 1],
             [kSecMatchCaseInsensitive as String: true],

@@ -29,6 +29,12 @@ package struct ItemRecord: Sendable, Hashable {
         (try? ItemSchema.synchronizable.integer(of: attributes["sync"] ?? .number(0))) == 1
     }
 
+    /// The flags of the item's access control, or nil when it was stored without one.
+    package var accessControlFlags: Int64? {
+        if case .number(let flags)? = attributes[ItemSchema.accessControl.code] { return flags }
+        return nil
+    }
+
     package var modificationDate: Date? {
         if case .date(let date) = attributes[ItemSchema.modificationDate.code] { return date }
         return nil
@@ -73,11 +79,22 @@ package struct FoundItem: Sendable {
     /// The secret, when it was asked for and the item has one.
     package let data: Data?
     package let persistentReference: PersistentReference
+    /// The flags of the item's access control (`accc`), when its secret was read and it has
+    /// one: what decides whether the secret may be handed out.
+    package let accessControlFlags: Int64?
 
-    package init(record: ItemRecord?, data: Data?, persistentReference: PersistentReference) {
+    package init(record: ItemRecord?, data: Data?, persistentReference: PersistentReference,
+                 accessControlFlags: Int64? = nil) {
         self.record = record
         self.data = data
         self.persistentReference = persistentReference
+        self.accessControlFlags = accessControlFlags
+    }
+
+    /// This item with another secret: the one an application password opened.
+    package func replacingData(_ data: Data) -> FoundItem {
+        FoundItem(record: record, data: data, persistentReference: persistentReference,
+                  accessControlFlags: accessControlFlags)
     }
 }
 

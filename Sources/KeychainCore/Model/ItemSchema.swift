@@ -34,10 +34,11 @@ package struct ItemSchema: Sendable {
     package static let account = Attribute("acct", .text)
     package static let service = Attribute("svce", .text)
     package static let server = Attribute("srvr", .text)
+    package static let accessControl = Attribute("accc", .accessControl)
 
     private static let common: [Attribute] = [
         accessGroup, accessible, synchronizable, creationDate, modificationDate,
-        Attribute("accc", .accessControl), Attribute("nleg", .ignored),
+        accessControl, Attribute("nleg", .ignored),
         Attribute("labl", .text), Attribute("tkid", .text), Attribute("vwht", .text),
     ]
     private static let password: [Attribute] = common + [

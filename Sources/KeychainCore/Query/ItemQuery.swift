@@ -73,9 +73,19 @@ package struct NewItem: Sendable {
 package struct ItemChanges: Sendable {
     package var attributes: [String: AttributeValue]
     package var data: Data?
+    /// When set, what each matched item stores as its secret, given the item before and after
+    /// the change: nil keeps its secret. For secrets sealed per item (an application
+    /// password's); it runs inside the write, so it must not ask anyone anything.
+    package var secretForItem: (@Sendable (_ before: ItemRecord, _ after: ItemRecord, _ data: Data?) throws(KeychainError) -> Data?)?
 
     package init(attributes: [String: AttributeValue] = [:], data: Data? = nil) {
         self.attributes = attributes
         self.data = data
+    }
+
+    /// The secret an update stores for one item, or nil to keep the one it has.
+    func secret(for before: ItemRecord, becoming after: ItemRecord) throws(KeychainError) -> Data? {
+        guard let secretForItem else { return data }
+        return try secretForItem(before, after, data)
     }
 }

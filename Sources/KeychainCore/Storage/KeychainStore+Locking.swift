@@ -47,6 +47,15 @@ extension KeychainStore {
     /// Whether class A is open: the keychain is unlocked.
     package var isUnlocked: Bool { classKeys.isUnlocked }
 
+    /// The scrypt parameters for application passwords: the keychain password's, so that a
+    /// guess costs what a guess at that password costs, or the standard ones for a keychain
+    /// without a password. The salt is the caller's to draw.
+    package func applicationPasswordKDF() throws(KeychainError) -> PasswordKDF {
+        try Self.oneStatement(database, during: "read the keychain's state") { db in
+            try KeybagTable(db: db, files: files).passwordKDF()
+        } ?? .standard()
+    }
+
     /// Whether the keychain has a password.
     package var hasPassword: Bool {
         get throws(KeychainError) {

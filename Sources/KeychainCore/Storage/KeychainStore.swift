@@ -221,7 +221,9 @@ package final class KeychainStore: Sendable {
                     // Nothing to open, but a locked item still fails the search (rule 27).
                     _ = try self.classKey(of: row)
                 }
-                if wantsRecord || mustOpen {
+                // A secret is handed out only with its item's access control, which the
+                // caller must honour (SecItem asks for the user's presence).
+                if wantsRecord || mustOpen || wantsData {
                     let opened = try self.open(row)
                     guard try plan.residualMatches(opened, of: row) else { return true }
                     record = opened
@@ -230,7 +232,8 @@ package final class KeychainStore: Sendable {
                     record: wantsRecord ? record : nil,
                     data: wantsData ? try self.openSecret(row) : nil,
                     persistentReference: RowReference.reference(
-                        itemClass: query.itemClass, rowID: row.id, nonce: row.nonce)))
+                        itemClass: query.itemClass, rowID: row.id, nonce: row.nonce),
+                    accessControlFlags: wantsData ? record?.accessControlFlags : nil))
                 if case .count(let limit) = query.limit { return found.count < limit }
                 return true
             }
@@ -292,7 +295,7 @@ package final class KeychainStore: Sendable {
                 if updated.accessibility != record.accessibility {
                     try self.requirePassword(for: updated.accessibility, in: db)
                 }
-                let secret = try changes.data ?? self.openSecret(row)
+                let secret = try changes.secret(for: record, becoming: updated) ?? self.openSecret(row)
                 let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key,
                                            random: RandomBytes.draw(2 * 12)[...])
                 if columns == row.columns {

@@ -30,6 +30,12 @@ enum AccessControlAttributes {
         }
     }
 
+    /// Whether attributes hold an access control with `.applicationPassword`.
+    static func requiresApplicationPassword(_ attributes: [String: AttributeValue]) -> Bool {
+        guard case .number(let raw)? = attributes[code] else { return false }
+        return SecAccessControlCreateFlags(rawValue: CFOptionFlags(UInt64(bitPattern: raw))).contains(.applicationPassword)
+    }
+
     /// The access control of a stored item, or nil when it was stored without one.
     static func accessControl(of record: ItemRecord) -> SecAccessControl? {
         guard case .number(let raw)? = record.attributes[code] else { return nil }
