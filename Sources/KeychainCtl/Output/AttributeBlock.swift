@@ -62,7 +62,7 @@ enum AttributeBlock {
     ]
 
     /// Attributes that belong to the data-protection keychain rather than to the block.
-    private static let notShown: Set<String> = ["agrp", "pdmn", "sync", "tkid", "vwht", "musr"]
+    private static let notShown: Set<String> = ["agrp", "pdmn", "accc", "sync", "tkid", "vwht", "musr"]
 
     /// The block of one item; with `withData`, its secret follows under `data:`.
     static func text(for item: KeychainItem, keychainPath: String, withData: Bool) -> String {

@@ -111,6 +111,7 @@ public func SecAccessControlGetTypeID() -> CFTypeID {
 ///   - error: On failure, an error of the `NSOSStatusErrorDomain` with `errSecParam`.
 /// - Returns: The access control, or nil when `protection` is not a `kSecAttrAccessible`
 ///   value, the flags hold an unknown bit, or both `.or` and `.and`.
+@discardableResult
 public func SecAccessControlCreateWithFlags(
     _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
