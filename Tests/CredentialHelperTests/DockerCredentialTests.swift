@@ -79,6 +79,18 @@ import Testing
         #expect(try user.storedItems(group: Self.group).count == 1)
     }
 
+    /// A registry without a port is another server than the same host with one.
+    @Test func aPortlessRegistryIsKeptApartFromOneWithAPort() throws {
+        _ = try user.docker("store", try Self.credentials("registry.example.com:5000", "alice", "tok-5000"))
+        _ = try user.docker("store", try Self.credentials("registry.example.com", "bob", "tok-plain"))
+        #expect(try user.storedItems(group: Self.group).count == 2)
+        #expect(try get("registry.example.com").json?["Secret"] == "tok-plain")
+        #expect(try get("registry.example.com:5000").json?["Secret"] == "tok-5000")
+        #expect(try user.docker("erase", "registry.example.com").status == 0)
+        #expect(try get("registry.example.com:5000").json?["Secret"] == "tok-5000")
+        #expect(try user.docker("get", "registry.example.com").output == "credentials not found in native keychain\n")
+    }
+
     @Test func eraseRemovesOnlyItsServersCredentials() throws {
         _ = try user.docker("store", try Self.credentials("https://registry.example.com", "alice", "tok-1"))
         _ = try user.docker("store", try Self.credentials("https://other.example.com", "bob", "tok-2"))

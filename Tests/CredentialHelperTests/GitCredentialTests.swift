@@ -72,6 +72,14 @@ import Testing
         #expect(try user.fill("url=https://git.example.com/c.git\n\n", useHttpPath: true) == nil)
     }
 
+    /// A host-wide credential of an account is another item than that account's credential for one path.
+    @Test func aHostWideCredentialDoesNotReplaceAPathScopedOne() throws {
+        _ = try user.gitCredential("approve", "url=https://alice@git.example.com/a.git\npassword=pw-a\n\n", useHttpPath: true)
+        _ = try user.gitCredential("approve", "url=https://alice@git.example.com\npassword=pw-host\n\n")
+        #expect(try user.storedItems(group: Self.group).count == 2)
+        #expect(try user.fill("url=https://git.example.com/a.git\n\n", useHttpPath: true)?["password"] == "pw-a")
+    }
+
     /// Neither another host, nor another protocol or port of the same host, gets the password.
     @Test func otherHostsProtocolsAndPortsAreNotAnswered() throws {
         _ = try user.gitCredential("approve", "url=https://alice@git.example.com\npassword=s3cret\n\n")

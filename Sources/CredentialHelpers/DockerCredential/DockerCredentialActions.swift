@@ -24,7 +24,7 @@ enum DockerCredentialActions {
         }
         let server = try RegistryServer(parsing: serverURL)
         let data = Data((credentials.secret ?? "").utf8)
-        let existing = try InternetPasswords.find(server.attributes, withData: false)
+        let existing = try server.items(withData: false)
         // One call that changes an item whole, rather than the osxkeychain helper's delete
         // then add, which loses the old credentials when the add fails.
         if let item = existing.first(where: { $0.account == username }) ?? existing.first {
@@ -44,7 +44,7 @@ enum DockerCredentialActions {
     /// `get`: the credentials kept for the server URL of `input`, as one line of JSON.
     static func get(_ input: Data) throws(HelperFailure) -> Data {
         let serverURL = try serverURL(in: input)
-        guard let item = try InternetPasswords.find(try RegistryServer(parsing: serverURL).attributes).first,
+        guard let item = try RegistryServer(parsing: serverURL).items(withData: true).first,
               let data = item.data
         else { throw HelperFailure(notFound) }
         guard let secret = String(data: data, encoding: .utf8) else {
@@ -55,7 +55,7 @@ enum DockerCredentialActions {
 
     /// `erase`: deletes the credentials kept for the server URL of `input`.
     static func erase(_ input: Data) throws(HelperFailure) {
-        let items = try InternetPasswords.find(try RegistryServer(parsing: try serverURL(in: input)).attributes, withData: false)
+        let items = try RegistryServer(parsing: try serverURL(in: input)).items(withData: false)
         guard !items.isEmpty else { throw HelperFailure(notFound) }
         for item in items { try InternetPasswords.delete(item.reference) }
     }

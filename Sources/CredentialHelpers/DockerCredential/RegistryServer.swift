@@ -31,8 +31,15 @@ struct RegistryServer {
         path = components.path
     }
 
-    /// What a search for this server matches, and an item for it is stored with: as the
-    /// osxkeychain helper, no port or path when the URL has none.
+    /// The items kept for this server: its attributes' matches with exactly its port and
+    /// path, so that `registry.example.com` never answers or replaces the credentials of
+    /// `registry.example.com:5000`.
+    func items(withData: Bool) throws(HelperFailure) -> [FoundPassword] {
+        try InternetPasswords.find(attributes, withData: withData).filter { $0.has(port: port, path: path) }
+    }
+
+    /// What an item for this server is stored with: as the osxkeychain helper, no port or
+    /// path when the URL has none.
     var attributes: [String: Any] {
         var attributes: [String: Any] = [
             kSecAttrServer as String: host,

@@ -64,9 +64,8 @@ struct GitCredentialActions {
         if try InternetPasswords.add(attributes, data: secret.data) { return }
         // The search also matches items with a path or port when the request names none:
         // only the item whose key is the request's own is replaced.
-        guard let existing = try InternetPasswords.find(attributes).first(where: { item in
-            item.account == username && Self.path(of: item.attributes) == (request.path ?? "")
-                && Self.port(of: item.attributes) == (request.port ?? 0)
+        guard let existing = try InternetPasswords.find(attributes, withData: false).first(where: { item in
+            item.account == username && item.has(port: request.port, path: request.path)
         }) else { throw .status(errSecDuplicateItem, during: "SecItemAdd") }
         try InternetPasswords.update(existing.reference, with: [kSecValueData as String: secret.data])
     }
@@ -83,13 +82,5 @@ struct GitCredentialActions {
             }
             try InternetPasswords.delete(item.reference)
         }
-    }
-
-    private static func path(of attributes: [String: Any]) -> String {
-        attributes[kSecAttrPath as String] as? String ?? ""
-    }
-
-    private static func port(of attributes: [String: Any]) -> Int {
-        (attributes[kSecAttrPort as String] as? NSNumber)?.intValue ?? 0
     }
 }

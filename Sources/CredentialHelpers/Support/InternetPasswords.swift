@@ -12,6 +12,15 @@ package struct FoundPassword {
 
     /// The account (`kSecAttrAccount`), empty when the item has none.
     package var account: String { attributes[kSecAttrAccount as String] as? String ?? "" }
+
+    /// Whether the item's port and path are exactly these, no port being 0 and no path "".
+    /// A search that names no port or path matches items of every port and path; an item
+    /// for `host` alone must not be taken for one for `host:5000` or `host/repo`.
+    package func has(port: Int?, path: String?) -> Bool {
+        let itemPort = (attributes[kSecAttrPort as String] as? NSNumber)?.intValue ?? 0
+        let itemPath = attributes[kSecAttrPath as String] as? String ?? ""
+        return itemPort == (port ?? 0) && itemPath == (path ?? "")
+    }
 }
 
 /// The Keychain Services calls both credential helpers make, on internet passwords of the
