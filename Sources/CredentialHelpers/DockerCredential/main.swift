@@ -17,6 +17,7 @@ func finish(_ bytes: Data, status: Int32) -> Never {
     exit(status)
 }
 
+StandardStreams.occupyClosedDescriptors()
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
     finish(Data("Usage: docker-credential-keychain <store|get|erase|list|version>\n".utf8), status: 1)

@@ -14,6 +14,7 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
+StandardStreams.occupyClosedDescriptors()
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else { fail(usage) }
 let action = arguments[1]

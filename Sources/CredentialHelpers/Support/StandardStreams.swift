@@ -11,6 +11,24 @@ package enum StandardStreams {
     /// OAuth or registry token a few KiB.
     package static let requestLimit = 256 * 1024
 
+    /// Gives each closed standard descriptor to `/dev/null`; call first thing in `main`.
+    ///
+    /// A closed descriptor 1 would be the number the next `open` returns: a file the library
+    /// opens would become "standard output", and the answer, a password, would be written
+    /// into it. A closed standard input then reads as empty, and a closed standard output
+    /// takes the answer nowhere.
+    package static func occupyClosedDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            guard fcntl(descriptor, F_GETFD) == -1, errno == EBADF else { continue }
+            // The lowest free number is this one, as the ones below it are open.
+            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
     /// Standard input up to its end, or up to the moment `isComplete` says the bytes read so
     /// far hold a whole request (git's blank line), so that a caller that keeps the pipe open
     /// does not make the helper wait. More than `limit` bytes is an error.
