@@ -31,6 +31,9 @@ let package = Package(
         .executable(name: "keychain-libfuzz", targets: ["KeychainLibFuzz"]),
         // The keychain from the command line, with the subcommands and output of macOS `security`.
         .executable(name: "keychainctl", targets: ["KeychainCtl"]),
+        // git's and Docker's credential helpers, keeping their credentials in the keychain.
+        .executable(name: "git-credential-keychain", targets: ["GitCredentialKeychain"]),
+        .executable(name: "docker-credential-keychain", targets: ["DockerCredentialKeychain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -348,6 +351,29 @@ let package = Package(
                 // CryptoKit's key types, whose storage the tests check.
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // What both credential helpers do: bounded standard input, and the SecItem calls on
+        // internet passwords through the public API.
+        .target(
+            name: "CredentialHelperSupport",
+            dependencies: ["Security"],
+            path: "Sources/CredentialHelpers/Support"
+        ),
+        .executableTarget(
+            name: "GitCredentialKeychain",
+            dependencies: ["CredentialHelperSupport", "Security"],
+            path: "Sources/CredentialHelpers/GitCredential"
+        ),
+        .executableTarget(
+            name: "DockerCredentialKeychain",
+            dependencies: ["CredentialHelperSupport", "Security"],
+            path: "Sources/CredentialHelpers/DockerCredential"
+        ),
+        // Runs the credential helpers as git and Docker run them, and reads what they stored
+        // through Security and keychainctl.
+        .testTarget(
+            name: "CredentialHelperTests",
+            dependencies: ["TestSupport", "Security", "KeychainCtl", "GitCredentialKeychain", "DockerCredentialKeychain"]
         ),
     ]
 )

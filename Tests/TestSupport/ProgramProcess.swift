@@ -20,7 +20,8 @@ public struct ProgramProcess: Sendable {
         executable = tests.deletingLastPathComponent().appendingPathComponent(product)
     }
 
-    private init(executable: URL) {
+    /// A program at `executable`, such as a client of this package's programs (`/usr/bin/git`).
+    public init(executable: URL) {
         self.executable = executable
     }
 

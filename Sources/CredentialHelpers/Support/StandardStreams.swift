@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Standard input and output through read(2) and write(2): Foundation's FileHandle traps on
+/// an I/O error, and a credential helper's input must be read to a bound, never without
+/// limit (an endless `/dev/zero` must end in an error, not in memory exhaustion).
+package enum StandardStreams {
+    /// The most a helper reads: git's and Docker's requests are a few hundred bytes, an
+    /// OAuth or registry token a few KiB.
+    package static let requestLimit = 256 * 1024
+
+    /// Gives each closed standard descriptor to `/dev/null`; call first thing in `main`.
+    ///
+    /// A closed descriptor 1 would be the number the next `open` returns: a file the library
+    /// opens would become "standard output", and the answer, a password, would be written
+    /// into it. A closed standard input then reads as empty, and a closed standard output
+    /// takes the answer nowhere.
+    package static func occupyClosedDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            guard fcntl(descriptor, F_GETFD) == -1, errno == EBADF else { continue }
+            // The lowest free number is this one, as the ones below it are open.
+            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
+    /// Standard input up to its end, or up to the moment `isComplete` says the bytes read so
+    /// far hold a whole request (git's blank line), so that a caller that keeps the pipe open
+    /// does not make the helper wait. More than `limit` bytes is an error.
+    package static func readInput(limit: Int, isComplete: (Data) -> Bool = { _ in false }) throws(HelperFailure) -> Data {
+        var input = Data()
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                Glibc.read(STDIN_FILENO, buffer.baseAddress, buffer.count)
+            }
+            if count == 0 { break }
+            if count < 0 {
+                let error = errno
+                if error == EINTR { continue }
+                input.resetBytes(in: 0..<input.count)
+                throw HelperFailure("cannot read standard input: \(String(cString: strerror(error)))")
+            }
+            input.append(contentsOf: chunk[0..<count])
+            if input.count > limit {
+                input.resetBytes(in: 0..<input.count)
+                chunk.withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) }
+                throw HelperFailure("the input is larger than \(limit / 1024) KiB, more than a credential request holds")
+            }
+            if isComplete(input) { break }
+        }
+        chunk.withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) }
+        return input
+    }
+
+    /// Writes all of `bytes` to standard output; false when it could not (a closed pipe).
+    @discardableResult
+    package static func writeOutput(_ bytes: Data) -> Bool {
+        write(bytes, to: STDOUT_FILENO)
+    }
+
+    /// Writes a line to standard error.
+    package static func writeError(_ line: String) {
+        _ = write(Data((line + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    private static func write(_ bytes: Data, to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            var written = 0
+            while written < buffer.count {
+                let result = Glibc.write(descriptor, base + written, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                written += result
+            }
+            return true
+        }
+    }
+}
