@@ -31,6 +31,9 @@ let package = Package(
         .executable(name: "keychain-libfuzz", targets: ["KeychainLibFuzz"]),
         // The keychain from the command line, with the subcommands and output of macOS `security`.
         .executable(name: "keychainctl", targets: ["KeychainCtl"]),
+        // Apple's LocalAuthentication on Linux: LAContext, whose device-owner policy is the
+        // user's login password, checked by PAM (loaded at run time).
+        .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -53,6 +56,8 @@ let package = Package(
             name: "KeychainCore",
             dependencies: [
                 "CKernelKeyring",
+                // Linux-PAM, loaded at run time, to prove the user's presence.
+                "CPAM",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the WAL hook that GRDB does not wrap.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -348,6 +353,23 @@ let package = Package(
                 // CryptoKit's key types, whose storage the tests check.
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // Linux-PAM's calls, loaded with dlopen: no libpam0g-dev to build, no link to libpam.
+        .target(name: "CPAM"),
+        .target(
+            name: "LocalAuthentication",
+            dependencies: ["Security", "KeychainCore"]
+        ),
+        // Evaluates LAContext policies as the test user, on the terminal the tests give it.
+        .executableTarget(
+            name: "PresenceWorker",
+            dependencies: ["LocalAuthentication"],
+            path: "Tests/PresenceWorker"
+        ),
+        // Presence proven through the system's PAM, as a user with a known password.
+        .testTarget(
+            name: "LocalAuthenticationTests",
+            dependencies: ["TestSupport", "LocalAuthentication", "PresenceWorker", "KeychainCore"]
         ),
     ]
 )
