@@ -369,7 +369,7 @@ let package = Package(
         // Presence proven through the system's PAM, as a user with a known password.
         .testTarget(
             name: "LocalAuthenticationTests",
-            dependencies: ["TestSupport", "LocalAuthentication", "PresenceWorker", "KeychainCore"]
+            dependencies: ["TestSupport", "TestTags", "LocalAuthentication", "PresenceWorker", "KeychainCore"]
         ),
     ]
 )

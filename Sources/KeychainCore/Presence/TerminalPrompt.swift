@@ -61,10 +61,11 @@ final class TerminalPrompt {
             controls[Int(VMIN)] = 1
             controls[Int(VTIME)] = 0
         }
-        show(prompt)
         TerminalRestoration.begin(descriptor: descriptor, settings: before)
-        // TCSAFLUSH: what was typed before the prompt appeared is not the answer.
+        // Echo off before the prompt shows, so that nothing typed after it is ever echoed;
+        // TCSAFLUSH: what was typed before it appeared is not the answer.
         tcsetattr(descriptor, TCSAFLUSH, &keys)
+        show(prompt)
         let answer = readAnswer(controls: before, echo: echo)
         tcsetattr(descriptor, TCSANOW, &before)
         TerminalRestoration.end()
