@@ -100,30 +100,51 @@ public struct LAError: CustomNSError, Hashable, Sendable {
         self.details = details
     }
 
+    /// ``LAErrorDomain``.
     public static var errorDomain: String { LAErrorDomain }
+    /// The code's raw value, Apple's.
     public var errorCode: Int { code.rawValue }
+    /// `NSLocalizedDescription` (what the code means) and what was given to ``init(_:userInfo:)``.
     public var errorUserInfo: [String: Any] { details }
 
     /// Two errors are equal when their codes are.
     public static func == (lhs: LAError, rhs: LAError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+    /// ``Code/authenticationFailed``, as Apple's `LAError.authenticationFailed`.
     public static var authenticationFailed: Code { .authenticationFailed }
+    /// ``Code/userCancel``, as Apple's `LAError.userCancel`.
     public static var userCancel: Code { .userCancel }
+    /// ``Code/userFallback``, as Apple's `LAError.userFallback`.
     public static var userFallback: Code { .userFallback }
+    /// ``Code/systemCancel``, as Apple's `LAError.systemCancel`.
     public static var systemCancel: Code { .systemCancel }
+    /// ``Code/passcodeNotSet``, as Apple's `LAError.passcodeNotSet`.
     public static var passcodeNotSet: Code { .passcodeNotSet }
+    /// ``Code/biometryNotAvailable``, as Apple's `LAError.biometryNotAvailable`.
     public static var biometryNotAvailable: Code { .biometryNotAvailable }
+    /// ``Code/biometryNotEnrolled``, as Apple's `LAError.biometryNotEnrolled`.
     public static var biometryNotEnrolled: Code { .biometryNotEnrolled }
+    /// ``Code/biometryLockout``, as Apple's `LAError.biometryLockout`.
     public static var biometryLockout: Code { .biometryLockout }
+    /// ``Code/appCancel``, as Apple's `LAError.appCancel`.
     public static var appCancel: Code { .appCancel }
+    /// ``Code/invalidContext``, as Apple's `LAError.invalidContext`.
     public static var invalidContext: Code { .invalidContext }
+    /// ``Code/watchNotAvailable``, as Apple's `LAError.watchNotAvailable`.
     public static var watchNotAvailable: Code { .watchNotAvailable }
+    /// ``Code/watchNotAvailable``, as Apple's `LAError.companionNotAvailable`.
     public static var companionNotAvailable: Code { .watchNotAvailable }
+    /// ``Code/biometryNotPaired``, as Apple's `LAError.biometryNotPaired`.
     public static var biometryNotPaired: Code { .biometryNotPaired }
+    /// ``Code/biometryDisconnected``, as Apple's `LAError.biometryDisconnected`.
     public static var biometryDisconnected: Code { .biometryDisconnected }
+    /// ``Code/invalidDimensions``, as Apple's `LAError.invalidDimensions`.
     public static var invalidDimensions: Code { .invalidDimensions }
+    /// ``Code/notInteractive``, as Apple's `LAError.notInteractive`.
     public static var notInteractive: Code { .notInteractive }
+    /// Apple's first names of the biometry codes.
     @available(*, deprecated, renamed: "biometryNotAvailable")
     public static var touchIDNotAvailable: Code { .biometryNotAvailable }
     @available(*, deprecated, renamed: "biometryNotEnrolled")

@@ -51,8 +51,8 @@ struct PAMPresenceTests {
         #expect(session.echoes)
     }
 
-    @Test("LocalAuthentication: Ctrl-D or Ctrl-C at the prompt gives LAError.userCancel and the process goes on",
-          arguments: ["\u{4}", "\u{3}"])
+    @Test("LocalAuthentication: Ctrl-D, Ctrl-C or Ctrl-\\ at the prompt gives LAError.userCancel and the process goes on",
+          arguments: ["\u{4}", "\u{3}", "\u{1C}"])
     func controlKeysCancel(key: String) throws {
         let session = try user.startOnTerminal(worker, [Self.evaluate, "can:deviceOwnerAuthentication"])
         try session.waitFor("Password: ")
@@ -79,9 +79,23 @@ struct PAMPresenceTests {
             printf 'agent asked: %s\\n' "$1" >&2
             printf '%s\\n' '\(PresenceTestUser.password)'
             """)
-        let outcome = try #require(try user.runWithoutTerminal(worker, [Self.evaluate], environment: ["KEYCHAIN_ASKPASS": agent]))
-        #expect(outcome.output == "\(Self.evaluate) -> ok\n", "\(outcome.errors)")
+        let outcome = try #require(try user.runWithoutTerminal(
+            worker, [Self.evaluate, "ask-secret:\(PresenceTestUser.password)"], environment: ["KEYCHAIN_ASKPASS": agent]))
+        #expect(outcome.output == """
+            \(Self.evaluate) -> ok
+            ask-secret:\(PresenceTestUser.password) -> ok matches
+
+            """, "\(outcome.errors)")
         #expect(outcome.errors.contains("agent asked: presence-worker \(Self.evaluate)\nPassword: "))
+        #expect(outcome.errors.contains("agent asked: Application password: "))
+    }
+
+    @Test("UserPresence: an agent's output is read up to 4 KiB; more without a newline is refused, never taken as the password")
+    func askpassAgentOutputIsBounded() throws {
+        let agent = try PresenceTestUser.askpassAgent("head -c 5000 /dev/zero | tr '\\0' a")
+        let outcome = try #require(try user.runWithoutTerminal(worker, [Self.evaluate], environment: ["KEYCHAIN_ASKPASS": agent]))
+        // Unavailable: the agent is broken, which the context reports as no usable password check.
+        #expect(outcome.output == "\(Self.evaluate) -> LAError -5\n", "\(outcome.errors)")
     }
 
     @Test("LocalAuthentication: a KEYCHAIN_ASKPASS agent that exits 1 gives LAError.userCancel, whatever it printed")
@@ -153,6 +167,17 @@ struct PAMPresenceTests {
 
             """, "\(outcome.errors)")
         #expect(count("Password: ", in: outcome.terminal) == 2)
+    }
+
+    @Test("UserPresence: the application's reason cannot send control sequences to the terminal")
+    func reasonIsShownWithoutControlCharacters() throws {
+        let session = try user.startOnTerminal(worker, ["reason:\u{1B}]0;retitled\u{07}\u{1B}[2Jvisible", "prove"])
+        try session.waitFor("?]0;retitled??[2Jvisible\r\n")
+        try session.waitFor("Password: ")
+        session.type(PresenceTestUser.password)
+        let outcome = try session.finish()
+        #expect(outcome.output == "reason:\u{1B}]0;retitled\u{07}\u{1B}[2Jvisible -> ok\nprove -> ok\n", "\(outcome.errors)")
+        #expect(!outcome.terminal.contains("\u{1B}") && !outcome.terminal.contains("\u{07}"))
     }
 
     @Test("UserPresence: askSecret reads an application password on the terminal without echo")

@@ -50,7 +50,7 @@ final class TerminalPrompt {
     }
 
     /// Shows `prompt` and reads one answer, echoed only when `echo` is true. Empty, Ctrl-C,
-    /// Ctrl-D and the end of input are `.cancelled`; an answer longer than ``maximumAnswer``
+    /// Ctrl-D, Ctrl-\\ and the end of input are `.cancelled`; an answer longer than ``maximumAnswer``
     /// is `.authenticationFailed` (no password is that long).
     func ask(_ prompt: String, echo: Bool) -> Result<SecretBytes, PresenceFailure> {
         var before = termios()
@@ -79,6 +79,10 @@ final class TerminalPrompt {
         let endOfInput = Self.control(controls, VEOF, default: 0x04)
         let erase = Self.control(controls, VERASE, default: 0x7F)
         let killLine = Self.control(controls, VKILL, default: 0x15)
+        // Ctrl-\ would quit and Ctrl-Z suspend: the first cancels, the second is not part of
+        // any password and is ignored.
+        let quit = Self.control(controls, VQUIT, default: 0x1C)
+        let suspend = Self.control(controls, VSUSP, default: 0x1A)
         var length = 0
         var outcome: PresenceFailure?
         let typed = SecretBytes(count: Self.maximumAnswer + 1) { buffer in
@@ -86,11 +90,12 @@ final class TerminalPrompt {
             while true {
                 let count = read(descriptor, &key, 1)
                 if count < 0 && errno == EINTR { continue }
-                guard count == 1, key != interrupt, key != endOfInput else {
+                guard count == 1, key != interrupt, key != endOfInput, key != quit else {
                     outcome = .cancelled
                     break
                 }
                 if key == UInt8(ascii: "\n") || key == UInt8(ascii: "\r") { break }
+                if key == suspend { continue }
                 if key == erase || key == 0x08 {
                     if length > 0 { length -= 1; buffer[length] = 0 }
                 } else if key == killLine {
