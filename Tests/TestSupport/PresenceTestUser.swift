@@ -171,8 +171,20 @@ public struct PresenceTestUser: Sendable {
         chmod(folder.path, 0o755)
         chmod(folder.deletingLastPathComponent().path, 0o755)
         let script = folder.appendingPathComponent("askpass")
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: script)
-        chmod(script.path, 0o755)
+        // Written through a close-on-exec descriptor: a copy of it in a child another thread
+        // is starting would make running the script fail (ETXTBSY).
+        let descriptor = open(script.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw PresenceTestUserError.failed("cannot create \(script.path): errno \(errno)") }
+        defer { close(descriptor) }
+        let bytes = Array("#!/bin/sh\n\(body)\n".utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw PresenceTestUserError.failed("cannot write \(script.path): errno \(errno)") }
+            written += count
+        }
+        fchmod(descriptor, 0o755)
         return script.path
     }
 }

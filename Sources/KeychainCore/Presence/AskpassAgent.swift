@@ -46,6 +46,9 @@ struct AskpassAgent {
         close(ends[0])
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        // Output past the bound is the agent's fault whatever its status (which depends on
+        // whether it wrote the rest before the pipe closed).
+        if case .failure(.unavailable) = answer { return answer }
         // Exited (no signal) with status 0.
         guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return .failure(.cancelled) }
         return answer
