@@ -50,7 +50,7 @@ final class TerminalPrompt {
     }
 
     /// Shows `prompt` and reads one answer, echoed only when `echo` is true. Empty, Ctrl-C,
-    /// Ctrl-D, Ctrl-\\ and the end of input are `.cancelled`; an answer longer than ``maximumAnswer``
+    /// Ctrl-D, Ctrl-\ and the end of input are `.cancelled`; an answer longer than ``maximumAnswer``
     /// is `.authenticationFailed` (no password is that long).
     func ask(_ prompt: String, echo: Bool) -> Result<SecretBytes, PresenceFailure> {
         var before = termios()
@@ -66,7 +66,7 @@ final class TerminalPrompt {
         // TCSAFLUSH: what was typed before it appeared is not the answer.
         tcsetattr(descriptor, TCSAFLUSH, &keys)
         show(prompt)
-        let answer = readAnswer(controls: before, echo: echo)
+        let answer = readAnswer(keysOf: before, echo: echo)
         tcsetattr(descriptor, TCSANOW, &before)
         TerminalRestoration.end()
         // The user's Enter was not echoed: end the prompt's line.
@@ -74,15 +74,15 @@ final class TerminalPrompt {
         return answer
     }
 
-    private func readAnswer(controls: termios, echo: Bool) -> Result<SecretBytes, PresenceFailure> {
-        let interrupt = Self.control(controls, VINTR, default: 0x03)
-        let endOfInput = Self.control(controls, VEOF, default: 0x04)
-        let erase = Self.control(controls, VERASE, default: 0x7F)
-        let killLine = Self.control(controls, VKILL, default: 0x15)
+    private func readAnswer(keysOf settings: termios, echo: Bool) -> Result<SecretBytes, PresenceFailure> {
+        let interrupt = Self.control(settings, VINTR, default: 0x03)
+        let endOfInput = Self.control(settings, VEOF, default: 0x04)
+        let erase = Self.control(settings, VERASE, default: 0x7F)
+        let killLine = Self.control(settings, VKILL, default: 0x15)
         // Ctrl-\ would quit and Ctrl-Z suspend: the first cancels, the second is not part of
         // any password and is ignored.
-        let quit = Self.control(controls, VQUIT, default: 0x1C)
-        let suspend = Self.control(controls, VSUSP, default: 0x1A)
+        let quit = Self.control(settings, VQUIT, default: 0x1C)
+        let suspend = Self.control(settings, VSUSP, default: 0x1A)
         var length = 0
         var outcome: PresenceFailure?
         let typed = SecretBytes(count: Self.maximumAnswer + 1) { buffer in
