@@ -34,6 +34,9 @@ let package = Package(
         // git's and Docker's credential helpers, keeping their credentials in the keychain.
         .executable(name: "git-credential-keychain", targets: ["GitCredentialKeychain"]),
         .executable(name: "docker-credential-keychain", targets: ["DockerCredentialKeychain"]),
+        // Apple's LocalAuthentication on Linux: LAContext, whose device-owner policy is the
+        // user's login password, checked by PAM (loaded at run time).
+        .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -56,6 +59,8 @@ let package = Package(
             name: "KeychainCore",
             dependencies: [
                 "CKernelKeyring",
+                // Linux-PAM, loaded at run time, to prove the user's presence.
+                "CPAM",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the WAL hook that GRDB does not wrap.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -374,6 +379,23 @@ let package = Package(
         .testTarget(
             name: "CredentialHelperTests",
             dependencies: ["TestSupport", "Security", "KeychainCtl", "GitCredentialKeychain", "DockerCredentialKeychain"]
+        ),
+        // Linux-PAM's calls, loaded with dlopen: no libpam0g-dev to build, no link to libpam.
+        .target(name: "CPAM"),
+        .target(
+            name: "LocalAuthentication",
+            dependencies: ["Security", "KeychainCore"]
+        ),
+        // Evaluates LAContext policies as the test user, on the terminal the tests give it.
+        .executableTarget(
+            name: "PresenceWorker",
+            dependencies: ["LocalAuthentication"],
+            path: "Tests/PresenceWorker"
+        ),
+        // Presence proven through the system's PAM, as a user with a known password.
+        .testTarget(
+            name: "LocalAuthenticationTests",
+            dependencies: ["TestSupport", "TestTags", "LocalAuthentication", "PresenceWorker", "KeychainCore"]
         ),
     ]
 )

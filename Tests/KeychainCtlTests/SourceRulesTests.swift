@@ -50,10 +50,12 @@ import Testing
     /// modules (`_AtomicsShims`, SQLite) only while every import of the core in it is
     /// `@_implementationOnly`: an `internal` or `package` import is loaded by every client of
     /// a module built without library evolution (see Package.swift). CoexistenceTests builds
-    /// such code; this scan names the file at once.
-    @Test func securityImportsTheCoreImplementationOnly() throws {
+    /// such code; this scan names the file at once. LocalAuthentication, a product beside
+    /// Security on the core, follows the same rule.
+    @Test(arguments: [("Security", 5), ("LocalAuthentication", 1)])
+    func moduleImportsTheCoreImplementationOnly(module: String, leastImports: Int) throws {
         var hidden = 0
-        for file in try Self.swiftFiles(in: "Security") {
+        for file in try Self.swiftFiles(in: module) {
             let imports = try Self.lines(of: file) { line in
                 let words = line.split(whereSeparator: \.isWhitespace)
                 return words.contains("import") && words.contains("KeychainCore")
@@ -65,7 +67,7 @@ import Testing
             hidden += imports.count - exposing.count
             #expect(exposing.isEmpty, "\(file.lastPathComponent) imports KeychainCore other than @_implementationOnly at line(s) \(exposing)")
         }
-        #expect(hidden > 5, "the scan must see Security's imports of the core")
+        #expect(hidden > leastImports, "the scan must see \(module)'s imports of the core")
     }
 
     /// Apple-compatible source: the C functions Apple's Security and Core Foundation declare

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The program named by `KEYCHAIN_ASKPASS` that asks for a password when the process has no
+/// terminal (a desktop dialog, a test's script), as `SUDO_ASKPASS` and `SSH_ASKPASS` are:
+/// run without a shell with the prompt as its one argument; its answer is what it writes on
+/// standard output up to the first newline; an exit status other than 0 means the user
+/// declined.
+struct AskpassAgent {
+    /// The environment variable that names the agent.
+    static let variable = "KEYCHAIN_ASKPASS"
+    /// The most output read from an agent, newline included: no password is longer.
+    static let maximumOutput = 4096
+
+    let path: String
+
+    /// The agent the environment names, or nil when `KEYCHAIN_ASKPASS` is unset or empty.
+    static func fromEnvironment() -> AskpassAgent? {
+        guard let value = getenv(variable), value.pointee != 0 else { return nil }
+        return AskpassAgent(path: String(cString: value))
+    }
+
+    /// Runs the agent with `prompt` and reads its answer. An agent that cannot be started is
+    /// `.unavailable`; one that declines (non-zero exit, killed, empty answer) is `.cancelled`;
+    /// one that writes more than ``maximumOutput`` bytes without a newline is `.unavailable`.
+    func ask(_ prompt: String) -> Result<SecretBytes, PresenceFailure> {
+        guard path.hasPrefix("/") else {
+            return .failure(.unavailable("\(Self.variable) must name a program by its absolute path"))
+        }
+        var ends: [Int32] = [-1, -1]
+        guard Self.pipeClosingOnExec?(&ends, O_CLOEXEC) ?? pipe(&ends) == 0 else {
+            return .failure(.unavailable("no pipe for \(Self.variable): \(String(cString: strerror(errno)))"))
+        }
+        let started = start(prompt: prompt, output: ends[1])
+        close(ends[1])
+        let child: pid_t
+        switch started {
+        case .success(let pid): child = pid
+        case .failure(let failure):
+            close(ends[0])
+            return .failure(failure)
+        }
+        let answer = readLine(from: ends[0])
+        // The agent's end: whatever it writes after the newline is not read (it gets EPIPE).
+        close(ends[0])
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        // Output past the bound is the agent's fault whatever its status (which depends on
+        // whether it wrote the rest before the pipe closed).
+        if case .failure(.unavailable) = answer { return answer }
+        // Exited (no signal) with status 0.
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return .failure(.cancelled) }
+        return answer
+    }
+
+    private func start(prompt: String, output: Int32) -> Result<pid_t, PresenceFailure> {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        // The agent reads nothing of ours: standard input is /dev/null, output our pipe, and
+        // no other descriptor of this process reaches it.
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        _ = Self.closeFrom.map { $0(&actions, 3) }
+        // It starts with signals unblocked and at their default actions, whatever this
+        // process's threads block or ignore.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup(prompt), nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, path, &actions, &attributes, argv, environ)
+        guard spawned == 0 else {
+            return .failure(.unavailable("\(Self.variable) (\(path)) cannot be run: \(String(cString: strerror(spawned)))"))
+        }
+        return .success(child)
+    }
+
+    /// The output up to the first newline, held in memory that is zeroed when released.
+    private func readLine(from descriptor: Int32) -> Result<SecretBytes, PresenceFailure> {
+        var length = 0
+        var ended = false
+        let output = SecretBytes(count: Self.maximumOutput) { buffer in
+            while length < buffer.count {
+                let count = read(descriptor, buffer.baseAddress! + length, buffer.count - length)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    ended = true
+                    break
+                }
+                let scanned = length
+                length += count
+                if let newline = buffer[scanned..<length].firstIndex(of: UInt8(ascii: "\n")) {
+                    // What follows the newline is not part of the answer.
+                    for index in newline..<length { buffer[index] = 0 }
+                    length = newline
+                    ended = true
+                    break
+                }
+            }
+        }
+        guard ended else {
+            return .failure(.unavailable("\(Self.variable) wrote more than \(Self.maximumOutput) bytes without a newline"))
+        }
+        guard length > 0 else { return .failure(.cancelled) }
+        return .success(output.withUnsafeBytes { SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0[..<length])) })
+    }
+
+    /// glibc's pipe2 and posix_spawn_file_actions_addclosefrom_np (2.34), which Swift's Glibc
+    /// module does not import (`_GNU_SOURCE` only), looked up by name; nil where missing.
+    private static let pipeClosingOnExec = glibcFunction(
+        "pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    private static let closeFrom = glibcFunction(
+        "posix_spawn_file_actions_addclosefrom_np",
+        as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+
+    private static func glibcFunction<F>(_ symbol: String, as type: F.Type) -> F? {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol).map { unsafeBitCast($0, to: type) }
+    }
+}
