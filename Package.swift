@@ -342,9 +342,12 @@ let package = Package(
         .executableTarget(name: "LockingSample", dependencies: ["Security"], path: "Tests/DocumentationSamples/LockingSample"),
         .executableTarget(
             name: "AccessGroupsSample", dependencies: ["Security"], path: "Tests/DocumentationSamples/AccessGroupsSample"),
+        .executableTarget(
+            name: "AccessControlSample", dependencies: ["Security"], path: "Tests/DocumentationSamples/AccessControlSample"),
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["TestSupport", "TestTags", "SecItemSample", "KeychainSample", "LockingSample", "AccessGroupsSample"]
+            dependencies: ["TestSupport", "TestTags", "SecItemSample", "KeychainSample", "LockingSample", "AccessGroupsSample",
+                           "AccessControlSample"]
         ),
         .testTarget(
             name: "KeychainTests",

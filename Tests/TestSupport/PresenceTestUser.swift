@@ -10,7 +10,8 @@ import Glibc
 ///
 /// Only root can make the user: suites that need it are enabled with ``canBeMade`` and name
 /// the reason when they are not. The user has no home and no login shell; making it again (or
-/// from two test processes at once) only sets its password again.
+/// from two test processes at once) only sets its password again: two test processes that
+/// use the user at the same time would set two passwords, so run one at a time.
 ///
 /// To run any program as the user from a test:
 ///
@@ -24,8 +25,13 @@ import Glibc
 /// ```
 public struct PresenceTestUser: Sendable {
     public static let name = "swift-keychain-presence"
-    /// Known to the tests only; the user cannot log in (no shell, no home).
-    public static let password = "presence-Test-pw-7301"
+    /// Drawn anew by each test process, which sets it: known to that process only, so that the
+    /// user left on the machine has no password anyone knows (and no shell, no home).
+    public static let password: String = {
+        let letters = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        var generator = SystemRandomNumberGenerator()
+        return "pw-" + String((0..<24).map { _ in letters[Int(generator.next(upperBound: UInt(letters.count)))] })
+    }()
 
     public let uid: uid_t
     public let gid: gid_t
