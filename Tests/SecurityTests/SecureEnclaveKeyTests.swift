@@ -2,8 +2,10 @@ import Crypto
 import Foundation
 import KeychainCore
 import Security
+import SwiftASN1
 import Testing
 import TestSupport
+import X509
 
 /// Secure Enclave-style keys (`kSecAttrTokenID: kSecAttrTokenIDSecureEnclave`): P-256 only,
 /// their private part never leaves the library through any call, a stored one is
@@ -196,6 +198,33 @@ struct SecureEnclaveKeyTests {
         }
     }
 
+    @Test("An in-memory Secure Enclave-style key added by reference is stored ThisDeviceOnly; in an item of a migrating class it is no key")
+    func addedByReference() throws {
+        let keychain = PrivateKeychain()
+        let key = try #require(Self.create(Self.parameters(tag: Data("unused".utf8), accessControl: nil, permanent: false),
+                                           in: keychain).key)
+        let tag = Data("com.example.se.by-reference".utf8)
+        #expect(keychain.add([kSecValueRef as String: key, kSecAttrApplicationTag as String: tag]) == errSecSuccess)
+        let attributes = keychain.attributes([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag]).attributes
+        #expect(attributes?[kSecAttrAccessible as String] as? String == "aku")
+        #expect(attributes?[kSecAttrTokenID as String] as? String == "com.apple.setoken")
+        let found = try Self.findPrivateKey(tag: tag, in: keychain)
+        #expect(SecKeyCopyExternalRepresentation(found, nil) == nil)
+        #expect(Self.sign(found, in: keychain).signature != nil)
+
+        // A caller that names a migrating class gets no usable key from that item, so it
+        // cannot travel in an archive and sign elsewhere.
+        let migrating = Data("com.example.se.migrating".utf8)
+        let status = keychain.add([kSecValueRef as String: key, kSecAttrApplicationTag as String: migrating,
+                                   kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked])
+        if status == errSecSuccess {
+            #expect(keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: migrating,
+                                           kSecReturnRef as String: true]).status == errSecItemNotFound)
+        } else {
+            #expect(status == errSecParam)
+        }
+    }
+
     @Test("An exported archive leaves the Secure Enclave-style key out (ThisDeviceOnly)")
     func archiveLeavesItOut() throws {
         let keychain = PrivateKeychain()
@@ -226,6 +255,33 @@ struct SecureEnclaveKeyTests {
         var keychain: SecKeychain?
         #expect(SecKeychainCopyDefault(&keychain) == errSecSuccess)
         return try #require(keychain)
+    }
+
+    @Test("An identity with a Secure Enclave-style key: kSecReturnData gives no key material, and a PKCS #12 export refuses it")
+    func identityStaysHere() throws {
+        let keychain = PrivateKeychain()
+        let tag = Data("com.example.se.identity".utf8)
+        let key = try #require(Self.create(Self.parameters(tag: tag, accessControl: nil), in: keychain).key)
+        // A certificate for the key's public half, issued by a swift-crypto CA key.
+        let issuer = P256.Signing.PrivateKey()
+        let name = try DistinguishedName { CommonName("Secure Enclave identity") }
+        let certificate = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(bytes: [0x05]),
+            publicKey: .init(try Self.publicKey(of: key)), notValidBefore: Date(), notValidAfter: Date() + 3600,
+            issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: .init(),
+            issuerPrivateKey: .init(issuer))
+        var serializer = DER.Serializer()
+        try serializer.serialize(certificate)
+        let secCertificate = try #require(SecCertificateCreateWithData(nil, Data(serializer.serializedBytes) as CFData))
+        #expect(keychain.add([kSecValueRef as String: secCertificate]) == errSecSuccess)
+
+        let query: [String: Any] = [kSecClass as String: kSecClassIdentity, kSecAttrApplicationTag as String: tag]
+        let identity = try #require(keychain.copyMatching(query.merging([kSecReturnRef as String: true]) { $1 }).result
+            .map { $0 as AnyObject } as? SecIdentity)
+        let data = keychain.copyMatching(query.merging([kSecReturnData as String: true]) { $1 })
+        #expect(data.status == errSecSuccess && (data.result as? Data)?.isEmpty == true)
+        let failure = #expect(throws: SecKeychainFailure.self) { try SecPKCS12Export([identity], passphrase: "pass") }
+        #expect(failure?.status == errSecUnimplemented)
     }
 
     @Test("A copy of the keychain folder with another machine secret cannot use the key; this machine's can")

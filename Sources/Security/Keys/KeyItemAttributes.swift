@@ -44,7 +44,8 @@ extension SecKey {
     /// and size its attributes record. nil for what is not such a key (a symmetric key, or
     /// data that is not a key). A Secure Enclave-style key (its data behind
     /// ``SecureEnclaveKeyData``'s marker) keeps the item's access control, and asks for the
-    /// user as `authentication` (the options of the search that found it) says.
+    /// user as `authentication` (the options of the search that found it) says; it is made
+    /// from a ThisDeviceOnly item only.
     static func fromItem(_ record: ItemRecord, data stored: Data,
                          authentication: AuthenticationOptions = AuthenticationOptions()) -> SecKey? {
         let attributes = record.attributes
@@ -72,6 +73,9 @@ extension SecKey {
         guard let material = try? KeyMaterial(externalRepresentation: enclaveData ?? stored, family: family,
                                               isPrivate: isPrivate) else { return nil }
         guard enclaveData != nil, material.isPrivate else { return SecKey(material: material) }
+        // Such a key is only ever this machine's: one in an item of a migrating class (brought
+        // by an archive from elsewhere) is no key.
+        guard record.accessibility.isThisDeviceOnly else { return nil }
         return SecKey(material: material, secureEnclave: SecureEnclaveBinding(
             accessControl: AccessControlAttributes.accessControl(of: record), authentication: authentication))
     }
