@@ -312,6 +312,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // To check SecKey's RSA signatures and encryption against CryptoExtras directly.
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                // To name the core's PresenceFailure in a test AuthenticationContext.
+                "KeychainCore",
             ]
         ),
         // Runs the examples as processes, through their prompts and output.

@@ -6,10 +6,15 @@ enum ResultShape {
     /// The result for found items: one object when `single`, else an array of them; nil
     /// when nothing was asked for. `itemObject` makes the key, certificate or identity of
     /// an item for `kSecReturnRef`; an item it cannot make one for is left out of a result
-    /// of references alone, as Apple's SecItem.c does.
+    /// of references alone, as Apple's SecItem.c does. By default the objects are
+    /// ``ItemObject``'s, and a Secure Enclave-style key among them keeps `authentication`
+    /// (the search's `kSecUseAuthenticationContext`, `kSecUseOperationPrompt` and
+    /// `kSecUseAuthenticationUI`) for when it is used.
     static func object(for items: [FoundItem], returning: ReturnOptions, single: Bool,
-                       itemObject: (FoundItem) -> AnyObject? = ItemObject.make) -> CFTypeRef? {
+                       authentication: AuthenticationOptions = AuthenticationOptions(),
+                       itemObject: ((FoundItem) -> AnyObject?)? = nil) -> CFTypeRef? {
         guard !returning.isEmpty else { return nil }
+        let itemObject = itemObject ?? { ItemObject.make($0, authentication: authentication) }
         if single, let item = items.first { return object(for: item, returning: returning, itemObject: itemObject) }
         return items.compactMap { object(for: $0, returning: returning, itemObject: itemObject) } as NSArray
     }
@@ -19,7 +24,9 @@ enum ResultShape {
     /// (and `class` and `v_Ref` for a reference) and `v_Data` / `v_PersistentRef` merged in.
     private static func object(for item: FoundItem, returning: ReturnOptions,
                                itemObject: (FoundItem) -> AnyObject?) -> AnyObject? {
-        if returning == .data { return ResultData(item.data ?? Data()) }
+        // A Secure Enclave-style key's data never leaves: no key material, as Apple's token keys.
+        let data = SecureEnclaveKeyData.returnable(item.data, of: item.persistentReference.itemClass)
+        if returning == .data { return ResultData(data ?? Data()) }
         if returning == .persistentReference { return ResultData(item.persistentReference.data) }
         let itemClass = item.persistentReference.itemClass
         // Passwords have no object: their reference is their attributes and class.
@@ -37,7 +44,7 @@ enum ResultShape {
         if let object { dictionary[QueryKey.valueRef] = object }
         // Rule 22 / si-80-empty-data: an item without data (the store keeps it as empty
         // data) has no `v_Data` key.
-        if returning.contains(.data), let data = item.data, !data.isEmpty {
+        if returning.contains(.data), let data, !data.isEmpty {
             dictionary[QueryKey.valueData] = ResultData(data)
         }
         if returning.contains(.persistentReference) {

@@ -113,6 +113,10 @@ nonisolated(unsafe) public let kSecAttrCanWrap: CFString = "wrap"
 nonisolated(unsafe) public let kSecAttrCanUnwrap: CFString = "unwp"
 /// `tkid`.
 nonisolated(unsafe) public let kSecAttrTokenID: CFString = "tkid"
+/// `com.apple.setoken`: the `kSecAttrTokenID` of Secure Enclave keys. On Linux such a P-256 key
+/// is sealed under this machine's ThisDeviceOnly class key, and its private part never leaves
+/// the library.
+nonisolated(unsafe) public let kSecAttrTokenIDSecureEnclave: CFString = "com.apple.setoken"
 /// `vwht`.
 nonisolated(unsafe) public let kSecAttrSyncViewHint: CFString = "vwht"
 /// `sens`.

@@ -9,6 +9,11 @@
 //                                                      TAG by kSecReturnRef; print the status,
 //                                                      "private" or "public" and the hex of
 //                                                      its public key (never private material)
+//   KeychainTestHelper sign-key TAG MESSAGE            find the private key with application tag
+//                                                      TAG by kSecReturnRef and sign MESSAGE
+//                                                      (ECDSA, SHA-256); print the search's
+//                                                      status alone when it fails, else "0" and
+//                                                      the signature's hex or "error CODE"
 //   KeychainTestHelper lock                            lock the default keychain, print the status
 //   KeychainTestHelper unlock PASSWORD                 unlock it, print the status
 //   KeychainTestHelper cycle-passwords NAME [N]        change keychain NAME's password from
@@ -96,6 +101,23 @@ case "find-key" where arguments.count == 2:
     }
     let kind = publicKey === key ? "public" : "private"
     print(status, kind, bytes.map { String(format: "%02x", $0) }.joined())
+case "sign-key" where arguments.count == 3:
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching([
+        kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data(arguments[1].utf8),
+        kSecAttrKeyClass as String: kSecAttrKeyClassPrivate, kSecReturnRef as String: true,
+    ] as CFDictionary, &result)
+    guard status == errSecSuccess, let key = result as? SecKey else {
+        print(status)
+        break
+    }
+    var error: Unmanaged<CFError>?
+    if let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Data(arguments[2].utf8) as CFData,
+                                             &error) as Data? {
+        print(status, signature.map { String(format: "%02x", $0) }.joined())
+    } else {
+        print(status, "error", error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? 0)
+    }
 case "lock":
     print(SecKeychainLock(nil))
 case "unlock" where arguments.count == 2:

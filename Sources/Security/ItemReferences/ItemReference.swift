@@ -50,10 +50,11 @@ enum ItemReference {
         }
     }
 
-    /// The item's data: a key's external representation, a certificate's DER.
+    /// The item's data: a key's external representation (behind a marker for a Secure
+    /// Enclave-style key), a certificate's DER.
     var data: Data? {
         switch self {
-        case .key(let key): key.material.externalRepresentation
+        case .key(let key): key.storedData
         case .certificate(let certificate): Data(certificate.derBytes)
         case .identity: nil
         }

@@ -99,7 +99,7 @@ public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKe
                                         _ parameters: CFDictionary,
                                         _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyFailure.returning(errorTo: error) { () throws(KeyFailure) -> CFData in
-        try KeyExchange.result(of: privateKey.material, algorithm, with: publicKey.material,
-                               parameters: parameters) as NSData
+        try KeyExchange.result(of: try privateKey.materialForPrivateUse(.keyExchange, algorithm), algorithm,
+                               with: publicKey.material, parameters: parameters) as NSData
     }
 }

@@ -6,13 +6,21 @@ extension SecKey {
     /// SecKeyCopyAttributeDictionaryWithLocalKey): class, label, type, sizes, and the usage
     /// flags of a private key (decrypt, derive, sign, unwrap) or a public one (encrypt,
     /// derive, verify, wrap).
+    ///
+    /// A Secure Enclave-style key adds its token, is sensitive and not extractable, and is
+    /// bound to this machine (`kSecAttrAccessibleWhenUnlockedThisDeviceOnly`) unless the
+    /// caller names another protection.
     var itemAttributes: [String: AttributeValue] {
         var attributes = identifyingItemAttributes
         attributes["perm"] = .bool(true)
-        attributes["sens"] = .bool(false)
-        attributes["extr"] = .bool(true)
+        attributes["sens"] = .bool(!isExportable)
+        attributes["extr"] = .bool(isExportable)
         for flag in material.usageFlags {
             attributes[flag.code as String] = .bool(flag.allowed)
+        }
+        if !isExportable {
+            attributes[kSecAttrTokenID as String] = .string(kSecAttrTokenIDSecureEnclave as String)
+            attributes[kSecAttrAccessible as String] = .string(SecureEnclaveKeyGeneration.defaultProtection)
         }
         return attributes
     }
@@ -34,8 +42,13 @@ extension SecKey {
 
     /// Makes the key a stored item holds: its external representation with the class, type
     /// and size its attributes record. nil for what is not such a key (a symmetric key, or
-    /// data that is not a key).
-    static func fromItem(attributes: [String: AttributeValue], data: Data) -> SecKey? {
+    /// data that is not a key). A Secure Enclave-style key (its data behind
+    /// ``SecureEnclaveKeyData``'s marker) keeps the item's access control, and asks for the
+    /// user as `authentication` (the options of the search that found it) says; it is made
+    /// from a ThisDeviceOnly item only.
+    static func fromItem(_ record: ItemRecord, data stored: Data,
+                         authentication: AuthenticationOptions = AuthenticationOptions()) -> SecKey? {
+        let attributes = record.attributes
         func integer(_ code: String) -> Int64? {
             switch attributes[code] {
             case .number(let number)?: number
@@ -56,8 +69,14 @@ extension SecKey {
         case 1: isPrivate = true
         default: return nil
         }
-        guard let material = try? KeyMaterial(externalRepresentation: data, family: family,
+        let enclaveData = SecureEnclaveKeyData.externalRepresentation(in: stored)
+        guard let material = try? KeyMaterial(externalRepresentation: enclaveData ?? stored, family: family,
                                               isPrivate: isPrivate) else { return nil }
-        return SecKey(material: material)
+        guard enclaveData != nil, material.isPrivate else { return SecKey(material: material) }
+        // Such a key is only ever this machine's: one in an item of a migrating class (brought
+        // by an archive from elsewhere) is no key.
+        guard record.accessibility.isThisDeviceOnly else { return nil }
+        return SecKey(material: material, secureEnclave: SecureEnclaveBinding(
+            accessControl: AccessControlAttributes.accessControl(of: record), authentication: authentication))
     }
 }

@@ -9,9 +9,13 @@ import Foundation
 public final class SecKey: CoreFoundationTyped, Sendable {
     /// The key itself.
     let material: KeyMaterial
+    /// For a Secure Enclave-style private key (`kSecAttrTokenIDSecureEnclave`), what keeps its
+    /// private part in the library and guards its use; nil for every other key.
+    let secureEnclave: SecureEnclaveBinding?
 
-    init(material: KeyMaterial) {
+    init(material: KeyMaterial, secureEnclave: SecureEnclaveBinding? = nil) {
         self.material = material
+        self.secureEnclave = secureEnclave
     }
 
     /// Unique among the types of the process, as Core Foundation's runtime-assigned
@@ -26,7 +30,8 @@ extension SecKey: CustomStringConvertible {
     public var description: String {
         let family = material.family == .rsa ? "RSA" : "ECSECPrimeRandom"
         let half = material.isPrivate ? "private" : "public"
-        return "<SecKey algorithm id: \(family), key type: \(half), block size: \(material.bitCount) bits>"
+        let token = secureEnclave == nil ? "" : ", token: \(kSecAttrTokenIDSecureEnclave)"
+        return "<SecKey algorithm id: \(family), key type: \(half), block size: \(material.bitCount) bits\(token)>"
     }
 }
 
@@ -83,12 +88,15 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
 ///
 /// - Parameters:
 ///   - key: The key.
-///   - error: Set when the key cannot be exported (never for the keys this module makes).
+///   - error: Set when the key cannot be exported: errSecUnimplemented ("export not
+///     implemented for key …") for a Secure Enclave-style private key, as on Apple platforms.
 /// - Returns: The representation, or nil on failure.
 @discardableResult
 public func SecKeyCopyExternalRepresentation(_ key: SecKey,
                                              _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    key.material.externalRepresentation as NSData
+    KeyFailure.returning(errorTo: error) { () throws(KeyFailure) -> CFData in
+        try key.exportableMaterial().externalRepresentation as NSData
+    }
 }
 
 /// The public half of a key: a new public key for a private key, the same key for a public one.

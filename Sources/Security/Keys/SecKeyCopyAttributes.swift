@@ -52,12 +52,16 @@ public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
 /// wraps), and under `kSecValueData` the key's external representation. For a private key
 /// that is the secret key: do not log the dictionary.
 ///
+/// A Secure Enclave-style private key reports `kSecAttrTokenID` (`kSecAttrTokenIDSecureEnclave`),
+/// is sensitive and not extractable, and has no `kSecValueData`, as Apple's token keys.
+///
 /// - Parameter key: The key.
 /// - Returns: The attributes.
 @discardableResult
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     let material = key.material
     let isPrivate = material.isPrivate
+    let exportable = key.isExportable
     var attributes: [String: Any] = [
         kSecClass as String: kSecClassKey,
         kSecAttrKeyClass as String: isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic,
@@ -68,14 +72,18 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
         kSecAttrKeyType as String: material.family == .rsa ? kSecAttrKeyTypeRSA : kSecAttrKeyTypeECSECPrimeRandom,
         kSecAttrKeySizeInBits as String: material.bitCount,
         kSecAttrEffectiveKeySize as String: material.bitCount,
-        kSecAttrIsSensitive as String: false,
-        kSecAttrWasAlwaysSensitive as String: false,
-        kSecAttrIsExtractable as String: true,
-        kSecAttrWasNeverExtractable as String: false,
+        kSecAttrIsSensitive as String: !exportable,
+        kSecAttrWasAlwaysSensitive as String: !exportable,
+        kSecAttrIsExtractable as String: exportable,
+        kSecAttrWasNeverExtractable as String: !exportable,
         kSecAttrCanSignRecover as String: false,
         kSecAttrCanVerifyRecover as String: false,
-        kSecValueData as String: material.externalRepresentation,
     ]
+    if exportable {
+        attributes[kSecValueData as String] = material.externalRepresentation
+    } else {
+        attributes[kSecAttrTokenID as String] = kSecAttrTokenIDSecureEnclave as String
+    }
     for flag in material.usageFlags {
         attributes[flag.code as String] = flag.allowed
     }

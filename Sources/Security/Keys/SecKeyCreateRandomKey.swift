@@ -45,6 +45,19 @@ enum KeyGeneration {
         attributes.filter { [kSecValueRef, kSecUseKeychain, kSecAttrAccessGroup].map { $0 as String }.contains($0.key) }
     }
 
+    /// One half's attributes: its sub-dictionary (`kSecPublicKeyAttrs` or
+    /// `kSecPrivateKeyAttrs`) over the top-level parameters.
+    static func attributes(of attributesKey: CFString, in parameters: [String: Any]) throws(KeyFailure) -> [String: Any] {
+        var attributes = parameters
+        if let own = parameters[attributesKey as String] {
+            guard let own = own as? [String: Any] else {
+                throw KeyFailure(.param, "\(attributesKey) is not a dictionary")
+            }
+            attributes.merge(own) { _, own in own }
+        }
+        return attributes
+    }
+
     /// Stores the halves whose attributes say `kSecAttrIsPermanent`, as Apple does
     /// (SecKey.c, SecKeyGeneratePair): each half's attributes are its sub-dictionary
     /// (`kSecPublicKeyAttrs`, `kSecPrivateKeyAttrs`) over the top-level ones, without the
@@ -56,15 +69,12 @@ enum KeyGeneration {
         ]
         var additions: [(SecKey, [String: Any])] = []
         for (key, attributesKey) in halves {
-            var attributes = parameters
-            if let own = parameters[attributesKey as String] {
-                guard let own = own as? [String: Any] else {
-                    throw KeyFailure(.param, "\(attributesKey) is not a dictionary")
-                }
-                attributes.merge(own) { _, own in own }
-            }
+            var attributes = try Self.attributes(of: attributesKey, in: parameters)
             for generationOnly in [kSecPublicKeyAttrs, kSecPrivateKeyAttrs, kSecAttrKeyType, kSecAttrKeySizeInBits] {
                 attributes[generationOnly as String] = nil
+            }
+            if privateKey.secureEnclave != nil {
+                SecureEnclaveKeyGeneration.adjust(&attributes, isPrivateHalf: key === privateKey)
             }
             let permanent = attributes[kSecAttrIsPermanent as String].flatMap(FoundationValues.boolean) ?? false
             if permanent { additions.append((key, attributes)) }
@@ -101,9 +111,16 @@ enum KeyGeneration {
 ///     elliptic-curve keys; 2048 to 8192 in steps of 128 for RSA) are required. With
 ///     `kSecAttrIsPermanent` true, at the top level or in `kSecPrivateKeyAttrs` /
 ///     `kSecPublicKeyAttrs`, that half is stored in the keychain with the attributes given
-///     there (label, application tag, access group, accessibility).
-///   - error: Set on failure: errSecParam for a missing or unsupported type or size, or
-///     the status of storing the key.
+///     there (label, application tag, access group, accessibility). With `kSecAttrTokenID`
+///     `kSecAttrTokenIDSecureEnclave` (P-256 only) the key is a Secure Enclave-style key: its
+///     private part never leaves the library, a stored one is bound to this machine (its
+///     protection must be a ThisDeviceOnly class; `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`
+///     when none is given), and using it first proves what its `kSecAttrAccessControl` asks,
+///     through the `kSecUseAuthenticationContext` given here, with `kSecUseOperationPrompt` as
+///     the reason.
+///   - error: Set on failure: errSecParam for a missing or unsupported type or size (or a
+///     Secure Enclave-style key that is not P-256 or not ThisDeviceOnly), or the status of
+///     storing the key.
 /// - Returns: The private key, or nil on failure.
 @discardableResult
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
@@ -113,8 +130,11 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
         guard let family = description.family else {
             throw KeyFailure(.param, "kSecAttrKeyType is missing or not a supported key type")
         }
-        let key = SecKey(material: try KeyGeneration.privateKey(family: family, bitCount: description.bitCount))
-        try KeyGeneration.storePermanentHalves(of: key, parameters: parameters as? [String: Any] ?? [:])
+        let values = parameters as? [String: Any] ?? [:]
+        let secureEnclave = try SecureEnclaveKeyGeneration.binding(for: values, family: family, bitCount: description.bitCount)
+        let key = SecKey(material: try KeyGeneration.privateKey(family: family, bitCount: description.bitCount),
+                         secureEnclave: secureEnclave)
+        try KeyGeneration.storePermanentHalves(of: key, parameters: values)
         return key
     }
 }

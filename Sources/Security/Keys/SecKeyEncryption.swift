@@ -30,12 +30,15 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 ///     ``SecKeyCreateEncryptedData(_:_:_:_:)``).
 ///   - ciphertext: The data, as long as the key's block size for RSA.
 ///   - error: Set on failure: errSecUnimplemented when the key cannot decrypt with the
-///     algorithm, errSecParam when the ciphertext is not one the key made with it.
+///     algorithm, errSecParam when the ciphertext is not one the key made with it; for a
+///     Secure Enclave-style key whose access control needs the user, the status of proving
+///     their presence.
 /// - Returns: The plaintext, or nil on failure.
 @discardableResult
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyFailure.returning(errorTo: error) { () throws(KeyFailure) -> CFData in
-        try KeyEncryption.decrypt(Data(copying: ciphertext), with: key.material, algorithm: algorithm) as NSData
+        let material = try key.materialForPrivateUse(.decrypt, algorithm)
+        return try KeyEncryption.decrypt(Data(copying: ciphertext), with: material, algorithm: algorithm) as NSData
     }
 }

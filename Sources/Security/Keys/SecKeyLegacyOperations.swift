@@ -45,7 +45,7 @@ public func SecKeyRawSign(_ key: SecKey, _ padding: SecPadding, _ dataToSign: Un
     LegacyOperation.run(algorithm: padding.signatureAlgorithm(for: key.material, dataLength: dataToSignLen),
                         input: dataToSign, inputLength: dataToSignLen, output: sig, outputLength: sigLen) {
         algorithm, data throws(KeyFailure) in
-        try KeySignature.sign(data, with: key.material, algorithm: algorithm)
+        try KeySignature.sign(data, with: try key.materialForPrivateUse(.sign, algorithm), algorithm: algorithm)
     }
 }
 
@@ -97,6 +97,6 @@ public func SecKeyDecrypt(_ key: SecKey, _ padding: SecPadding, _ cipherText: Un
     LegacyOperation.run(algorithm: padding.encryptionAlgorithm(for: key.material),
                         input: cipherText, inputLength: cipherTextLen, output: plainText, outputLength: plainTextLen) {
         algorithm, data throws(KeyFailure) in
-        try KeyEncryption.decrypt(data, with: key.material, algorithm: algorithm)
+        try KeyEncryption.decrypt(data, with: try key.materialForPrivateUse(.decrypt, algorithm), algorithm: algorithm)
     }
 }

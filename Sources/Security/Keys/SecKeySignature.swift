@@ -18,13 +18,16 @@ import Foundation
 ///     SHA-224, SHA-256, SHA-384 and SHA-512 are supported.
 ///   - dataToSign: The message or digest.
 ///   - error: Set on failure: errSecUnimplemented when the key cannot sign with the
-///     algorithm, errSecParam when the data does not fit it.
+///     algorithm, errSecParam when the data does not fit it; for a Secure Enclave-style key
+///     whose access control needs the user, the status of proving their presence
+///     (errSecAuthFailed, errSecUserCanceled, errSecInteractionNotAllowed).
 /// - Returns: The signature, or nil on failure.
 @discardableResult
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyFailure.returning(errorTo: error) { () throws(KeyFailure) -> CFData in
-        try KeySignature.sign(Data(copying: dataToSign), with: key.material, algorithm: algorithm) as NSData
+        let material = try key.materialForPrivateUse(.sign, algorithm)
+        return try KeySignature.sign(Data(copying: dataToSign), with: material, algorithm: algorithm) as NSData
     }
 }
 

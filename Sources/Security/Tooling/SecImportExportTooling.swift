@@ -6,7 +6,7 @@ import Foundation
 /// A private key from PKCS #8, SEC 1 or PKCS #1 DER (the contents of PEM `PRIVATE KEY`,
 /// `EC PRIVATE KEY` and `RSA PRIVATE KEY` blocks); nil when it is none of them.
 package func SecKeyCreateWithPrivateKeyDER(_ der: Data) -> SecKey? {
-    (try? KeyMaterial(privateKeyDER: der)).map(SecKey.init(material:))
+    (try? KeyMaterial(privateKeyDER: der)).map { SecKey(material: $0) }
 }
 
 /// Identities as one PKCS #12 file under `passphrase`, written as OpenSSL 3 writes by default
@@ -17,7 +17,13 @@ package func SecPKCS12Export(_ identities: [SecIdentity], passphrase: String) th
     var keys: [PKCS12PrivateKey] = []
     var certificates: [PKCS12Certificate] = []
     for identity in identities {
-        guard var privateKeyInfo = identity.privateKey.material.pkcs8DERRepresentation else {
+        let material: KeyMaterial
+        do {
+            material = try identity.privateKey.exportableMaterial()
+        } catch {
+            throw SecKeychainFailure(status: error.status, reason: "an identity's key is a Secure Enclave key, which never leaves this machine")
+        }
+        guard var privateKeyInfo = material.pkcs8DERRepresentation else {
             throw SecKeychainFailure(status: errSecParam, reason: "an identity's key is not a private key")
         }
         defer { privateKeyInfo.resetBytes(in: 0..<privateKeyInfo.count) }

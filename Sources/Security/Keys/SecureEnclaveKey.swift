@@ -1,0 +1,109 @@
+import Foundation
+@_implementationOnly import KeychainCore
+
+/// What makes a key a Secure Enclave-style key (`kSecAttrTokenID` `kSecAttrTokenIDSecureEnclave`):
+/// its private part never leaves the library, and using it first asks for what its access
+/// control demands.
+///
+/// Linux has no Secure Enclave. The honest equivalent: the private key of a stored one is
+/// sealed under a ThisDeviceOnly class key, bound to this machine's secret, so a copy of the
+/// keychain folder elsewhere cannot open it; no call hands back its bytes
+/// (``SecKeyCopyExternalRepresentation(_:_:)`` fails, `kSecReturnData` gives none, archives
+/// and PKCS #12 exports leave it out). The sealing key lives on this machine, not in hardware.
+struct SecureEnclaveBinding: @unchecked Sendable {
+    // @unchecked: the context is an `LAContext`, which Apple's API lets any thread use and
+    // which serializes its own state; this value only keeps it and calls it.
+
+    /// The access control the key was made with, nil when it was given none.
+    let accessControl: SecAccessControl?
+    /// How a use of the key asks for the user: the `kSecUseAuthenticationContext`,
+    /// `kSecUseOperationPrompt` and `kSecUseAuthenticationUI` of the call that made or found
+    /// the key, as Apple's token keys keep them (SecCTKKey.c, SecItemAuthCopyParams).
+    let authentication: AuthenticationOptions
+
+    /// The reason shown when the caller gave no `kSecUseOperationPrompt`.
+    static let defaultReason = "A program wants to use a private key protected by your presence in your keychain."
+
+    /// Proves what the access control asks before the private key is used: nothing for none
+    /// or `.privateKeyUsage` alone; the user's presence (through the context given, else
+    /// through ``UserPresence``) for `.userPresence` or `.devicePasscode`; errSecAuthFailed for
+    /// constraints that only biometry, a watch or a companion device could meet.
+    func proveUse() throws(KeyFailure) {
+        guard let accessControl, accessControl.requiresUserPresence else { return }
+        guard accessControl.presenceCanBeProven else {
+            throw KeyFailure(.authFailed, "the key's access control needs biometry, a watch or a companion device, which Linux does not have")
+        }
+        let reason = authentication.prompt ?? Self.defaultReason
+        let allowPrompt = authentication.interface == .allow
+        let outcome: Result<Void, PresenceFailure>
+        if let context = authentication.context {
+            outcome = context.proveUserPresence(reason: reason, allowPrompt: allowPrompt)
+        } else if allowPrompt {
+            outcome = UserPresence.prove(reason: reason)
+        } else {
+            outcome = .failure(.notInteractive)
+        }
+        if case .failure(let failure) = outcome {
+            let error = failure.keychainError
+            throw KeyFailure(code: error.status, "the user's presence was not proven for the key: \(error)")
+        }
+    }
+}
+
+/// The data a stored Secure Enclave-style private key keeps: a marker, then the key's
+/// external representation. The store seals it like any secret, under the item's
+/// ThisDeviceOnly class key; the marker tells the library, even from the data alone (a search
+/// that asks for data only gets no attributes), that these bytes must not be handed back.
+enum SecureEnclaveKeyData {
+    private static let marker = Data("swift-keychain secure-enclave-key 1\n".utf8)
+
+    /// The data to store for `material`.
+    static func stored(_ material: KeyMaterial) -> Data {
+        marker + material.externalRepresentation
+    }
+
+    /// The external representation inside stored data, or nil when the data is not a
+    /// Secure Enclave-style key's.
+    static func externalRepresentation(in data: Data) -> Data? {
+        guard data.starts(with: marker) else { return nil }
+        return Data(data.dropFirst(marker.count))
+    }
+
+    /// What `kSecReturnData` gives for an item's data: nothing for a Secure Enclave-style
+    /// key (or an identity whose key is one), as Apple's token keys give no key material;
+    /// the data itself for anything else.
+    static func returnable(_ data: Data?, of itemClass: ItemClass) -> Data? {
+        guard let data, itemClass == .key || itemClass == .identity, data.starts(with: marker) else { return data }
+        return nil
+    }
+}
+
+extension SecKey {
+    /// Whether the key's private part may leave the library: false for Secure Enclave-style
+    /// private keys.
+    var isExportable: Bool { secureEnclave == nil }
+
+    /// The key's material for export (``SecKeyCopyExternalRepresentation(_:_:)``, PKCS #12):
+    /// errSecUnimplemented for a Secure Enclave-style key, with Apple's message.
+    func exportableMaterial() throws(KeyFailure) -> KeyMaterial {
+        guard isExportable else { throw KeyFailure(.unimplemented, "export not implemented for key \(self)") }
+        return material
+    }
+
+    /// The key's material for a private operation (sign, decrypt, key exchange) with
+    /// `algorithm`: for a Secure Enclave-style key, once its access control is satisfied. An
+    /// algorithm the key cannot run asks nobody: the operation then fails with its own status
+    /// (from the same ``KeyOperation`` table), as it does for any key.
+    func materialForPrivateUse(_ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) throws(KeyFailure) -> KeyMaterial {
+        if let secureEnclave, (try? KeyOperation.scheme(algorithm, operation, material)) != nil {
+            try secureEnclave.proveUse()
+        }
+        return material
+    }
+
+    /// The data a keychain item of this key stores: its external representation, or for a
+    /// Secure Enclave-style key the same behind ``SecureEnclaveKeyData``'s marker.
+    var storedData: Data {
+        secureEnclave == nil ? material.externalRepresentation : SecureEnclaveKeyData.stored(material)
+    }
+}
