@@ -87,8 +87,10 @@ private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainE
         found = try authorization.authorize(found)
         if found.isEmpty { throw KeychainError.itemNotFound }
     }
-    result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one),
-                                returning: parsed.returning)
+    // A key keeps the search's context and prompt, for asking when its private part is used.
+    result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one) {
+        ItemObject.make($0, authentication: parsed.authentication)
+    }, returning: parsed.returning)
 }
 
 /// A search's result, or errSecItemNotFound when something was asked for and nothing could be

