@@ -363,6 +363,25 @@ struct SecureEnclaveKeyTests {
             #expect(context.calls.count == 1)
             #expect(context.calls.first?.reason == "Sign the release" && context.calls.first?.allowPrompt == true)
         }
+        // Key exchange and decryption (ECIES) ask as signing does.
+        let refusing = CountingContext(answer: .failure(.cancelled))
+        let guarded = try #require(Self.create(Self.parameters(tag: Data("com.example.se.context.other".utf8),
+                                                               accessControl: presence,
+                                                               more: [kSecUseAuthenticationContext as String: refusing]),
+                                               in: keychain).key)
+        let publicKey = try #require(SecKeyCopyPublicKey(guarded))
+        let ciphertext = try #require(SecKeyCreateEncryptedData(
+            publicKey, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, Self.message as CFData, nil))
+        var decryptError: Unmanaged<CFError>?
+        #expect(SecKeyCreateDecryptedData(guarded, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, ciphertext,
+                                          &decryptError) == nil)
+        #expect(decryptError.map { CFErrorGetCode($0.takeRetainedValue()) } == Int(errSecUserCanceled))
+        var exchangeError: Unmanaged<CFError>?
+        #expect(SecKeyCopyKeyExchangeResult(guarded, .ecdhKeyExchangeStandard, publicKey, [:] as CFDictionary,
+                                            &exchangeError) == nil)
+        #expect(exchangeError.map { CFErrorGetCode($0.takeRetainedValue()) } == Int(errSecUserCanceled))
+        #expect(refusing.calls.count == 2)
+
         // Verifying with the public key, or a call the key cannot run, asks no one.
         let context = CountingContext(answer: .success(()))
         let key = try #require(Self.create(Self.parameters(tag: Data("com.example.se.context.quiet".utf8),
