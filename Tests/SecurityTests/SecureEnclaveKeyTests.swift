@@ -180,7 +180,14 @@ struct SecureEnclaveKeyTests {
         let keychain = PrivateKeychain()
         let tag = Data("com.example.se.item".utf8)
         let given = Data("com.example.se.given".utf8)
-        #expect(Self.create(Self.parameters(tag: tag, accessControl: nil), in: keychain).key != nil)
+        // Permanent at the top level: both halves are stored; only the private one is the token's.
+        #expect(Self.create(Self.parameters(tag: tag, accessControl: nil,
+                                            more: [kSecAttrIsPermanent as String: true,
+                                                   kSecPublicKeyAttrs as String: [kSecAttrApplicationTag as String: tag]]),
+                            in: keychain).key != nil)
+        let publicItem = keychain.attributes([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                              kSecAttrKeyClass as String: kSecAttrKeyClassPublic])
+        #expect(publicItem.status == errSecSuccess && publicItem.attributes?[kSecAttrTokenID as String] == nil)
         #expect(Self.create(Self.parameters(tag: given, accessControl: try Self.accessControl(
             kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly)), in: keychain).key != nil)
         for (itemTag, protection) in [(tag, "aku"), (given, "cku")] {
