@@ -180,7 +180,14 @@ struct SecureEnclaveKeyTests {
         let keychain = PrivateKeychain()
         let tag = Data("com.example.se.item".utf8)
         let given = Data("com.example.se.given".utf8)
-        #expect(Self.create(Self.parameters(tag: tag, accessControl: nil), in: keychain).key != nil)
+        // Permanent at the top level: both halves are stored; only the private one is the token's.
+        #expect(Self.create(Self.parameters(tag: tag, accessControl: nil,
+                                            more: [kSecAttrIsPermanent as String: true,
+                                                   kSecPublicKeyAttrs as String: [kSecAttrApplicationTag as String: tag]]),
+                            in: keychain).key != nil)
+        let publicItem = keychain.attributes([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                              kSecAttrKeyClass as String: kSecAttrKeyClassPublic])
+        #expect(publicItem.status == errSecSuccess && publicItem.attributes?[kSecAttrTokenID as String] == nil)
         #expect(Self.create(Self.parameters(tag: given, accessControl: try Self.accessControl(
             kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly)), in: keychain).key != nil)
         for (itemTag, protection) in [(tag, "aku"), (given, "cku")] {
@@ -363,6 +370,25 @@ struct SecureEnclaveKeyTests {
             #expect(context.calls.count == 1)
             #expect(context.calls.first?.reason == "Sign the release" && context.calls.first?.allowPrompt == true)
         }
+        // Key exchange and decryption (ECIES) ask as signing does.
+        let refusing = CountingContext(answer: .failure(.cancelled))
+        let guarded = try #require(Self.create(Self.parameters(tag: Data("com.example.se.context.other".utf8),
+                                                               accessControl: presence,
+                                                               more: [kSecUseAuthenticationContext as String: refusing]),
+                                               in: keychain).key)
+        let publicKey = try #require(SecKeyCopyPublicKey(guarded))
+        let ciphertext = try #require(SecKeyCreateEncryptedData(
+            publicKey, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, Self.message as CFData, nil))
+        var decryptError: Unmanaged<CFError>?
+        #expect(SecKeyCreateDecryptedData(guarded, .eciesEncryptionCofactorVariableIVX963SHA256AESGCM, ciphertext,
+                                          &decryptError) == nil)
+        #expect(decryptError.map { CFErrorGetCode($0.takeRetainedValue()) } == Int(errSecUserCanceled))
+        var exchangeError: Unmanaged<CFError>?
+        #expect(SecKeyCopyKeyExchangeResult(guarded, .ecdhKeyExchangeStandard, publicKey, [:] as CFDictionary,
+                                            &exchangeError) == nil)
+        #expect(exchangeError.map { CFErrorGetCode($0.takeRetainedValue()) } == Int(errSecUserCanceled))
+        #expect(refusing.calls.count == 2)
+
         // Verifying with the public key, or a call the key cannot run, asks no one.
         let context = CountingContext(answer: .success(()))
         let key = try #require(Self.create(Self.parameters(tag: Data("com.example.se.context.quiet".utf8),

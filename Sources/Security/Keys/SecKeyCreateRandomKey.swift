@@ -73,8 +73,8 @@ enum KeyGeneration {
             for generationOnly in [kSecPublicKeyAttrs, kSecPrivateKeyAttrs, kSecAttrKeyType, kSecAttrKeySizeInBits] {
                 attributes[generationOnly as String] = nil
             }
-            if privateKey.secureEnclave != nil {
-                SecureEnclaveKeyGeneration.adjust(&attributes, isPrivateHalf: key === privateKey)
+            if privateKey.secureEnclave != nil && key !== privateKey {
+                SecureEnclaveKeyGeneration.removeToken(fromPublicHalf: &attributes)
             }
             let permanent = attributes[kSecAttrIsPermanent as String].flatMap(FoundationValues.boolean) ?? false
             if permanent { additions.append((key, attributes)) }

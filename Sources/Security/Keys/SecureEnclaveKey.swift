@@ -44,8 +44,18 @@ struct SecureEnclaveBinding: @unchecked Sendable {
             outcome = .failure(.notInteractive)
         }
         if case .failure(let failure) = outcome {
-            let error = failure.keychainError
-            throw KeyFailure(code: error.status, "the user's presence was not proven for the key: \(error)")
+            throw KeyFailure(code: failure.keychainError.status, Self.message(for: failure))
+        }
+    }
+
+    /// What a failure to prove presence says to the caller.
+    private static func message(for failure: PresenceFailure) -> String {
+        switch failure {
+        case .authenticationFailed: "the key needs the user's presence, and the password given was wrong"
+        case .cancelled: "the key needs the user's presence, and the user cancelled the prompt"
+        case .notInteractive:
+            "the key needs the user's presence, and there is no one to ask (no terminal, no KEYCHAIN_ASKPASS agent, or interaction not allowed)"
+        case .unavailable(let reason): "the key needs the user's presence, which cannot be proven here: \(reason)"
         }
     }
 }

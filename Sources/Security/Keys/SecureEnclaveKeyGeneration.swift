@@ -52,17 +52,10 @@ enum SecureEnclaveKeyGeneration {
         return SecureEnclaveBinding(accessControl: accessControl, authentication: authentication)
     }
 
-    /// The attributes one half is stored with, adjusted for a Secure Enclave-style key: the
-    /// token is the private key's alone, and the private key is ThisDeviceOnly even when its
-    /// attributes name no protection.
-    static func adjust(_ attributes: inout [String: Any], isPrivateHalf: Bool) {
-        guard isPrivateHalf else {
-            attributes[tokenIDKey] = nil
-            return
-        }
-        attributes[tokenIDKey] = kSecAttrTokenIDSecureEnclave as String
-        if attributes[accessControlKey] == nil && attributes[accessibleKey] == nil {
-            attributes[accessibleKey] = defaultProtection
-        }
+    /// The public half of a Secure Enclave-style key is an ordinary key: the token named at
+    /// the top level is the private key's alone, which its item takes from the key itself
+    /// (``SecKey/itemAttributes``, with its ThisDeviceOnly protection).
+    static func removeToken(fromPublicHalf attributes: inout [String: Any]) {
+        attributes[tokenIDKey] = nil
     }
 }
