@@ -132,6 +132,39 @@ open class LAContext: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Evaluates what an access control asks for `operation`, as the keychain would before
+    /// using its item or key: the user's presence when its constraints need it (asking with
+    /// `localizedReason` when this context holds no proof yet), nothing otherwise. Constraints
+    /// that only biometry, a watch or a companion could meet fail with
+    /// ``LAError/Code/biometryNotAvailable``. `reply` is called on another thread.
+    open func evaluateAccessControl(
+        _ accessControl: SecAccessControl, operation: LAAccessControlOperation, localizedReason: String,
+        reply: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        let policy: LAPolicy? = !accessControl.requiresUserPresence ? nil
+            : accessControl.presenceCanBeProven ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
+        guard let policy else {
+            Thread.detachNewThread { reply(true, nil) }
+            return
+        }
+        evaluatePolicy(policy, localizedReason: localizedReason, reply: reply)
+    }
+
+    /// Evaluates an access control as ``evaluateAccessControl(_:operation:localizedReason:reply:)``
+    /// does: true, or an ``LAError`` thrown.
+    open func evaluateAccessControl(_ accessControl: SecAccessControl, operation: LAAccessControlOperation,
+                                    localizedReason: String) async throws -> Bool {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+            evaluateAccessControl(accessControl, operation: operation, localizedReason: localizedReason) { success, error in
+                if success {
+                    continuation.resume(returning: true)
+                } else {
+                    continuation.resume(throwing: error ?? LAError(.authenticationFailed))
+                }
+            }
+        }
+    }
+
     /// Forgets the proof and the credential; every later evaluation fails with
     /// ``LAError/Code/invalidContext``, and an evaluation waiting for the user when this is
     /// called ends with ``LAError/Code/appCancel``.

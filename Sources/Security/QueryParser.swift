@@ -58,6 +58,13 @@ extension ParsedQuery {
             if valueData != nil { throw .param("kSecValueData cannot be combined with kSecValueRef") }
             valueData = reference.data
             attributes.merge(reference.storedAttributes) { given, _ in given }
+            // A Secure Enclave-style key is this machine's only: never under a class that
+            // an archive carries to another one.
+            if case .key(let key) = reference, !key.isExportable,
+               case .string(let raw)? = attributes[ItemSchema.accessible.code],
+               Accessibility(rawValue: raw)?.isThisDeviceOnly == false {
+                throw .param("a Secure Enclave-style key is stored only under a ThisDeviceOnly kSecAttrAccessible value")
+            }
         } else {
             attributes.merge(reference.identifyingAttributes) { given, _ in given }
         }

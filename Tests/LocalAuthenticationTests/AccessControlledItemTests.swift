@@ -106,6 +106,24 @@ struct AccessControlledItemTests {
         #expect(count("Password: ", in: outcome.terminal) == 1)
     }
 
+    @Test("LAContext.evaluateAccessControl asks what the access control needs: nothing for .privateKeyUsage, biometryNotAvailable for biometry, the password once for .userPresence, which then opens the item")
+    func evaluateAccessControl() throws {
+        let session = try user.startOnTerminal(worker, ["add:userPresence", "evaluate-ac:privateKeyUsage", "evaluate-ac:biometryAny",
+                                                        "evaluate-ac:userPresence", "read-context"], environment: try keychainHome())
+        try session.waitFor("Password: ")
+        session.type(PresenceTestUser.password)
+        let outcome = try session.finish()
+        #expect(outcome.output == """
+            add:userPresence -> status 0
+            evaluate-ac:privateKeyUsage -> ok
+            evaluate-ac:biometryAny -> LAError -6
+            evaluate-ac:userPresence -> ok
+            read-context -> status 0 matches
+
+            """, "\(outcome.errors)")
+        #expect(count("Password: ", in: outcome.terminal) == 1)
+    }
+
     @Test("Application password: the secret opens only with the password given through the context; a wrong one is errSecAuthFailed")
     func applicationPasswordThroughContext() throws {
         let outcome = try #require(try user.runWithoutTerminal(worker, [

@@ -26,6 +26,7 @@
 //   operation-prompt:TEXT  kSecUseOperationPrompt for the reads that follow
 //   credential:PASSWORD    setCredential(PASSWORD, type: .applicationPassword) on the context
 //   update-context:SECRET  SecItemUpdate of the secret with the context given
+//   evaluate-ac:FLAGS      LAContext.evaluateAccessControl (async) for an access control of FLAGS
 //   sign                   SecKeyCreateSignature with a P-256 key whose access control is
 //                          .userPresence (made by the first sign step), the context given
 // A read prints `STEP -> status N` and, on success, `matches` or `differs` against the secret
@@ -167,6 +168,20 @@ for step in CommandLine.arguments.dropFirst() {
         let added = SecItemAdd(itemQuery.merging([kSecAttrAccessControl as String: control, kSecValueData as String: expectedSecret,
                                                   kSecUseAuthenticationContext as String: context]) { $1 } as CFDictionary, nil)
         report(step, "status \(added)")
+    case "evaluate-ac":
+        let flags = value.split(separator: ",").reduce(into: SecAccessControlCreateFlags()) { $0.formUnion(flagNames[String($1)] ?? []) }
+        var error: Unmanaged<CFError>?
+        guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, &error) else {
+            report(step, "no access control")
+            status = 2
+            continue
+        }
+        do {
+            _ = try await context.evaluateAccessControl(control, operation: .useItem, localizedReason: "presence-worker \(step)")
+            report(step, "ok")
+        } catch {
+            report(step, code(of: error))
+        }
     case "read": read(step, [:])
     case "read-context": read(step, [kSecUseAuthenticationContext as String: context])
     case "read-fail": read(step, [kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail])

@@ -26,7 +26,9 @@ struct ItemAuthorization {
         var authorized: [FoundItem] = []
         authorized.reserveCapacity(items.count)
         for item in items {
-            guard let raw = item.accessControlFlags, let data = item.data else {
+            // A Secure Enclave-style key asks when it is used, and its data is never handed out.
+            guard let raw = item.accessControlFlags, let data = item.data,
+                  SecureEnclaveKeyData.externalRepresentation(in: data) == nil else {
                 authorized.append(item)
                 continue
             }
