@@ -77,14 +77,20 @@ private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainE
                                     returning: parsed.returning)
         return
     }
-    var found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
-        try store.find(query.itemQuery, by: environment.caller)
+    // Skipping the items that need the user must not hide the matches behind them: such a
+    // search takes every match, and the limit applies to what is left.
+    let skipping = parsed.returning.contains(.data) && parsed.authentication.interface == .skip
+    var found = try ItemList.joined(queries, limit: skipping ? .all : parsed.limit) { query throws(KeychainError) in
+        var itemQuery = query.itemQuery
+        if skipping { itemQuery.limit = .all }
+        return try store.find(itemQuery, by: environment.caller)
     } reference: { $0.persistentReference }
     // Secrets need what their access control asks for; references and attributes never do
     // (a key's private part asks when it is used).
     if parsed.returning.contains(.data) {
         var authorization = ItemAuthorization(parsed.authentication)
         found = try authorization.authorize(found)
+        if case .count(let count) = parsed.limit { found = Array(found.prefix(count)) }
         if found.isEmpty { throw KeychainError.itemNotFound }
     }
     // A key keeps the search's context and prompt, for asking when its private part is used.

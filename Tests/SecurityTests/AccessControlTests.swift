@@ -131,6 +131,13 @@ struct AccessControlTests {
         let items = try #require(found.result as? [[String: Any]])
         #expect(items.map { $0[kSecAttrAccount as String] as? String } == ["open"])
         #expect(items.first?[kSecValueData as String] as? Data == Data("open secret".utf8))
+        // With the default limit of one, the guarded item (added first) does not hide the other.
+        let one = genericPassword(account: "open").with([kSecReturnData as String: true]).merging(
+            [kSecAttrAccount as String: "open", kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip]) { $1 }
+        #expect(keychain.copyMatching(one).result as? Data == Data("open secret".utf8))
+        let first = [kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true,
+                     kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip] as [String: Any]
+        #expect(keychain.copyMatching(first).result as? Data == Data("open secret".utf8))
         // Only the guarded one asked for: nothing to give.
         let guarded = genericPassword(account: "guarded").with([kSecReturnData as String: true,
                                                                  kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip])
