@@ -77,18 +77,20 @@ struct AccessControlledItemTests {
             """, "\(outcome.errors)")
     }
 
-    @Test("Access control: one LAContext proves presence once, then serves every read given it without asking again (Valet's single prompt)")
+    @Test("Access control: one LAContext proves presence once, then serves every read given it without asking again (Valet's single prompt), even where the call may not ask")
     func contextReusedAcrossReads() throws {
-        let session = try user.startOnTerminal(worker, ["add:userPresence", "read-context", "read-context", "read-context", "read-fail"],
+        let session = try user.startOnTerminal(worker, ["add:userPresence", "read-context-fail", "read-context", "read-context",
+                                                        "read-context-fail", "read-fail"],
                                                environment: try keychainHome())
         try session.waitFor("Password: ")
         session.type(PresenceTestUser.password)
         let outcome = try session.finish()
         #expect(outcome.output == """
             add:userPresence -> status 0
+            read-context-fail -> status -25308
             read-context -> status 0 matches
             read-context -> status 0 matches
-            read-context -> status 0 matches
+            read-context-fail -> status 0 matches
             read-fail -> status -25308
 
             """, "\(outcome.errors)")

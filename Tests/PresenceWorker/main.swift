@@ -23,6 +23,7 @@
 //   read                   SecItemCopyMatching for the secret, without a context
 //   read-context           the same with kSecUseAuthenticationContext: the context
 //   read-fail, read-skip   the same with kSecUseAuthenticationUI Fail or Skip
+//   read-context-fail      the context, and kSecUseAuthenticationUI Fail
 //   operation-prompt:TEXT  kSecUseOperationPrompt for the reads that follow
 //   credential:PASSWORD    setCredential(PASSWORD, type: .applicationPassword) on the context
 //   update-context:SECRET  SecItemUpdate of the secret with the context given
@@ -186,6 +187,8 @@ for step in CommandLine.arguments.dropFirst() {
     case "read-context": read(step, [kSecUseAuthenticationContext as String: context])
     case "read-fail": read(step, [kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail])
     case "read-skip": read(step, [kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip])
+    case "read-context-fail":
+        read(step, [kSecUseAuthenticationContext as String: context, kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail])
     case "operation-prompt":
         operationPrompt = value
         report(step, "ok")

@@ -19,9 +19,10 @@ struct ItemAuthorization {
     }
 
     /// The items of a search whose secrets the caller may have, with application-password
-    /// secrets opened. `kSecUseAuthenticationUISkip` leaves the others out;
-    /// `kSecUseAuthenticationUIFail` fails the call with errSecInteractionNotAllowed. Items
-    /// whose secret was not read pass as they are: attributes never need the user.
+    /// secrets opened. Where the call may not ask (`kSecUseAuthenticationUIFail` or
+    /// `...Skip`), only what the call's context already holds serves: otherwise Fail fails
+    /// the call with errSecInteractionNotAllowed and Skip leaves the item out. Items whose
+    /// secret was not read pass as they are: attributes never need the user.
     mutating func authorize(_ items: [FoundItem]) throws(KeychainError) -> [FoundItem] {
         var authorized: [FoundItem] = []
         authorized.reserveCapacity(items.count)
@@ -34,38 +35,36 @@ struct ItemAuthorization {
             }
             let flags = SecAccessControlCreateFlags(rawValue: CFOptionFlags(UInt64(bitPattern: raw)))
             let accessControl = SecAccessControl(protection: "", flags: flags)
-            guard accessControl.requiresUserPresence || accessControl.requiresApplicationPassword else {
-                authorized.append(item)
+            do {
+                if accessControl.requiresUserPresence {
+                    try provePresence(for: accessControl)
+                }
+                if accessControl.requiresApplicationPassword {
+                    authorized.append(item.replacingData(try ApplicationPasswordSeal.open(data, password: applicationPassword())))
+                } else {
+                    authorized.append(item)
+                }
+            } catch .interactionNotAllowed where options.interface == .skip {
                 continue
-            }
-            switch options.interface {
-            case .skip: continue
-            case .fail: throw .interactionNotAllowed
-            case .allow: break
-            }
-            if accessControl.requiresUserPresence {
-                try provePresence(for: accessControl)
-            }
-            if accessControl.requiresApplicationPassword {
-                authorized.append(item.replacingData(try ApplicationPasswordSeal.open(data, password: applicationPassword())))
-            } else {
-                authorized.append(item)
             }
         }
         return authorized
     }
 
     /// Proves the user's presence once for this call: through the call's context, which may
-    /// already hold a proof, or by asking. Constraints that need biometry, a watch or a
-    /// companion alone cannot be met here: errSecAuthFailed, as on a Mac without Touch ID.
+    /// already hold a proof, or by asking when the call allows it. Constraints that need
+    /// biometry, a watch or a companion alone cannot be met here: errSecAuthFailed, as on a
+    /// Mac without Touch ID (errSecInteractionNotAllowed where the call may not ask).
     mutating func provePresence(for accessControl: SecAccessControl) throws(KeychainError) {
         guard !presenceProven else { return }
-        guard accessControl.presenceCanBeProven else { throw .authFailed }
-        let reason = options.prompt ?? AuthenticationOptions.defaultReason
-        let outcome = if let context = options.context {
-            context.proveUserPresence(reason: options.prompt, allowPrompt: options.interface == .allow)
+        let mayAsk = options.interface == .allow
+        guard accessControl.presenceCanBeProven else { throw mayAsk ? .authFailed : .interactionNotAllowed }
+        let outcome: Result<Void, PresenceFailure> = if let context = options.context {
+            context.proveUserPresence(reason: options.prompt, allowPrompt: mayAsk)
+        } else if mayAsk {
+            UserPresence.prove(reason: options.prompt ?? AuthenticationOptions.defaultReason)
         } else {
-            UserPresence.prove(reason: reason)
+            .failure(.notInteractive)
         }
         if case .failure(let failure) = outcome { throw failure.keychainError }
         presenceProven = true
