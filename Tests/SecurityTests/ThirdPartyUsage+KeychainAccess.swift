@@ -90,4 +90,49 @@ struct KeychainAccessUsageTests {
         var empty: [UInt8] = []
         #expect(SecRandomCopyBytes(kSecRandomDefault, 0, &empty) == errSecSuccess)
     }
+
+    // KeychainAccess's AuthenticationPolicy is an OptionSet whose raw values are Apple's
+    // SecAccessControlCreateFlags; its `set` builds the access control from the item's
+    // accessibility string and the policy, puts it under kSecAttrAccessControl instead of
+    // kSecAttrAccessible, and its `contains` searches with kSecUseAuthenticationUIFail, reading
+    // errSecInteractionNotAllowed as "there, but protected".
+    @Test("Keychain.swift: an AuthenticationPolicy item is created, found by contains (Fail), and removed, as KeychainAccess does")
+    func authenticationPolicyItems() throws {
+        struct AuthenticationPolicy: OptionSet {
+            let rawValue: UInt
+            static let userPresence = AuthenticationPolicy(rawValue: 1 << 0)
+            static let biometryAny = AuthenticationPolicy(rawValue: 1 << 1)
+            static let devicePasscode = AuthenticationPolicy(rawValue: 1 << 4)
+            static let or = AuthenticationPolicy(rawValue: 1 << 14)
+            static let applicationPassword = AuthenticationPolicy(rawValue: 1 << 31)
+        }
+        let keychain = PrivateKeychain()
+        let policy: AuthenticationPolicy = [.biometryAny, .or, .devicePasscode]
+        var error: Unmanaged<CFError>?
+        let accessControl = try #require(SecAccessControlCreateWithFlags(
+            kCFAllocatorDefault, KeychainAccessStyleAccessibility.whenPasscodeSetThisDeviceOnly.rawValue as CFTypeRef,
+            SecAccessControlCreateFlags(rawValue: CFOptionFlags(policy.rawValue)), &error))
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: "com.example.github-token",
+            kSecAttrAccount as String: "kishikawakatsumi",
+        ]
+        var attributes = query
+        attributes[kSecAttrAccessControl as String] = accessControl
+        attributes[kSecValueData as String] = Data("01234567-89ab-cdef-0123-456789abcdef".utf8)
+        // akpu needs a keychain password; this one has none, as on a device without a passcode.
+        #expect(keychain.add(attributes) == errSecAuthFailed)
+        let unlocked = try #require(SecAccessControlCreateWithFlags(
+            kCFAllocatorDefault, KeychainAccessStyleAccessibility.whenUnlockedThisDeviceOnly.rawValue as CFTypeRef,
+            SecAccessControlCreateFlags(rawValue: CFOptionFlags(policy.rawValue)), &error))
+        attributes[kSecAttrAccessControl as String] = unlocked
+        #expect(keychain.add(attributes) == errSecSuccess)
+        query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail
+        var contains = query
+        contains[kSecReturnData as String] = true
+        #expect(keychain.copyMatching(contains).status == errSecInteractionNotAllowed)
+        query.removeValue(forKey: kSecUseAuthenticationUI as String)
+        #expect(keychain.delete(query) == errSecSuccess)
+        #expect(keychain.count(query) == 0)
+    }
 }
