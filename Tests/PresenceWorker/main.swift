@@ -81,6 +81,13 @@ let flagNames: [String: SecAccessControlCreateFlags] = [
     "applicationPassword": .applicationPassword, "or": .or, "and": .and, "privateKeyUsage": .privateKeyUsage,
 ]
 
+/// An access control of this machine's class with FLAGS (names joined by ",").
+@MainActor func accessControl(_ names: String) -> SecAccessControl? {
+    let flags = names.split(separator: ",").reduce(into: SecAccessControlCreateFlags()) { $0.formUnion(flagNames[String($1)] ?? []) }
+    var error: Unmanaged<CFError>?
+    return SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, &error)
+}
+
 /// A read of the item's secret with `extra` keys, reported as its status and whether it matches.
 @MainActor func read(_ step: String, _ extra: [String: Any]) {
     var query = itemQuery.merging(extra) { $1 }
@@ -158,9 +165,7 @@ for step in CommandLine.arguments.dropFirst() {
             report(step, "PresenceFailure \(failureName(failure))")
         }
     case "add":
-        let flags = value.split(separator: ",").reduce(into: SecAccessControlCreateFlags()) { $0.formUnion(flagNames[String($1)] ?? []) }
-        var error: Unmanaged<CFError>?
-        guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, &error) else {
+        guard let control = accessControl(value) else {
             report(step, "no access control")
             status = 2
             continue
@@ -170,9 +175,7 @@ for step in CommandLine.arguments.dropFirst() {
                                                   kSecUseAuthenticationContext as String: context]) { $1 } as CFDictionary, nil)
         report(step, "status \(added)")
     case "evaluate-ac":
-        let flags = value.split(separator: ",").reduce(into: SecAccessControlCreateFlags()) { $0.formUnion(flagNames[String($1)] ?? []) }
-        var error: Unmanaged<CFError>?
-        guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, &error) else {
+        guard let control = accessControl(value) else {
             report(step, "no access control")
             status = 2
             continue

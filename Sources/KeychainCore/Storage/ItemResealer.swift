@@ -46,17 +46,19 @@ struct ItemResealer {
         guard var attributes = try? ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
                                                      rowNonce: row.nonce, key: old) else { return }
         var secret: Data?
+        var guardFlags: Int64?
         if let sealed = row.sealedSecret {
-            guard let opened = try? ItemSealing.open(sealed, part: .secret, columns: row.columns,
-                                                     rowNonce: row.nonce, key: old) else { return }
-            secret = opened
+            guard let opened = try? ItemSealing.openSecret(sealed, columns: row.columns, rowNonce: row.nonce, key: old)
+            else { return }
+            (secret, guardFlags) = opened
         }
         defer {
             attributes.zeroize()
             secret?.zeroize()
         }
         let (resealedAttributes, resealedSecret) = try ItemSealing.seal(
-            attributes: attributes, secret: secret, columns: row.columns, rowNonce: row.nonce, key: new)
+            attributes: attributes, secret: secret, guardFlags: guardFlags, columns: row.columns, rowNonce: row.nonce,
+            key: new)
         try DirectStatement(db, sql: "UPDATE item SET attributes = ?, secret = ? WHERE id = ?", values: [
             .blob(resealedAttributes), .blob(resealedSecret), .integer(row.id),
         ]).execute()

@@ -221,19 +221,20 @@ package final class KeychainStore: Sendable {
                     // Nothing to open, but a locked item still fails the search (rule 27).
                     _ = try self.classKey(of: row)
                 }
-                // A secret is handed out only with its item's access control, which the
-                // caller must honour (SecItem asks for the user's presence).
-                if wantsRecord || mustOpen || wantsData {
+                if wantsRecord || mustOpen {
                     let opened = try self.open(row)
                     guard try plan.residualMatches(opened, of: row) else { return true }
                     record = opened
                 }
+                // A secret comes with its access control's flags, which the caller must honour
+                // (SecItem asks for the user's presence).
+                let secret = wantsData ? try self.openGuardedSecret(row) : nil
                 found.append(FoundItem(
                     record: wantsRecord ? record : nil,
-                    data: wantsData ? try self.openSecret(row) : nil,
+                    data: secret?.data,
                     persistentReference: RowReference.reference(
                         itemClass: query.itemClass, rowID: row.id, nonce: row.nonce),
-                    accessControlFlags: wantsData ? record?.accessControlFlags : nil))
+                    accessControlFlags: secret?.guardFlags))
                 if case .count(let limit) = query.limit { return found.count < limit }
                 return true
             }
@@ -399,9 +400,13 @@ package final class KeychainStore: Sendable {
 
     /// Opens a row's secret; a damaged or moved blob is errSecDecode.
     func openSecret(_ row: StoredRow) throws(KeychainError) -> Data {
+        try openGuardedSecret(row).data
+    }
+
+    /// Opens a row's secret with the flags of its access control, nil for a secret without one.
+    func openGuardedSecret(_ row: StoredRow) throws(KeychainError) -> (data: Data, guardFlags: Int64?) {
         guard let sealed = row.sealedSecret else { throw .decode }
-        return try ItemSealing.open(sealed, part: .secret, columns: row.columns, rowNonce: row.nonce,
-                                    key: try classKey(of: row))
+        return try ItemSealing.openSecret(sealed, columns: row.columns, rowNonce: row.nonce, key: try classKey(of: row))
     }
 
     func classKey(of row: StoredRow) throws(KeychainError) -> SymmetricKey {

@@ -74,6 +74,8 @@ struct StoredColumns: Hashable {
     enum Part: UInt8 {
         case attributes = 0x61
         case secret = 0x73
+        /// The secret of an item with an access control, its flags first (``ItemSealing``).
+        case guardedSecret = 0x67
     }
 
     /// How a sealed part's plaintext is laid out, which its associated data names.
