@@ -14,6 +14,10 @@
 //                                                      (ECDSA, SHA-256); print the search's
 //                                                      status alone when it fails, else "0" and
 //                                                      the signature's hex or "error CODE"
+//   KeychainTestHelper make-se-key TAG                 make a permanent Secure Enclave-style key
+//                                                      with application tag TAG; print "0", where
+//                                                      its private part is ("tpm" or "sealed")
+//                                                      and its public key's hex, or "error CODE"
 //   KeychainTestHelper lock                            lock the default keychain, print the status
 //   KeychainTestHelper unlock PASSWORD                 unlock it, print the status
 //   KeychainTestHelper cycle-passwords NAME [N]        change keychain NAME's password from
@@ -118,6 +122,22 @@ case "sign-key" where arguments.count == 3:
     } else {
         print(status, "error", error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? 0)
     }
+case "make-se-key" where arguments.count == 2:
+    var error: Unmanaged<CFError>?
+    let parameters: [String: Any] = [
+        kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+        kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+        kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true,
+                                        kSecAttrApplicationTag as String: Data(arguments[1].utf8)],
+    ]
+    guard let key = SecKeyCreateRandomKey(parameters as CFDictionary, &error), let publicKey = SecKeyCopyPublicKey(key),
+          let bytes = SecKeyCopyExternalRepresentation(publicKey, nil) as Data? else {
+        print("error", error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? 0)
+        break
+    }
+    // The key's description says where its private part is (never what it is).
+    let place = String(describing: key).contains("held in a TPM") ? "tpm" : "sealed"
+    print(0, place, bytes.map { String(format: "%02x", $0) }.joined())
 case "lock":
     print(SecKeychainLock(nil))
 case "unlock" where arguments.count == 2:
