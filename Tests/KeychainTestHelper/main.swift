@@ -9,11 +9,13 @@
 //                                                      TAG by kSecReturnRef; print the status,
 //                                                      "private" or "public" and the hex of
 //                                                      its public key (never private material)
-//   KeychainTestHelper sign-key TAG MESSAGE            find the private key with application tag
+//   KeychainTestHelper sign-key TAG MESSAGE [ALGORITHM]
+//                                                      find the private key with application tag
 //                                                      TAG by kSecReturnRef and sign MESSAGE
-//                                                      (ECDSA, SHA-256); print the search's
-//                                                      status alone when it fails, else "0" and
-//                                                      the signature's hex or "error CODE"
+//                                                      (ECDSA, SHA-256, or the SecKeyAlgorithm
+//                                                      whose identifier is ALGORITHM); print the
+//                                                      search's status alone when it fails, else
+//                                                      "0" and the signature's hex or "error CODE"
 //   KeychainTestHelper make-se-key TAG                 make a permanent Secure Enclave-style key
 //                                                      with application tag TAG; print "0", where
 //                                                      its private part is ("tpm" or "sealed")
@@ -105,7 +107,7 @@ case "find-key" where arguments.count == 2:
     }
     let kind = publicKey === key ? "public" : "private"
     print(status, kind, bytes.map { String(format: "%02x", $0) }.joined())
-case "sign-key" where arguments.count == 3:
+case "sign-key" where arguments.count == 3 || arguments.count == 4:
     var result: CFTypeRef?
     let status = SecItemCopyMatching([
         kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data(arguments[1].utf8),
@@ -116,8 +118,8 @@ case "sign-key" where arguments.count == 3:
         break
     }
     var error: Unmanaged<CFError>?
-    if let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Data(arguments[2].utf8) as CFData,
-                                             &error) as Data? {
+    let algorithm = arguments.count == 4 ? SecKeyAlgorithm(arguments[3] as CFString) : .ecdsaSignatureMessageX962SHA256
+    if let signature = SecKeyCreateSignature(key, algorithm, Data(arguments[2].utf8) as CFData, &error) as Data? {
         print(status, signature.map { String(format: "%02x", $0) }.joined())
     } else {
         print(status, "error", error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? 0)

@@ -28,9 +28,10 @@ struct TPMKeyTests {
     }
 
     /// Signs `message` with the stored key: the signature, or the failure's status.
-    private static func sign(_ tag: String, _ message: String, _ keychain: PrivateKeychain,
-                             tcti: String) throws -> Result<Data, StatusFailure> {
-        let words = try helper(["sign-key", tag, message], keychain, tcti: tcti).split(separator: " ").map(String.init)
+    private static func sign(_ tag: String, _ message: String, _ keychain: PrivateKeychain, tcti: String,
+                             algorithm: SecKeyAlgorithm = .ecdsaSignatureMessageX962SHA256) throws -> Result<Data, StatusFailure> {
+        let words = try helper(["sign-key", tag, message, algorithm.rawValue as String], keychain, tcti: tcti)
+            .split(separator: " ").map(String.init)
         if words.count == 2, words[0] == "0", let signature = hexBytes(words[1]) { return .success(signature) }
         if words.count == 3, words[0] == "0", words[1] == "error", let status = OSStatus(words[2]) {
             return .failure(StatusFailure(status: status))
@@ -75,6 +76,31 @@ struct TPMKeyTests {
         let signature = try Self.sign("com.example.tpm.sign", "hello", keychain, tcti: tpm.tcti).get()
         #expect(Self.verifies(signature, "hello", made.publicKey))
         #expect(!Self.verifies(signature, "another message", made.publicKey))
+    }
+
+    @Test("ECDSA over digests of every length: SHA-384 and SHA-512 messages (cut to 32 bytes) and a 5-byte digest (padded)")
+    func signsDigestsOfAnyLength() throws {
+        let tpm = try SoftwareTPM()
+        let keychain = PrivateKeychain()
+        let made = try Self.makeKey("com.example.tpm.digests", keychain, tcti: tpm.tcti)
+        let message = "a message hashed longer than the curve"
+        // ECDSA uses the digest's leftmost 256 bits (SEC 1, 4.1.3): swift-crypto checks the
+        // TPM's signatures against the whole SHA-384 and SHA-512 digests.
+        let sha384 = try Self.sign("com.example.tpm.digests", message, keychain, tcti: tpm.tcti,
+                                   algorithm: .ecdsaSignatureMessageX962SHA384).get()
+        #expect(try made.publicKey.isValidSignature(.init(derRepresentation: sha384), for: SHA384.hash(data: Data(message.utf8))))
+        let sha512 = try Self.sign("com.example.tpm.digests", message, keychain, tcti: tpm.tcti,
+                                   algorithm: .ecdsaSignatureMessageX962SHA512).get()
+        #expect(try made.publicKey.isValidSignature(.init(derRepresentation: sha512), for: SHA512.hash(data: Data(message.utf8))))
+        // A digest shorter than the curve is the same number with leading zeros: the software
+        // verifier accepts the TPM's signature of "hello" given as a digest.
+        let short = try Self.sign("com.example.tpm.digests", "hello", keychain, tcti: tpm.tcti,
+                                  algorithm: .ecdsaSignatureDigestX962).get()
+        let publicKey = try #require(SecKeyCreateWithData(made.publicKey.x963Representation as CFData, [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass as String: kSecAttrKeyClassPublic,
+        ] as CFDictionary, nil))
+        #expect(SecKeyVerifySignature(publicKey, .ecdsaSignatureDigestX962, Data("hello".utf8) as CFData, short as CFData, nil))
+        #expect(!SecKeyVerifySignature(publicKey, .ecdsaSignatureDigestX962, Data("hellp".utf8) as CFData, short as CFData, nil))
     }
 
     @Test("The stored item holds the TPM's blob: no 32 bytes of it are the private key, and the key cannot be exported")
