@@ -16,8 +16,10 @@
 //                                                      whose identifier is ALGORITHM); print the
 //                                                      search's status alone when it fails, else
 //                                                      "0" and the signature's hex or "error CODE"
-//   KeychainTestHelper make-se-key TAG                 make a permanent Secure Enclave-style key
-//                                                      with application tag TAG; print "0", where
+//   KeychainTestHelper make-se-key TAG [presence]      make a permanent Secure Enclave-style key
+//                                                      with application tag TAG (whose use needs
+//                                                      the user's presence with "presence");
+//                                                      print "0", where
 //                                                      its private part is ("tpm" or "sealed")
 //                                                      and its public key's hex, or "error CODE"
 //   KeychainTestHelper lock                            lock the default keychain, print the status
@@ -124,13 +126,17 @@ case "sign-key" where arguments.count == 3 || arguments.count == 4:
     } else {
         print(status, "error", error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? 0)
     }
-case "make-se-key" where arguments.count == 2:
+case "make-se-key" where arguments.count == 2 || (arguments.count == 3 && arguments[2] == "presence"):
     var error: Unmanaged<CFError>?
+    var privateAttributes: [String: Any] = [kSecAttrIsPermanent as String: true,
+                                            kSecAttrApplicationTag as String: Data(arguments[1].utf8)]
+    if arguments.count == 3 {
+        privateAttributes[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
+            nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .userPresence], nil)
+    }
     let parameters: [String: Any] = [
         kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
-        kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
-        kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true,
-                                        kSecAttrApplicationTag as String: Data(arguments[1].utf8)],
+        kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave, kSecPrivateKeyAttrs as String: privateAttributes,
     ]
     guard let key = SecKeyCreateRandomKey(parameters as CFDictionary, &error), let publicKey = SecKeyCopyPublicKey(key),
           let bytes = SecKeyCopyExternalRepresentation(publicKey, nil) as Data? else {

@@ -183,6 +183,28 @@ struct TPMKeyTests {
             == .failure(StatusFailure(status: errSecNotAvailable)))
     }
 
+    @Test("A TPM key whose access control needs presence proves it before the TPM is used: no terminal, no agent is errSecInteractionNotAllowed")
+    func presenceBeforeTheTPM() throws {
+        let tpm = try SoftwareTPM()
+        let keychain = PrivateKeychain()
+        let words = try Self.helper(["make-se-key", "com.example.tpm.presence", "presence"], keychain, tcti: tpm.tcti)
+        #expect(words.hasPrefix("0 tpm "))
+        // The helper runs in a session of its own (no controlling terminal) without
+        // KEYCHAIN_ASKPASS: there is no one to ask. With the TPM stopped, the status still
+        // says presence, not the TPM: presence is asked first.
+        let tcti = tpm.tcti
+        tpm.stop()
+        var environment = ProcessInfo.processInfo.environment
+        environment["KEYCHAIN_ASKPASS"] = nil
+        environment["XDG_DATA_HOME"] = keychain.dataHome.path
+        environment["KEYCHAIN_ACCESS_GROUPS"] = Self.accessGroup
+        environment["KEYCHAIN_TPM_TCTI"] = tcti
+        let process = try SpawnedProcess(HelperProcess.executable.path, ["sign-key", "com.example.tpm.presence", "hello"],
+                                         environment: environment, stdin: .open("/dev/null", O_RDONLY), stdout: .pipe,
+                                         newSession: true)
+        #expect(HelperProcess.finish(process) == "0 error \(errSecInteractionNotAllowed)")
+    }
+
     @Test("With KEYCHAIN_TPM_TCTI=none the key is sealed in software as before, and signs")
     func withoutTPMKeysAreSealed() throws {
         let keychain = PrivateKeychain()
