@@ -95,6 +95,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "BigInt", package: "BigInt"),
+                // TPM 2.0 keys through tpm2-tss, loaded at run time (no -dev package to build).
+                "CTPM",
             ]
         ),
         // The Swift-first API. Its module is not called `Keychain` like its main type, so
@@ -402,5 +404,8 @@ let package = Package(
             name: "LocalAuthenticationTests",
             dependencies: ["TestSupport", "TestTags", "LocalAuthentication", "PresenceWorker", "KeychainCore"]
         ),
+        // TPM 2.0 keys through tpm2-tss, loaded with dlopen: compiled against its headers when
+        // libtss2-dev is there, a stub that reports no TPM support otherwise; never linked.
+        .target(name: "CTPM"),
     ]
 )

@@ -72,6 +72,9 @@ __attribute__((constructor)) static void useScratchHomes(int argc, char **argv, 
     unsetenv("KEYCHAIN_ACCESS_GROUPS");
     unsetenv("KEYCHAIN_NO_KERNEL_KEYRING");
     unsetenv("KEYCHAIN_MACHINE_ID_FILE");
+    // No TPM unless a test names one (a swtpm of its own): Secure Enclave-style keys never go
+    // to the machine's /dev/tpmrm0, and behave alike on machines with and without one.
+    setenv("KEYCHAIN_TPM_TCTI", "none", 1);
     creator = getpid();
     atexit(removeScratchHomes);
 }

@@ -9,11 +9,19 @@
 //                                                      TAG by kSecReturnRef; print the status,
 //                                                      "private" or "public" and the hex of
 //                                                      its public key (never private material)
-//   KeychainTestHelper sign-key TAG MESSAGE            find the private key with application tag
+//   KeychainTestHelper sign-key TAG MESSAGE [ALGORITHM]
+//                                                      find the private key with application tag
 //                                                      TAG by kSecReturnRef and sign MESSAGE
-//                                                      (ECDSA, SHA-256); print the search's
-//                                                      status alone when it fails, else "0" and
-//                                                      the signature's hex or "error CODE"
+//                                                      (ECDSA, SHA-256, or the SecKeyAlgorithm
+//                                                      whose identifier is ALGORITHM); print the
+//                                                      search's status alone when it fails, else
+//                                                      "0" and the signature's hex or "error CODE"
+//   KeychainTestHelper make-se-key TAG [presence]      make a permanent Secure Enclave-style key
+//                                                      with application tag TAG (whose use needs
+//                                                      the user's presence with "presence");
+//                                                      print "0", where
+//                                                      its private part is ("tpm" or "sealed")
+//                                                      and its public key's hex, or "error CODE"
 //   KeychainTestHelper lock                            lock the default keychain, print the status
 //   KeychainTestHelper unlock PASSWORD                 unlock it, print the status
 //   KeychainTestHelper cycle-passwords NAME [N]        change keychain NAME's password from
@@ -101,7 +109,7 @@ case "find-key" where arguments.count == 2:
     }
     let kind = publicKey === key ? "public" : "private"
     print(status, kind, bytes.map { String(format: "%02x", $0) }.joined())
-case "sign-key" where arguments.count == 3:
+case "sign-key" where arguments.count == 3 || arguments.count == 4:
     var result: CFTypeRef?
     let status = SecItemCopyMatching([
         kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data(arguments[1].utf8),
@@ -112,12 +120,32 @@ case "sign-key" where arguments.count == 3:
         break
     }
     var error: Unmanaged<CFError>?
-    if let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Data(arguments[2].utf8) as CFData,
-                                             &error) as Data? {
+    let algorithm = arguments.count == 4 ? SecKeyAlgorithm(arguments[3] as CFString) : .ecdsaSignatureMessageX962SHA256
+    if let signature = SecKeyCreateSignature(key, algorithm, Data(arguments[2].utf8) as CFData, &error) as Data? {
         print(status, signature.map { String(format: "%02x", $0) }.joined())
     } else {
         print(status, "error", error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? 0)
     }
+case "make-se-key" where arguments.count == 2 || (arguments.count == 3 && arguments[2] == "presence"):
+    var error: Unmanaged<CFError>?
+    var privateAttributes: [String: Any] = [kSecAttrIsPermanent as String: true,
+                                            kSecAttrApplicationTag as String: Data(arguments[1].utf8)]
+    if arguments.count == 3 {
+        privateAttributes[kSecAttrAccessControl as String] = SecAccessControlCreateWithFlags(
+            nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .userPresence], nil)
+    }
+    let parameters: [String: Any] = [
+        kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+        kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave, kSecPrivateKeyAttrs as String: privateAttributes,
+    ]
+    guard let key = SecKeyCreateRandomKey(parameters as CFDictionary, &error), let publicKey = SecKeyCopyPublicKey(key),
+          let bytes = SecKeyCopyExternalRepresentation(publicKey, nil) as Data? else {
+        print("error", error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? 0)
+        break
+    }
+    // The key's description says where its private part is (never what it is).
+    let place = String(describing: key).contains("held in a TPM") ? "tpm" : "sealed"
+    print(0, place, bytes.map { String(format: "%02x", $0) }.joined())
 case "lock":
     print(SecKeychainLock(nil))
 case "unlock" where arguments.count == 2:

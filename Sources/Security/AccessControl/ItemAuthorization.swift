@@ -29,7 +29,7 @@ struct ItemAuthorization {
         for item in items {
             // A Secure Enclave-style key asks when it is used, and its data is never handed out.
             guard let raw = item.accessControlFlags, let data = item.data,
-                  SecureEnclaveKeyData.externalRepresentation(in: data) == nil else {
+                  !SecureEnclaveKeyData.isKeyData(data) else {
                 authorized.append(item)
                 continue
             }

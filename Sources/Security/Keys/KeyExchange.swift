@@ -30,6 +30,9 @@ enum KeyExchange {
     /// the algorithm and the private key, the public key, then the parameters.
     static func result(of privateKey: KeyMaterial, _ algorithm: SecKeyAlgorithm, with publicKey: KeyMaterial,
                        parameters: CFDictionary) throws(KeyFailure) -> Data {
+        if case .tpmPrivate = privateKey {
+            throw KeyFailure(.unimplemented, "a key held in a TPM only signs: key exchange (\(algorithm.identifier)) is not implemented for it")
+        }
         guard let derivation = derivations[algorithm], case .ellipticCurvePrivate(let ours) = privateKey else {
             throw KeyFailure(.param, "\(algorithm.identifier): algorithm not supported by the key")
         }
@@ -92,7 +95,8 @@ enum KeyExchange {
 ///   - error: Set when the call fails, to an error of the `OSStatus` domain: errSecParam for an
 ///     algorithm the private key does not support (a public or RSA key included), a public key
 ///     that is not an elliptic-curve public key, a missing or bad parameter; errSecDecode for keys
-///     on different curves. The caller takes it with `takeRetainedValue()`.
+///     on different curves; errSecUnimplemented for a Secure Enclave-style key held in a TPM,
+///     which only signs. The caller takes it with `takeRetainedValue()`.
 /// - Returns: The shared secret or the key derived from it, or nil on failure.
 @discardableResult
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,

@@ -69,10 +69,12 @@ extension SecKey {
         case 1: isPrivate = true
         default: return nil
         }
-        let enclaveData = SecureEnclaveKeyData.externalRepresentation(in: stored)
-        guard let material = try? KeyMaterial(externalRepresentation: enclaveData ?? stored, family: family,
-                                              isPrivate: isPrivate) else { return nil }
-        guard enclaveData != nil, material.isPrivate else { return SecKey(material: material) }
+        let isEnclaveData = SecureEnclaveKeyData.isKeyData(stored)
+        guard let material = isEnclaveData
+                ? SecureEnclaveKeyData.material(in: stored, family: family, isPrivate: isPrivate)
+                : try? KeyMaterial(externalRepresentation: stored, family: family, isPrivate: isPrivate)
+        else { return nil }
+        guard isEnclaveData, material.isPrivate else { return SecKey(material: material) }
         // Such a key is only ever this machine's: one in an item of a migrating class (brought
         // by an archive from elsewhere) is no key.
         guard record.accessibility.isThisDeviceOnly else { return nil }

@@ -21,7 +21,8 @@ extension KeyMaterial {
         }
     }
 
-    /// The private key as PKCS #8 `PrivateKeyInfo` DER; nil for a public key. It holds the
+    /// The private key as PKCS #8 `PrivateKeyInfo` DER; nil for a public key, or one held in a
+    /// TPM (whose scalar never leaves it). It holds the
     /// secret: the caller must not keep or log it.
     var pkcs8DERRepresentation: Data? {
         switch self {
@@ -29,7 +30,7 @@ extension KeyMaterial {
         case .ellipticCurvePrivate(.p384(let key)): key.derRepresentation
         case .ellipticCurvePrivate(.p521(let key)): key.derRepresentation
         case .rsaPrivate(let key): key.pkcs8DERRepresentation
-        case .ellipticCurvePublic, .rsaPublic: nil
+        case .ellipticCurvePublic, .rsaPublic, .tpmPrivate: nil
         }
     }
 }

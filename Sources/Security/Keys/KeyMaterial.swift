@@ -118,20 +118,23 @@ enum KeyMaterial: Sendable {
     case ellipticCurvePublic(EllipticCurvePublicKey)
     case rsaPrivate(_RSA.Signing.PrivateKey)
     case rsaPublic(_RSA.Signing.PublicKey)
+    /// A P-256 private key held in a TPM 2.0 (a Secure Enclave-style key made where one is
+    /// present): it signs through the TPM, and no scalar of it exists here.
+    case tpmPrivate(TPMHeldKey)
 
     /// The algorithm family, as `kSecAttrKeyType` names it.
     enum Family: Sendable { case ellipticCurve, rsa }
 
     var family: Family {
         switch self {
-        case .ellipticCurvePrivate, .ellipticCurvePublic: .ellipticCurve
+        case .ellipticCurvePrivate, .ellipticCurvePublic, .tpmPrivate: .ellipticCurve
         case .rsaPrivate, .rsaPublic: .rsa
         }
     }
 
     var isPrivate: Bool {
         switch self {
-        case .ellipticCurvePrivate, .rsaPrivate: true
+        case .ellipticCurvePrivate, .rsaPrivate, .tpmPrivate: true
         case .ellipticCurvePublic, .rsaPublic: false
         }
     }
@@ -143,6 +146,7 @@ enum KeyMaterial: Sendable {
         case .ellipticCurvePublic(let key): key.curve.bitCount
         case .rsaPrivate(let key): key.keySizeInBits
         case .rsaPublic(let key): key.keySizeInBits
+        case .tpmPrivate: EllipticCurve.p256.bitCount
         }
     }
 
@@ -153,6 +157,7 @@ enum KeyMaterial: Sendable {
         case .ellipticCurvePublic: self
         case .rsaPrivate(let key): .rsaPublic(key.publicKey)
         case .rsaPublic: self
+        case .tpmPrivate(let key): .ellipticCurvePublic(.p256(key.publicKey))
         }
     }
 
@@ -163,18 +168,22 @@ enum KeyMaterial: Sendable {
         switch publicKey {
         case .ellipticCurvePublic(let key): key.x963Representation
         case .rsaPublic(let key): key.pkcs1DERRepresentation
-        case .ellipticCurvePrivate, .rsaPrivate: Data() // publicKey is never private
+        case .ellipticCurvePrivate, .rsaPrivate, .tpmPrivate: Data() // publicKey is never private
         }
     }
 
     /// Apple's external representation (see the type's description). For a private key it
-    /// holds the secret: the caller must not keep or log it.
+    /// holds the secret: the caller must not keep or log it. A key held in a TPM has no
+    /// secret here: its representation is its public point and the blob only its TPM can use
+    /// (``TPMHeldKey/storedForm``), which ``init(externalRepresentation:family:isPrivate:)``
+    /// does not read.
     var externalRepresentation: Data {
         switch self {
         case .ellipticCurvePrivate(let key): key.publicKey.x963Representation + key.scalar
         case .ellipticCurvePublic(let key): key.x963Representation
         case .rsaPrivate(let key): key.derRepresentation
         case .rsaPublic(let key): key.pkcs1DERRepresentation
+        case .tpmPrivate(let key): key.storedForm
         }
     }
 

@@ -13,6 +13,9 @@ enum KeyOperation {
     static func scheme(_ algorithm: SecKeyAlgorithm, _ operation: SecKeyOperationType,
                        _ key: KeyMaterial) throws(KeyFailure) -> KeyAlgorithmScheme {
         guard let scheme = KeyAlgorithmScheme(algorithm), allows(scheme, operation, key) else {
+            if case .tpmPrivate = key, operation != .sign {
+                throw KeyFailure(.unimplemented, "a key held in a TPM only signs: \(algorithm.identifier) is not implemented for it")
+            }
             throw KeyFailure(.unimplemented, "algorithm not supported by the key: \(algorithm.identifier)")
         }
         return scheme
@@ -26,7 +29,10 @@ enum KeyOperation {
              (.rsaEncryption, .encrypt, .rsaPublic), (.rsaEncryption, .decrypt, .rsaPrivate),
              (.ellipticCurveEncryption, .encrypt, .ellipticCurvePublic),
              (.ellipticCurveEncryption, .decrypt, .ellipticCurvePrivate),
-             (.keyExchange, .keyExchange, .ellipticCurvePrivate):
+             (.keyExchange, .keyExchange, .ellipticCurvePrivate),
+             // ECDSA alone: its TPM key is made for signing (key exchange and ECIES
+             // decryption would need TPM2_ECDH_ZGen and a key made for decryption).
+             (.ecdsa, .sign, .tpmPrivate):
             true
         default:
             false

@@ -9,6 +9,8 @@ enum KeySignature {
         switch (scheme, key) {
         case (.ecdsa(let input, let format), .ellipticCurvePrivate(let privateKey)):
             return try ECDSASignature.sign(digest(of: data, input), with: privateKey, format: format)
+        case (.ecdsa(let input, let format), .tpmPrivate(let privateKey)):
+            return try privateKey.sign(digest: digest(of: data, input), format: format)
         case (.rsaSignature(let input, let padding), .rsaPrivate(let privateKey)):
             if case .message(let hash) = input,
                let signature = try RSAMessageSignature.sign(data, hash: hash, padding: padding, with: privateKey) {

@@ -30,7 +30,8 @@ extension SecKey: CustomStringConvertible {
     public var description: String {
         let family = material.family == .rsa ? "RSA" : "ECSECPrimeRandom"
         let half = material.isPrivate ? "private" : "public"
-        let token = secureEnclave == nil ? "" : ", token: \(kSecAttrTokenIDSecureEnclave)"
+        var token = secureEnclave == nil ? "" : ", token: \(kSecAttrTokenIDSecureEnclave)"
+        if case .tpmPrivate = material { token += ", held in a TPM" }
         return "<SecKey algorithm id: \(family), key type: \(half), block size: \(material.bitCount) bits\(token)>"
     }
 }

@@ -20,12 +20,15 @@ extension KeyMaterial {
 
     /// The usage flags Apple gives a key (SecKey.c, SecKeyCopyAttributeDictionaryWithLocalKey),
     /// by attribute code: a private key decrypts, derives, signs and unwraps; a public key
-    /// encrypts, derives, verifies and wraps. The one table behind ``SecKeyCopyAttributes(_:)``
-    /// and the attributes of a key added to the keychain by reference.
+    /// encrypts, derives, verifies and wraps. A key held in a TPM only signs. The one table
+    /// behind ``SecKeyCopyAttributes(_:)`` and the attributes of a key added to the keychain
+    /// by reference.
     var usageFlags: [(code: CFString, allowed: Bool)] {
-        [(kSecAttrCanEncrypt, !isPrivate), (kSecAttrCanDecrypt, isPrivate), (kSecAttrCanDerive, true),
-         (kSecAttrCanSign, isPrivate), (kSecAttrCanVerify, !isPrivate), (kSecAttrCanWrap, !isPrivate),
-         (kSecAttrCanUnwrap, isPrivate)]
+        var signsOnly = false
+        if case .tpmPrivate = self { signsOnly = true }
+        return [(kSecAttrCanEncrypt, !isPrivate), (kSecAttrCanDecrypt, isPrivate && !signsOnly),
+                (kSecAttrCanDerive, !signsOnly), (kSecAttrCanSign, isPrivate), (kSecAttrCanVerify, !isPrivate),
+                (kSecAttrCanWrap, !isPrivate), (kSecAttrCanUnwrap, isPrivate && !signsOnly)]
     }
 }
 

@@ -117,10 +117,12 @@ enum KeyGeneration {
 ///     protection must be a ThisDeviceOnly class; `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`
 ///     when none is given), and using it first proves what its `kSecAttrAccessControl` asks,
 ///     through the `kSecUseAuthenticationContext` given here, with `kSecUseOperationPrompt` as
-///     the reason.
+///     the reason. Such a key is made in the TPM 2.0 that `KEYCHAIN_TPM_TCTI` names, or in
+///     `/dev/tpmrm0` when it can be used, and then only signs (ECDSA); without a TPM it is
+///     sealed in software as above.
 ///   - error: Set on failure: errSecParam for a missing or unsupported type or size (or a
-///     Secure Enclave-style key that is not P-256 or not ThisDeviceOnly), or the status of
-///     storing the key.
+///     Secure Enclave-style key that is not P-256 or not ThisDeviceOnly), errSecNotAvailable
+///     when the TPM named cannot make the key, or the status of storing the key.
 /// - Returns: The private key, or nil on failure.
 @discardableResult
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
@@ -132,8 +134,10 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
         }
         let values = parameters as? [String: Any] ?? [:]
         let secureEnclave = try SecureEnclaveKeyGeneration.binding(for: values, family: family, bitCount: description.bitCount)
-        let key = SecKey(material: try KeyGeneration.privateKey(family: family, bitCount: description.bitCount),
-                         secureEnclave: secureEnclave)
+        let material = secureEnclave == nil
+            ? try KeyGeneration.privateKey(family: family, bitCount: description.bitCount)
+            : try SecureEnclaveKeyGeneration.privateKey()
+        let key = SecKey(material: material, secureEnclave: secureEnclave)
         try KeyGeneration.storePermanentHalves(of: key, parameters: values)
         return key
     }

@@ -5,11 +5,14 @@ import Foundation
 /// its private part never leaves the library, and using it first asks for what its access
 /// control demands.
 ///
-/// Linux has no Secure Enclave. The honest equivalent: the private key of a stored one is
-/// sealed under a ThisDeviceOnly class key, bound to this machine's secret, so a copy of the
-/// keychain folder elsewhere cannot open it; no call hands back its bytes
+/// Linux has no Secure Enclave. Where a TPM 2.0 is present (``TrustedPlatformModule``), the
+/// private key is made in it and never leaves it: the key holds only the TPM's blob
+/// (``TPMHeldKey``), which no other TPM can load. Otherwise the honest equivalent: the
+/// private key of a stored one is sealed under a ThisDeviceOnly class key, bound to this
+/// machine's secret, so a copy of the keychain folder elsewhere cannot open it; that sealing
+/// key lives on this machine, not in hardware. Either way no call hands back its bytes
 /// (``SecKeyCopyExternalRepresentation(_:_:)`` fails, `kSecReturnData` gives none, archives
-/// and PKCS #12 exports leave it out). The sealing key lives on this machine, not in hardware.
+/// and PKCS #12 exports leave it out).
 struct SecureEnclaveBinding: @unchecked Sendable {
     // @unchecked: the context is an `LAContext`, which Apple's API lets any thread use and
     // which serializes its own state; this value only keeps it and calls it.
@@ -61,29 +64,43 @@ struct SecureEnclaveBinding: @unchecked Sendable {
 }
 
 /// The data a stored Secure Enclave-style private key keeps: a marker, then the key's
-/// external representation. The store seals it like any secret, under the item's
+/// external representation, or for a key held in a TPM another marker, then its
+/// ``TPMHeldKey/storedForm``. The store seals it like any secret, under the item's
 /// ThisDeviceOnly class key; the marker tells the library, even from the data alone (a search
 /// that asks for data only gets no attributes), that these bytes must not be handed back.
 enum SecureEnclaveKeyData {
     private static let marker = Data("swift-keychain secure-enclave-key 1\n".utf8)
+    private static let tpmMarker = Data("swift-keychain tpm-key 1\n".utf8)
 
     /// The data to store for `material`.
     static func stored(_ material: KeyMaterial) -> Data {
-        marker + material.externalRepresentation
+        if case .tpmPrivate(let key) = material { return tpmMarker + key.storedForm }
+        return marker + material.externalRepresentation
     }
 
-    /// The external representation inside stored data, or nil when the data is not a
-    /// Secure Enclave-style key's.
-    static func externalRepresentation(in data: Data) -> Data? {
+    /// Whether stored data is a Secure Enclave-style key's, of either form.
+    static func isKeyData(_ data: Data) -> Bool {
+        data.starts(with: marker) || data.starts(with: tpmMarker)
+    }
+
+    /// The key inside stored data of the family and class its item records; nil when the data
+    /// is not a Secure Enclave-style key's or not such a key (a TPM's is a P-256 private key).
+    static func material(in data: Data, family: KeyMaterial.Family, isPrivate: Bool) -> KeyMaterial? {
+        if data.starts(with: tpmMarker) {
+            guard family == .ellipticCurve, isPrivate,
+                  let key = TPMHeldKey(storedForm: Data(data.dropFirst(tpmMarker.count))) else { return nil }
+            return .tpmPrivate(key)
+        }
         guard data.starts(with: marker) else { return nil }
-        return Data(data.dropFirst(marker.count))
+        return try? KeyMaterial(externalRepresentation: Data(data.dropFirst(marker.count)), family: family,
+                                isPrivate: isPrivate)
     }
 
     /// What `kSecReturnData` gives for an item's data: nothing for a Secure Enclave-style
     /// key (or an identity whose key is one), as Apple's token keys give no key material;
     /// the data itself for anything else.
     static func returnable(_ data: Data?, of itemClass: ItemClass) -> Data? {
-        guard let data, itemClass == .key || itemClass == .identity, data.starts(with: marker) else { return data }
+        guard let data, itemClass == .key || itemClass == .identity, isKeyData(data) else { return data }
         return nil
     }
 }
@@ -112,7 +129,7 @@ extension SecKey {
     }
 
     /// The data a keychain item of this key stores: its external representation, or for a
-    /// Secure Enclave-style key the same behind ``SecureEnclaveKeyData``'s marker.
+    /// Secure Enclave-style key its ``SecureEnclaveKeyData``.
     var storedData: Data {
         secureEnclave == nil ? material.externalRepresentation : SecureEnclaveKeyData.stored(material)
     }

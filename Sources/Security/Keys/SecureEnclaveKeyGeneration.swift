@@ -52,6 +52,19 @@ enum SecureEnclaveKeyGeneration {
         return SecureEnclaveBinding(accessControl: accessControl, authentication: authentication)
     }
 
+    /// A new Secure Enclave-style private key: made in the TPM this process uses
+    /// (``TrustedPlatformModule/selected(environment:)``) when there is one, else a P-256 key
+    /// that the keychain seals.
+    ///
+    /// - Throws: errSecNotAvailable when the TPM cannot make the key: a TPM that was asked for
+    ///   and fails never silently gives a key that is not in it.
+    static func privateKey() throws(KeyFailure) -> KeyMaterial {
+        guard let tpm = TrustedPlatformModule.selected() else {
+            return .ellipticCurvePrivate(EllipticCurvePrivateKey(randomOn: .p256))
+        }
+        return .tpmPrivate(try tpm.makeKey())
+    }
+
     /// The public half of a Secure Enclave-style key is an ordinary key: the token named at
     /// the top level is the private key's alone, which its item takes from the key itself
     /// (``SecKey/itemAttributes``, with its ThisDeviceOnly protection).
