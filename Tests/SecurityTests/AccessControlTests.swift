@@ -180,3 +180,55 @@ struct AccessControlTests {
         #expect(keychain.count(genericPassword(account: "valet")) == 0)
     }
 }
+
+/// A software private key (no token) whose access control needs the user asks when it is used,
+/// as Apple's keychain keys do; found without asking, as references never ask.
+@Suite("Access control on software keys")
+struct SoftwareKeyAccessControlTests {
+    private func storedKey(_ keychain: PrivateKeychain, tag: String, flags: SecAccessControlCreateFlags) throws -> SecKey {
+        var error: Unmanaged<CFError>?
+        let control = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, &error))
+        let made = keychain.run {
+            SecKeyCreateRandomKey([
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+                kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data(tag.utf8),
+                                                kSecAttrAccessControl as String: control],
+            ] as CFDictionary, &error)
+        }
+        return try #require(made, "\(error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? 0)")
+    }
+
+    private func found(_ keychain: PrivateKeychain, tag: String, _ extra: [String: Any] = [:]) throws -> SecKey {
+        let result = keychain.copyMatching([
+            kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data(tag.utf8),
+            kSecAttrKeyClass as String: kSecAttrKeyClassPrivate, kSecReturnRef as String: true,
+        ].merging(extra) { $1 })
+        #expect(result.status == errSecSuccess)
+        let object = try #require(result.result)
+        try #require(CFGetTypeID(object) == SecKeyGetTypeID())
+        return object as! SecKey // A CF type: checked by its type identifier above.
+    }
+
+    private func signStatus(_ key: SecKey) -> Int {
+        var error: Unmanaged<CFError>?
+        let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, Data("message".utf8) as CFData, &error)
+        return signature != nil ? 0 : error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? -1
+    }
+
+    @Test("A stored key whose access control needs biometry cannot sign (errSecAuthFailed); one that may not ask cannot either (errSecInteractionNotAllowed)")
+    func guardedKeyAsksWhenUsed() throws {
+        let keychain = PrivateKeychain()
+        _ = try storedKey(keychain, tag: "biometry", flags: [.privateKeyUsage, .biometryAny])
+        #expect(signStatus(try found(keychain, tag: "biometry")) == Int(errSecAuthFailed))
+        _ = try storedKey(keychain, tag: "presence", flags: .userPresence)
+        let mayNotAsk = try found(keychain, tag: "presence", [kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail])
+        #expect(signStatus(mayNotAsk) == Int(errSecInteractionNotAllowed))
+    }
+
+    @Test("A stored key whose access control asks for nothing (.privateKeyUsage alone) signs without asking")
+    func unguardedKeySigns() throws {
+        let keychain = PrivateKeychain()
+        _ = try storedKey(keychain, tag: "plain", flags: .privateKeyUsage)
+        #expect(signStatus(try found(keychain, tag: "plain")) == 0)
+    }
+}

@@ -74,11 +74,16 @@ extension SecKey {
                 ? SecureEnclaveKeyData.material(in: stored, family: family, isPrivate: isPrivate)
                 : try? KeyMaterial(externalRepresentation: stored, family: family, isPrivate: isPrivate)
         else { return nil }
-        guard isEnclaveData, material.isPrivate else { return SecKey(material: material) }
+        guard isEnclaveData, material.isPrivate else {
+            // A software private key whose access control needs the user asks when it is used.
+            guard material.isPrivate, let accessControl = AccessControlAttributes.accessControl(of: record),
+                  accessControl.requiresUserPresence else { return SecKey(material: material) }
+            return SecKey(material: material, accessGuard: KeyUseBinding(accessControl: accessControl, authentication: authentication))
+        }
         // Such a key is only ever this machine's: one in an item of a migrating class (brought
         // by an archive from elsewhere) is no key.
         guard record.accessibility.isThisDeviceOnly else { return nil }
-        return SecKey(material: material, secureEnclave: SecureEnclaveBinding(
+        return SecKey(material: material, secureEnclave: KeyUseBinding(
             accessControl: AccessControlAttributes.accessControl(of: record), authentication: authentication))
     }
 }

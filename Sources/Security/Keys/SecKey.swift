@@ -11,11 +11,15 @@ public final class SecKey: CoreFoundationTyped, Sendable {
     let material: KeyMaterial
     /// For a Secure Enclave-style private key (`kSecAttrTokenIDSecureEnclave`), what keeps its
     /// private part in the library and guards its use; nil for every other key.
-    let secureEnclave: SecureEnclaveBinding?
+    let secureEnclave: KeyUseBinding?
+    /// For another private key found in the keychain whose access control needs the user, what
+    /// guards its use; nil for every other key.
+    let accessGuard: KeyUseBinding?
 
-    init(material: KeyMaterial, secureEnclave: SecureEnclaveBinding? = nil) {
+    init(material: KeyMaterial, secureEnclave: KeyUseBinding? = nil, accessGuard: KeyUseBinding? = nil) {
         self.material = material
         self.secureEnclave = secureEnclave
+        self.accessGuard = accessGuard
     }
 
     /// Unique among the types of the process, as Core Foundation's runtime-assigned

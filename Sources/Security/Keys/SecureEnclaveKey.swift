@@ -1,9 +1,10 @@
 import Foundation
 @_implementationOnly import KeychainCore
 
-/// What makes a key a Secure Enclave-style key (`kSecAttrTokenID` `kSecAttrTokenIDSecureEnclave`):
-/// its private part never leaves the library, and using it first asks for what its access
-/// control demands.
+/// What guards the use of a private key with an access control: a Secure Enclave-style key's
+/// (`kSecAttrTokenID` `kSecAttrTokenIDSecureEnclave`), whose private part also never leaves the
+/// library, or a stored software key's. Using the key first asks for what its access control
+/// demands.
 ///
 /// Linux has no Secure Enclave. Where a TPM 2.0 is present (``TrustedPlatformModule``), the
 /// private key is made in it and never leaves it: the key holds only the TPM's blob
@@ -13,7 +14,7 @@ import Foundation
 /// key lives on this machine, not in hardware. Either way no call hands back its bytes
 /// (``SecKeyCopyExternalRepresentation(_:_:)`` fails, `kSecReturnData` gives none, archives
 /// and PKCS #12 exports leave it out).
-struct SecureEnclaveBinding: @unchecked Sendable {
+struct KeyUseBinding: @unchecked Sendable {
     // @unchecked: the context is an `LAContext`, which Apple's API lets any thread use and
     // which serializes its own state; this value only keeps it and calls it.
 
@@ -118,12 +119,13 @@ extension SecKey {
     }
 
     /// The key's material for a private operation (sign, decrypt, key exchange) with
-    /// `algorithm`: for a Secure Enclave-style key, once its access control is satisfied. An
+    /// `algorithm`: for a Secure Enclave-style key, or a stored key whose access control needs
+    /// the user, once that access control is satisfied. An
     /// algorithm the key cannot run asks nobody: the operation then fails with its own status
     /// (from the same ``KeyOperation`` table), as it does for any key.
     func materialForPrivateUse(_ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) throws(KeyFailure) -> KeyMaterial {
-        if let secureEnclave, (try? KeyOperation.scheme(algorithm, operation, material)) != nil {
-            try secureEnclave.proveUse()
+        if let binding = secureEnclave ?? accessGuard, (try? KeyOperation.scheme(algorithm, operation, material)) != nil {
+            try binding.proveUse()
         }
         return material
     }

@@ -2,7 +2,7 @@ import Foundation
 @_implementationOnly import KeychainCore
 
 /// What ``SecKeyCreateRandomKey(_:_:)`` does with `kSecAttrTokenID`: a Secure Enclave-style
-/// key (see ``SecureEnclaveBinding``) for `kSecAttrTokenIDSecureEnclave`, with the
+/// key (see ``KeyUseBinding``) for `kSecAttrTokenIDSecureEnclave`, with the
 /// restrictions of Apple's Secure Enclave.
 enum SecureEnclaveKeyGeneration {
     private static let tokenIDKey = kSecAttrTokenID as String
@@ -20,7 +20,7 @@ enum SecureEnclaveKeyGeneration {
     ///   key protection that is not a ThisDeviceOnly class: such a key is bound to this
     ///   machine and can never move to another.
     static func binding(for parameters: [String: Any], family: KeyMaterial.Family,
-                        bitCount: Int?) throws(KeyFailure) -> SecureEnclaveBinding? {
+                        bitCount: Int?) throws(KeyFailure) -> KeyUseBinding? {
         guard let tokenValue = parameters[tokenIDKey] else { return nil }
         guard FoundationValues.string(tokenValue) == kSecAttrTokenIDSecureEnclave as String else {
             throw KeyFailure(.param, "kSecAttrTokenID names a token that is not available; the only one is kSecAttrTokenIDSecureEnclave")
@@ -49,7 +49,7 @@ enum SecureEnclaveKeyGeneration {
                 throw KeyFailure(code: error.status, error.description)
             }
         }
-        return SecureEnclaveBinding(accessControl: accessControl, authentication: authentication)
+        return KeyUseBinding(accessControl: accessControl, authentication: authentication)
     }
 
     /// A new Secure Enclave-style private key: made in the TPM this process uses
