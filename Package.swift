@@ -37,6 +37,9 @@ let package = Package(
         // Apple's LocalAuthentication on Linux: LAContext, whose device-owner policy is the
         // user's login password, checked by PAM (loaded at run time).
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        // A Secret Service (org.freedesktop.secrets) provider over the keychain, for libsecret,
+        // secret-tool and the programs built on them.
+        .executable(name: "keychain-secret-service", targets: ["KeychainSecretService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -401,6 +404,26 @@ let package = Package(
         .testTarget(
             name: "LocalAuthenticationTests",
             dependencies: ["TestSupport", "TestTags", "LocalAuthentication", "PresenceWorker", "KeychainCore"]
+        ),
+        // sd-bus from libsystemd (libsystemd-dev to build), and the Secret Service interface
+        // tables, which sd-bus builds with C macros. Only the Secret Service provider links it.
+        .target(name: "CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
+        // The Secret Service provider: D-Bus objects over Security's public SecItem API.
+        .target(
+            name: "SecretService",
+            dependencies: ["CSDBus", "Security", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Program"]
+        ),
+        .executableTarget(
+            name: "KeychainSecretService",
+            dependencies: ["SecretService"],
+            path: "Sources/SecretService/Program"
+        ),
+        // Runs the provider on a private session bus with real clients: secret-tool, busctl,
+        // dbus-send, keychainctl.
+        .testTarget(
+            name: "SecretServiceTests",
+            dependencies: ["TestSupport", "KeychainSecretService", "KeychainCtl"]
         ),
     ]
 )

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Bad input gets a D-Bus error with a clear message, and the provider keeps serving.
+@Suite struct ProviderRobustnessTests {
+    static let service = "/org/freedesktop/secrets"
+    static let serviceInterface = "org.freedesktop.Secret.Service"
+
+    /// Refusal: a second provider does not take the name from the first, and says who has it.
+    @Test func aSecondProviderRefusesToStartAndNamesTheOwner() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let second = try bus.run(ProgramProcess("keychain-secret-service").executable.path, [])
+            #expect(second.status == 1)
+            let first = bus.providers.first?.pid ?? 0
+            #expect(second.errors.hasPrefix("keychain-secret-service: org.freedesktop.secrets is already owned by :"),
+                    "\(second.errors)")
+            #expect(second.errors.contains("(pid \(first), keychain-secret"), "\(second.errors)")
+            // The first still serves.
+            #expect(bus.providerIsRunning)
+            #expect(try bus.secretTool("store", "--label", "L", "service", "first", input: "one").status == 0)
+        }
+    }
+
+    /// sd-bus checks every call's signature against the interface: a wrong one is InvalidArgs.
+    @Test func aCallWithTheWrongSignatureIsInvalidArgsAndTheProviderStaysUp() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let wrong = try bus.call(Self.service, Self.serviceInterface, "OpenSession", "s", "plain")
+            #expect(wrong.status != 0)
+            #expect(wrong.errors.contains("Invalid arguments"), "\(wrong.errors)")
+            let dbusSend = try bus.run("/usr/bin/dbus-send", [
+                "--session", "--print-reply", "--dest=org.freedesktop.secrets", Self.service,
+                "\(Self.serviceInterface).SearchItems", "string:service"])
+            #expect(dbusSend.status != 0)
+            #expect(dbusSend.errors.contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(dbusSend.errors)")
+            #expect(bus.providerIsRunning)
+            #expect(try bus.secretTool("store", "--label", "L", "service", "up", input: "still").status == 0)
+            #expect(try bus.secretTool("lookup", "service", "up").output == "still")
+        }
+    }
+
+    /// NoSuchObject for an item path that names no item; UnknownObject for a path that is
+    /// not one of the provider's.
+    @Test func missingItemsAreNoSuchObject() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            // A generic password's reference ("genp" and a UUID) that no item has.
+            let missing = "/org/freedesktop/secrets/collection/login/67656e70" + String(repeating: "0", count: 32)
+            let delete = try bus.call(missing, "org.freedesktop.Secret.Item", "Delete")
+            #expect(delete.status != 0)
+            #expect(delete.errors.contains("no such object"), "\(delete.errors)")
+            let label = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets", missing,
+                                                        "org.freedesktop.Secret.Item", "Label"])
+            #expect(label.status != 0)
+            #expect(label.errors.contains("no such object"), "\(label.errors)")
+            for malformed in ["xyz", String(repeating: "0", count: 40), "67656E70" + String(repeating: "0", count: 32)] {
+                let call = try bus.call("/org/freedesktop/secrets/collection/login/" + malformed, "org.freedesktop.Secret.Item",
+                                        "Delete")
+                #expect(call.status != 0)
+                #expect(call.errors.contains("Unknown object"), "\(call.errors)")
+            }
+            #expect(bus.providerIsRunning)
+        }
+    }
+
+    /// Sessions: secrets travel only in a session the caller opened; another algorithm than
+    /// plain is NotSupported (libsecret then falls back to plain).
+    @Test func secretsNeedAnOpenSessionOfTheCaller() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            #expect(try bus.secretTool("store", "--label", "L", "service", "s", input: "pw").status == 0)
+            let search = try bus.call(Self.service, Self.serviceInterface, "SearchItems", "a{ss}", "1", "service", "s")
+            let path = search.output.split(separator: "\"").dropFirst().first.map(String.init) ?? ""
+            #expect(path.hasPrefix("/org/freedesktop/secrets/collection/login/"), "\(search.output)")
+            let noSession = try bus.call(Self.service, Self.serviceInterface, "GetSecrets", "aoo", "1", path,
+                                         "/org/freedesktop/secrets/session/1")
+            #expect(noSession.status != 0)
+            #expect(noSession.errors.contains("no open session"), "\(noSession.errors)")
+            let dh = try bus.call(Self.service, Self.serviceInterface, "OpenSession", "sv", "dh-ietf1024-sha256-aes128-cbc-pkcs7",
+                                  "ay", "0")
+            #expect(dh.status != 0)
+            #expect(dh.errors.contains("not supported"), "\(dh.errors)")
+            // The item's properties, read through org.freedesktop.DBus.Properties.
+            let attributes = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets", path,
+                                                             "org.freedesktop.Secret.Item", "Attributes"])
+            #expect(attributes.output == "a{ss} 1 \"service\" \"s\"\n", "\(attributes.errors)")
+        }
+    }
+}

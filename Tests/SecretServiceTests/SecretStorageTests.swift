@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Python's secretstorage (Debian's python3-secretstorage, over jeepney), a second real
+/// client: it opens its session by asking for dh-ietf1024 first and falls back to plain,
+/// reaches the collection through the alias path, and uses the Item interface's methods and
+/// properties directly.
+@Suite struct SecretStorageTests {
+    /// Runs `script` with Debian's python3 on `bus`; the script's standard output.
+    private func python(_ bus: PrivateSessionBus, _ script: String) throws -> ProgramProcess.Outcome {
+        let prelude = """
+            import secretstorage, sys
+            connection = secretstorage.dbus_init()
+            collection = secretstorage.get_default_collection(connection)
+
+            """
+        return try bus.run("/usr/bin/python3", ["-c", prelude + script])
+    }
+
+    /// Item interface: GetSecret, SetSecret, Label and Attributes (read and written),
+    /// Created/Modified, Delete; the path stays the same through every change.
+    @Test func itemPropertiesAndMethodsWorkThroughTheAlias() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let outcome = try python(bus, """
+                item = collection.create_item('Wiki', {'service': 'wiki.example', 'account': 'eve', 'xdg:schema': 'org.example.Wiki'}, b'one', replace=True)
+                path = item.item_path
+                print(item.get_label(), sorted(item.get_attributes().items()), item.get_secret(), item.is_locked())
+                item.set_secret(b'two')
+                item.set_label('Wiki (work)')
+                item.set_attributes({'service': 'wiki.example', 'account': 'eve', 'team': 'docs'})
+                [found] = list(collection.search_items({'team': 'docs'}))
+                print(found.item_path == path, found.get_label(), found.get_secret(), found.get_created() > 1700000000)
+                print(list(collection.search_items({'xdg:schema': 'org.example.Wiki'})))
+                found.delete()
+                print(list(collection.search_items({'service': 'wiki.example'})))
+                """)
+            #expect(outcome.status == 0, "\(outcome.errors)")
+            #expect(outcome.output == """
+                Wiki [('account', 'eve'), ('service', 'wiki.example'), ('xdg:schema', 'org.example.Wiki')] b'one' False
+                True Wiki (work) b'two' True
+                []
+                []
+
+                """)
+            // The delete removed the keychain item itself.
+            #expect(try bus.keychainctl("find-generic-password", "-s", "wiki.example").status != 0)
+        }
+    }
+
+    /// Bounds: a secret of more than 1 MiB is refused with InvalidArgs and nothing is stored;
+    /// one of exactly 1 MiB is stored and read back whole.
+    @Test func aSecretOverOneMebibyteIsRefused() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let outcome = try python(bus, """
+                from jeepney.wrappers import DBusErrorResponse
+                try:
+                    collection.create_item('big', {'service': 'big'}, b'x' * (1024 * 1024 + 1), replace=True)
+                    print('stored')
+                except DBusErrorResponse as error:
+                    print(error.name, error.data[0])
+                print(len(list(collection.search_items({'service': 'big'}))))
+                item = collection.create_item('big', {'service': 'big'}, b'y' * (1024 * 1024), replace=True)
+                print(item.get_secret() == b'y' * (1024 * 1024))
+                """)
+            #expect(outcome.status == 0, "\(outcome.errors)")
+            #expect(outcome.output == """
+                org.freedesktop.DBus.Error.InvalidArgs the secret is 1048577 bytes, more than 1048576
+                0
+                True
+
+                """)
+        }
+    }
+
+    /// Bounds: more attributes than the provider keeps are refused, not truncated.
+    @Test func tooManyAttributesAreRefused() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let outcome = try python(bus, """
+                from jeepney.wrappers import DBusErrorResponse
+                try:
+                    collection.create_item('many', {f'name{i}': 'v' for i in range(65)}, b'pw', replace=True)
+                    print('stored')
+                except DBusErrorResponse as error:
+                    print(error.name, error.data[0])
+                print(len(list(collection.get_all_items())))
+                """)
+            #expect(outcome.status == 0, "\(outcome.errors)")
+            #expect(outcome.output == "org.freedesktop.DBus.Error.InvalidArgs more than 64 attributes\n0\n")
+        }
+    }
+}
