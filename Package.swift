@@ -411,7 +411,15 @@ let package = Package(
         // The Secret Service provider: D-Bus objects over Security's public SecItem API.
         .target(
             name: "SecretService",
-            dependencies: ["CSDBus", "Security", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CSDBus",
+                "Security",
+                // The dh-ietf1024-sha256-aes128-cbc-pkcs7 sessions: HKDF, AES-CBC and the
+                // modular exponentiation of the Diffie-Hellman exchange.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
+            ],
             exclude: ["Program"]
         ),
         .executableTarget(

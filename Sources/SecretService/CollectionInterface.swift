@@ -20,8 +20,9 @@ extension SecretServiceProvider {
             var secret = try TransferredSecret(reading: arguments)
             defer { secret.zero() }
             let replace = try arguments.boolean()
-            try sessions.check(secret.session, by: request.sender)
-            let item = try createItem(attributes, label: label, secret: &secret, replace: replace)
+            var value = try secret.opened(with: try sessions.transport(of: secret.session, for: request.sender))
+            defer { value.zero() }
+            let item = try createItem(attributes, label: label, secret: value, replace: replace)
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPath(item.path)
                 try writer.objectPath(SecretObject.none)
@@ -80,11 +81,9 @@ extension SecretServiceProvider {
 
     /// Stores a new item, or with `replace` changes the one whose attributes are exactly
     /// `attributes`; the item's object.
-    private func createItem(_ attributes: ItemAttributes, label: String, secret: inout TransferredSecret, replace: Bool)
+    private func createItem(_ attributes: ItemAttributes, label: String, secret value: Data, replace: Bool)
         throws(BusFailure) -> SecretObject
     {
-        var value = secret.data
-        defer { value.zero() }
         if replace, let existing = try keychain.search(attributes).first(where: { $0.attributes == attributes }) {
             try keychain.update(existing.reference, attributes: attributes, label: label, secret: value)
             emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath, argument: existing.object.path)

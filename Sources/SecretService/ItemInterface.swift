@@ -11,17 +11,16 @@ extension SecretServiceProvider {
             try reply(to: request) { (writer) throws(BusFailure) in try writer.objectPath(SecretObject.none) }
         case "GetSecret":
             let session = try request.arguments.objectPath()
-            try sessions.check(session, by: request.sender)
+            let transport = try sessions.transport(of: session, for: request.sender)
             guard var secret = try keychain.secret(of: reference) else { throw .noSuchObject(path) }
             defer { secret.zero() }
             try reply(to: request, sensitive: true) { (writer) throws(BusFailure) in
-                try TransferredSecret.write(secret, session: session, to: writer)
+                try TransferredSecret.write(secret, session: session, transport: transport, to: writer)
             }
         case "SetSecret":
             var secret = try TransferredSecret(reading: request.arguments)
             defer { secret.zero() }
-            try sessions.check(secret.session, by: request.sender)
-            var value = secret.data
+            var value = try secret.opened(with: try sessions.transport(of: secret.session, for: request.sender))
             defer { value.zero() }
             try keychain.update(reference, secret: value)
             emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath, argument: path)

@@ -7,13 +7,25 @@ extension SecretServiceProvider {
         switch member {
         case "OpenSession":
             let algorithm = try arguments.string()
-            guard algorithm == "plain" else {
-                throw .notSupported("the algorithm '\(algorithm.prefix(64))' is not supported; use 'plain'")
+            // plain takes any input (libsecret sends an empty string); dh the client's key.
+            var input: [UInt8]?
+            if try arguments.variantContents() == "ay" {
+                try arguments.enter("v", "ay")
+                input = try arguments.bytes(limit: 1024, naming: "the session input")
+                try arguments.exit()
+            } else {
+                try arguments.skip()
             }
-            let session = try sessions.open(for: request.sender)
+            let (transport, output) = try SessionTransport.negotiate(algorithm, input: input)
+            let session = try sessions.open(for: request.sender, transport: transport)
             try reply(to: request) { (writer) throws(BusFailure) in
-                try writer.open("v", "s")
-                try writer.string("")
+                if let output {
+                    try writer.open("v", "ay")
+                    try writer.bytes(Data(output))
+                } else {
+                    try writer.open("v", "s")
+                    try writer.string("")
+                }
                 try writer.close()
                 try writer.objectPath(session.path)
             }
@@ -43,7 +55,7 @@ extension SecretServiceProvider {
         case "GetSecrets":
             let paths = try arguments.objectPaths(limit: Limits.pathsPerCall)
             let session = try arguments.objectPath()
-            try sessions.check(session, by: request.sender)
+            let transport = try sessions.transport(of: session, for: request.sender)
             // Items that are not there are left out, as the API says.
             let references = paths.compactMap { path -> Data? in
                 guard case .item(let reference)? = SecretObject(path: path) else { return nil }
@@ -56,7 +68,7 @@ extension SecretServiceProvider {
                     defer { secret.zero() }
                     try writer.open("e", "o(oayays)")
                     try writer.objectPath(SecretObject.item(reference: reference).path)
-                    try TransferredSecret.write(secret, session: session, to: writer)
+                    try TransferredSecret.write(secret, session: session, transport: transport, to: writer)
                     try writer.close()
                 }
                 try writer.close()

@@ -62,8 +62,9 @@ import TestSupport
         }
     }
 
-    /// Sessions: secrets travel only in a session the caller opened; another algorithm than
-    /// plain is NotSupported (libsecret then falls back to plain).
+    /// Sessions: secrets travel only in a session the caller opened; an algorithm other than
+    /// plain and dh-ietf1024-sha256-aes128-cbc-pkcs7 is NotSupported, and a dh public key
+    /// outside 2...p-2 is refused.
     @Test func secretsNeedAnOpenSessionOfTheCaller() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
             #expect(try bus.secretTool("store", "--label", "L", "service", "s", input: "pw").status == 0)
@@ -74,10 +75,17 @@ import TestSupport
                                          "/org/freedesktop/secrets/session/1")
             #expect(noSession.status != 0)
             #expect(noSession.errors.contains("no open session"), "\(noSession.errors)")
-            let dh = try bus.call(Self.service, Self.serviceInterface, "OpenSession", "sv", "dh-ietf1024-sha256-aes128-cbc-pkcs7",
-                                  "ay", "0")
-            #expect(dh.status != 0)
-            #expect(dh.errors.contains("not supported"), "\(dh.errors)")
+            let other = try bus.call(Self.service, Self.serviceInterface, "OpenSession", "sv", "dh-ietf2048-sha256-aes256",
+                                     "ay", "1", "5")
+            #expect(other.status != 0)
+            #expect(other.errors.contains("not supported"), "\(other.errors)")
+            for key in [["1", "0"], ["1", "1"]] {
+                let weak = try bus.run("/usr/bin/busctl", ["--user", "call", "org.freedesktop.secrets", Self.service,
+                                                           Self.serviceInterface, "OpenSession", "sv",
+                                                           "dh-ietf1024-sha256-aes128-cbc-pkcs7", "ay"] + key)
+                #expect(weak.status != 0)
+                #expect(weak.errors.contains("out of range"), "\(weak.errors)")
+            }
             // The item's properties, read through org.freedesktop.DBus.Properties.
             let attributes = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets", path,
                                                              "org.freedesktop.Secret.Item", "Attributes"])

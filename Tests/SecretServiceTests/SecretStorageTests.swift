@@ -19,12 +19,15 @@ import TestSupport
     }
 
     /// Item interface: GetSecret, SetSecret, Label and Attributes (read and written),
-    /// Created/Modified, Delete; the path stays the same through every change.
+    /// Created/Modified, Delete; the path stays the same through every change. The secrets
+    /// travel in a dh-ietf1024-sha256-aes128-cbc-pkcs7 session, which secretstorage decrypts
+    /// with its own Diffie-Hellman and AES code.
     @Test func itemPropertiesAndMethodsWorkThroughTheAlias() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
             let outcome = try python(bus, """
                 item = collection.create_item('Wiki', {'service': 'wiki.example', 'account': 'eve', 'xdg:schema': 'org.example.Wiki'}, b'one', replace=True)
                 path = item.item_path
+                print(collection.session.encrypted)
                 print(item.get_label(), sorted(item.get_attributes().items()), item.get_secret(), item.is_locked())
                 item.set_secret(b'two')
                 item.set_label('Wiki (work)')
@@ -37,6 +40,7 @@ import TestSupport
                 """)
             #expect(outcome.status == 0, "\(outcome.errors)")
             #expect(outcome.output == """
+                True
                 Wiki [('account', 'eve'), ('service', 'wiki.example'), ('xdg:schema', 'org.example.Wiki')] b'one' False
                 True Wiki (work) b'two' True
                 []
