@@ -17,13 +17,34 @@ final class PrivateSessionBus: @unchecked Sendable {
     private let daemon: SpawnedProcess
     private(set) var providers: [SpawnedProcess] = []
 
-    init() throws {
+    /// A bus as `dbus-daemon --session` makes it, which admits only its own user; or, with
+    /// `admittingEveryUser`, one that lets every user connect, as a misconfigured shared bus
+    /// would, to show that the provider still serves only its own.
+    init(admittingEveryUser: Bool = false) throws {
         var template = Array("/tmp/kss-XXXXXX".utf8CString)
         guard let folder = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(errno)") }
         socketFolder = String(cString: folder)
+        var configuration = ["--session"]
+        if admittingEveryUser {
+            let file = socketFolder + "/every-user.conf"
+            try """
+                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+                <busconfig>
+                  <include>/usr/share/dbus-1/session.conf</include>
+                  <policy context="default">
+                    <allow user="*"/>
+                  </policy>
+                </busconfig>
+                """.write(toFile: file, atomically: false, encoding: .utf8)
+            // The other user must reach the socket inside the folder.
+            chmod(socketFolder, 0o711)
+            // The session bus's own configuration, with every user admitted.
+            configuration = ["--config-file=\(file)"]
+        }
         daemon = try SpawnedProcess(
             "/usr/bin/dbus-daemon",
-            ["--session", "--nofork", "--nopidfile", "--address=unix:path=\(socketFolder)/bus", "--print-address=1"],
+            configuration + ["--nofork", "--nopidfile", "--address=unix:path=\(socketFolder)/bus", "--print-address=1"],
             environment: ProcessInfo.processInfo.environment, stdin: .open("/dev/null", O_RDONLY), stdout: .pipe,
             stderr: .open("/dev/null", O_WRONLY))
         do {
@@ -112,8 +133,8 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// Runs `body` with a private bus and a provider on it, and stops both after it, whatever
 /// it threw.
-func withProvider(_ body: (PrivateSessionBus) throws -> Void) throws {
-    let bus = try PrivateSessionBus()
+func withProvider(admittingEveryUser: Bool = false, _ body: (PrivateSessionBus) throws -> Void) throws {
+    let bus = try PrivateSessionBus(admittingEveryUser: admittingEveryUser)
     defer { bus.stop() }
     try bus.startProvider()
     try body(bus)

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Bad input gets a D-Bus error with a clear message, and the provider keeps serving.
 @Suite struct ProviderRobustnessTests {
@@ -90,6 +93,28 @@ import TestSupport
             let attributes = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets", path,
                                                              "org.freedesktop.Secret.Item", "Attributes"])
             #expect(attributes.output == "a{ss} 1 \"service\" \"s\"\n", "\(attributes.errors)")
+        }
+    }
+
+    /// Security: a caller of another user is refused (AccessDenied), even on a bus that
+    /// admits every user; the provider's own user is served on the same bus.
+    @Test(.enabled(if: geteuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0, "only root can call as another user"))
+    func callsFromAnotherUserAreRefused() throws {
+        try withProvider(admittingEveryUser: true) { (bus: PrivateSessionBus) throws in
+            let call = ["call", "org.freedesktop.secrets", Self.service, Self.serviceInterface, "SearchItems", "a{ss}", "0"]
+            let own = try bus.run("/usr/bin/busctl", ["--address=\(bus.address)"] + call)
+            #expect(own.status == 0, "\(own.errors)")
+            #expect(own.output == "aoao 0 0\n")
+            // nobody (65534), through setpriv, connects and calls; dbus-send prints the error's
+            // name and message.
+            let other = try bus.run("/usr/bin/setpriv", [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/dbus-send", "--bus=\(bus.address)",
+                "--print-reply", "--dest=org.freedesktop.secrets", Self.service, "\(Self.serviceInterface).SearchItems",
+                "dict:string:string:service,S"])
+            #expect(other.status != 0)
+            #expect(other.errors.contains("org.freedesktop.DBus.Error.AccessDenied: only user \(geteuid()), who runs this Secret Service provider, may use it"),
+                    "\(other.errors)")
+            #expect(bus.providerIsRunning)
         }
     }
 }
