@@ -52,10 +52,9 @@ public final class SecretServiceProvider {
                 guard let path, let property, let value, let context else { return -EINVAL }
                 return SecretServiceProvider.of(context).set(String(cString: path), String(cString: property), value, error)
             },
-            find: { path, interface, _ in
-                guard let path, let interface,
-                      let object = SecretObject(path: String(cString: path)) else { return 0 }
-                return object.interface == String(cString: interface) ? 1 : 0
+            find: { path, interface, context in
+                guard let path, let interface, let context else { return 0 }
+                return SecretServiceProvider.of(context).has(String(cString: path), String(cString: interface)) ? 1 : 0
             })
         let context = Unmanaged.passUnretained(self).toOpaque()
         var status = keychain_sd_bus_register_secret_service(bus, SecretObject.servicePath, &handlers, context)
@@ -92,6 +91,14 @@ public final class SecretServiceProvider {
 
     static func of(_ context: UnsafeMutableRawPointer) -> SecretServiceProvider {
         Unmanaged<SecretServiceProvider>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    /// Whether the object at `path` exists with `interface`: sessions while open, items
+    /// whenever the path is well formed (a call on an item that is gone is NoSuchObject).
+    private func has(_ path: String, _ interface: String) -> Bool {
+        guard let object = SecretObject(path: path), object.interface == interface else { return false }
+        if case .session(let number) = object { return sessions.exists(number) }
+        return true
     }
 
     /// Answers a method call: a reply sent and 1, or the error set and negative.
