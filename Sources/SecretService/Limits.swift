@@ -12,4 +12,7 @@ enum Limits {
     /// Sessions open at once, over all clients, and for one client.
     static let sessions = 1024
     static let sessionsPerClient = 64
+    /// Clients whose user the provider remembers; past it, it forgets them all and asks the
+    /// bus again.
+    static let knownClients = 4096
 }

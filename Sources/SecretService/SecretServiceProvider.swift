@@ -16,6 +16,9 @@ public final class SecretServiceProvider {
     let bus: OpaquePointer
     let keychain: KeychainItems
     var sessions = Sessions()
+    /// The user of each client (unique name) that called, while it is on the bus: a bus
+    /// never gives a unique name twice, so one question to the bus per client is enough.
+    private var callerUsers: [String: uid_t] = [:]
 
     /// Connects to the session bus of `DBUS_SESSION_BUS_ADDRESS`, for the default keychain.
     public init() throws(StartFailure) {
@@ -125,7 +128,8 @@ public final class SecretServiceProvider {
     private func get(_ path: String, _ interface: String, _ property: String, _ reply: OpaquePointer,
                      _ errorOut: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         do throws(BusFailure) {
-            if let call = sd_bus_get_current_message(bus) { try checkCaller(call) }
+            guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
+            try checkCaller(call)
             let writer = MessageWriter(message: reply)
             switch SecretObject(path: path) {
             case .service?: try serviceProperty(property, writer)
@@ -142,7 +146,8 @@ public final class SecretServiceProvider {
     private func set(_ path: String, _ property: String, _ value: OpaquePointer,
                      _ errorOut: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         do throws(BusFailure) {
-            if let call = sd_bus_get_current_message(bus) { try checkCaller(call) }
+            guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
+            try checkCaller(call)
             guard case .item(let reference)? = SecretObject(path: path) else { throw .noSuchObject(path) }
             try setItemProperty(property, reference, MessageReader(message: value))
             return 1
@@ -154,13 +159,24 @@ public final class SecretServiceProvider {
     /// Refuses a message from any user but the one running the provider. The session bus
     /// normally admits no other user; this holds even on a bus that does.
     private func checkCaller(_ message: OpaquePointer) throws(BusFailure) {
-        var credentials: OpaquePointer?
-        let status = sd_bus_query_sender_creds(message, UInt64(SD_BUS_CREDS_UID) | UInt64(SD_BUS_CREDS_EUID), &credentials)
-        defer { sd_bus_creds_unref(credentials) }
-        var user: uid_t = 0
-        guard status >= 0, let credentials,
-              sd_bus_creds_get_euid(credentials, &user) >= 0 || sd_bus_creds_get_uid(credentials, &user) >= 0
-        else { throw .accessDenied("cannot tell which user sent the call") }
+        let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
+        let user: uid_t
+        if let sender, let known = callerUsers[sender] {
+            user = known
+        } else {
+            var credentials: OpaquePointer?
+            let status = sd_bus_query_sender_creds(message, UInt64(SD_BUS_CREDS_UID) | UInt64(SD_BUS_CREDS_EUID), &credentials)
+            defer { sd_bus_creds_unref(credentials) }
+            var found: uid_t = 0
+            guard status >= 0, let credentials,
+                  sd_bus_creds_get_euid(credentials, &found) >= 0 || sd_bus_creds_get_uid(credentials, &found) >= 0
+            else { throw .accessDenied("cannot tell which user sent the call") }
+            user = found
+            if let sender {
+                if callerUsers.count >= Limits.knownClients { callerUsers.removeAll() }
+                callerUsers[sender] = user
+            }
+        }
         guard user == geteuid() else {
             throw .accessDenied("only user \(geteuid()), who runs this Secret Service provider, may use it")
         }
@@ -171,6 +187,7 @@ public final class SecretServiceProvider {
         guard let name = try? reader.string(), (try? reader.string()) != nil, let newOwner = try? reader.string(),
               newOwner.isEmpty else { return }
         sessions.closeAll(of: name)
+        callerUsers[name] = nil
     }
 
     // MARK: - Replies
