@@ -24,9 +24,19 @@ final class PrivateSessionBus: @unchecked Sendable {
         var template = Array("/tmp/kss-XXXXXX".utf8CString)
         guard let folder = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(errno)") }
         socketFolder = String(cString: folder)
+        do {
+            (daemon, address) = try Self.startDaemon(in: socketFolder, admittingEveryUser: admittingEveryUser)
+        } catch {
+            try? FileManager.default.removeItem(atPath: socketFolder)
+            throw error
+        }
+    }
+
+    /// Starts dbus-daemon with its socket in `folder`; the process and the bus's address.
+    private static func startDaemon(in folder: String, admittingEveryUser: Bool) throws -> (SpawnedProcess, String) {
         var configuration = ["--session"]
         if admittingEveryUser {
-            let file = socketFolder + "/every-user.conf"
+            let file = folder + "/every-user.conf"
             try """
                 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
                  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -38,17 +48,17 @@ final class PrivateSessionBus: @unchecked Sendable {
                 </busconfig>
                 """.write(toFile: file, atomically: false, encoding: .utf8)
             // The other user must reach the socket inside the folder.
-            chmod(socketFolder, 0o711)
+            chmod(folder, 0o711)
             // The session bus's own configuration, with every user admitted.
             configuration = ["--config-file=\(file)"]
         }
-        daemon = try SpawnedProcess(
+        let daemon = try SpawnedProcess(
             "/usr/bin/dbus-daemon",
-            configuration + ["--nofork", "--nopidfile", "--address=unix:path=\(socketFolder)/bus", "--print-address=1"],
+            configuration + ["--nofork", "--nopidfile", "--address=unix:path=\(folder)/bus", "--print-address=1"],
             environment: ProcessInfo.processInfo.environment, stdin: .open("/dev/null", O_RDONLY), stdout: .pipe,
             stderr: .open("/dev/null", O_WRONLY))
         do {
-            address = try Self.firstLine(of: daemon, naming: "dbus-daemon")
+            return (daemon, try firstLine(of: daemon, naming: "dbus-daemon"))
         } catch {
             daemon.kill()
             daemon.wait()
