@@ -76,9 +76,18 @@ final class PrivateSessionBus: @unchecked Sendable {
     func startProvider() throws -> String {
         let provider = try SpawnedProcess(
             ProgramProcess("keychain-secret-service").executable.path, [], environment: environment,
-            stdin: .open("/dev/null", O_RDONLY), stdout: .pipe, stderr: .inherit)
+            stdin: .open("/dev/null", O_RDONLY), stdout: .pipe,
+            stderr: .open(errorsFile(of: providers.count), O_WRONLY | O_CREAT | O_TRUNC))
         providers.append(provider)
         return try Self.firstLine(of: provider, naming: "keychain-secret-service")
+    }
+
+    /// Where the standard error of the provider started `index`th goes.
+    private func errorsFile(of index: Int) -> String { socketFolder + "/provider-\(index).err" }
+
+    /// What the first provider wrote to standard error so far.
+    func providerErrors() throws -> String {
+        try String(contentsOfFile: errorsFile(of: 0), encoding: .utf8)
     }
 
     /// Runs `program` on this bus to its end.
@@ -97,6 +106,10 @@ final class PrivateSessionBus: @unchecked Sendable {
 
     /// `busctl --user call org.freedesktop.secrets path interface member signature arguments...`
     func call(_ path: String, _ interface: String, _ member: String, _ arguments: String...) throws -> ProgramProcess.Outcome {
+        try call(path, interface, member, arguments)
+    }
+
+    func call(_ path: String, _ interface: String, _ member: String, _ arguments: [String]) throws -> ProgramProcess.Outcome {
         try run("/usr/bin/busctl", ["--user", "call", "org.freedesktop.secrets", path, interface, member] + arguments)
     }
 

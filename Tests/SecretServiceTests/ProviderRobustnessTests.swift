@@ -117,4 +117,24 @@ import Glibc
             #expect(bus.providerIsRunning)
         }
     }
+
+    /// Secrets never appear in logs or errors: a refused call's error does not echo the
+    /// secret it carried, and the provider writes nothing to standard error while it serves
+    /// stores, lookups and refused calls.
+    @Test func secretsAppearInNoErrorAndNoOutput() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let secret = "Tr0ub4dor-secret-marker"
+            #expect(try bus.secretTool("store", "--label", "L", "service", "quiet", input: secret).status == 0)
+            #expect(try bus.secretTool("lookup", "service", "quiet").output == secret)
+            let bytes = Array(secret.utf8).map(String.init)
+            let refused = try bus.call(
+                "/org/freedesktop/secrets/collection/login", "org.freedesktop.Secret.Collection", "CreateItem",
+                ["a{sv}(oayays)b", "0", "/org/freedesktop/secrets/session/99", "0", String(bytes.count)] + bytes
+                    + ["text/plain", "true"])
+            #expect(refused.status != 0)
+            #expect(refused.errors.contains("no open session of this client"), "\(refused.errors)")
+            #expect(!refused.errors.contains(secret))
+            #expect(try bus.providerErrors() == "")
+        }
+    }
 }
