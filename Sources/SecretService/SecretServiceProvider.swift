@@ -79,14 +79,17 @@ public final class SecretServiceProvider {
         guard status >= 0 else { throw StartFailure("cannot own \(Self.busName): \(Self.text(status))") }
     }
 
-    /// Serves calls until the bus closes; the reason it stopped.
-    public func run() -> StartFailure {
+    /// Serves calls until the session bus closes (the session ended), then returns; fails
+    /// when the connection breaks otherwise.
+    public func run() throws(StartFailure) {
         while true {
             let processed = sd_bus_process(bus, nil)
-            if processed < 0 { return StartFailure("the session bus connection ended: \(Self.text(processed))") }
+            if processed == -ECONNRESET || processed == -ENOTCONN { return }
+            if processed < 0 { throw StartFailure("the session bus connection failed: \(Self.text(processed))") }
             if processed > 0 { continue }
             let waited = sd_bus_wait(bus, UInt64.max)
-            if waited < 0 && waited != -EINTR { return StartFailure("cannot wait for the session bus: \(Self.text(waited))") }
+            if waited == -ECONNRESET || waited == -ENOTCONN { return }
+            if waited < 0 && waited != -EINTR { throw StartFailure("cannot wait for the session bus: \(Self.text(waited))") }
         }
     }
 

@@ -116,6 +116,20 @@ final class PrivateSessionBus: @unchecked Sendable {
     /// Whether the first provider is still running.
     var providerIsRunning: Bool { providers.first.map { $0.poll() == nil } ?? false }
 
+    /// Ends the bus alone, as the end of a login session does; the first provider's exit
+    /// status once it ended, within 60 seconds (nil if it did not).
+    func stopBusOnly() -> Int32? {
+        daemon.kill(SIGTERM)
+        daemon.wait()
+        guard let provider = providers.first else { return nil }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let ended = provider.poll() { return ended.status }
+            usleep(20_000)
+        }
+        return nil
+    }
+
     /// Ends the providers and the bus, and waits for them.
     func stop() {
         for process in providers + [daemon] where process.poll() == nil {

@@ -137,4 +137,13 @@ import Glibc
             #expect(try bus.providerErrors() == "")
         }
     }
+
+    /// When the session bus goes away (the login session ended), the provider ends too,
+    /// with status 0 and a line saying why, rather than as a failure.
+    @Test func theProviderEndsCleanlyWithItsBus() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            #expect(bus.stopBusOnly() == 0)
+            #expect(try bus.providerErrors() == "keychain-secret-service: the session bus closed\n")
+        }
+    }
 }

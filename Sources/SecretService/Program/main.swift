@@ -1,6 +1,6 @@
 // keychain-secret-service: a Secret Service (org.freedesktop.secrets) provider on the user's
-// session bus, over the keychain. It takes no arguments; it serves until the bus closes or
-// it is stopped.
+// session bus, over the keychain. It takes no arguments; it serves until the bus closes
+// (status 0) or it is stopped.
 import Foundation
 import SecretService
 #if canImport(Glibc)
@@ -28,7 +28,9 @@ do throws(StartFailure) {
     try provider.start()
     // One line when the name is owned, so that a script or test can wait for it.
     say("serving \(SecretServiceProvider.busName) for the keychain \(provider.keychainPath)", to: 1)
-    fail(provider.run().message)
+    try provider.run()
+    say("the session bus closed", to: 2)
+    exit(0)
 } catch {
     fail(error.message)
 }
