@@ -427,8 +427,8 @@ let package = Package(
             dependencies: ["SecretService"],
             path: "Sources/SecretService/Program"
         ),
-        // Runs the provider on a private session bus with real clients: secret-tool, busctl,
-        // dbus-send, keychainctl.
+        // Runs the provider on a private session bus with real clients: secret-tool, Python's
+        // secretstorage, busctl, dbus-send, and keychainctl on the same keychain.
         .testTarget(
             name: "SecretServiceTests",
             dependencies: ["TestSupport", "KeychainSecretService", "KeychainCtl"]
