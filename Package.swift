@@ -37,6 +37,9 @@ let package = Package(
         // Apple's LocalAuthentication on Linux: LAContext, whose device-owner policy is the
         // user's login password, checked by PAM (loaded at run time).
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        // A Secret Service (org.freedesktop.secrets) provider over the keychain, for libsecret,
+        // secret-tool and the programs built on them.
+        .executable(name: "keychain-secret-service", targets: ["KeychainSecretService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -407,5 +410,33 @@ let package = Package(
         // TPM 2.0 keys through tpm2-tss, loaded with dlopen: compiled against its headers when
         // libtss2-dev is there, a stub that reports no TPM support otherwise; never linked.
         .target(name: "CTPM"),
+        // sd-bus from libsystemd (libsystemd-dev to build), and the Secret Service interface
+        // tables, which sd-bus builds with C macros. Only the Secret Service provider links it.
+        .target(name: "CSDBus", linkerSettings: [.linkedLibrary("systemd")]),
+        // The Secret Service provider: D-Bus objects over Security's public SecItem API.
+        .target(
+            name: "SecretService",
+            dependencies: [
+                "CSDBus",
+                "Security",
+                // The dh-ietf1024-sha256-aes128-cbc-pkcs7 sessions: HKDF, AES-CBC and the
+                // modular exponentiation of the Diffie-Hellman exchange.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
+            ],
+            exclude: ["Program"]
+        ),
+        .executableTarget(
+            name: "KeychainSecretService",
+            dependencies: ["SecretService"],
+            path: "Sources/SecretService/Program"
+        ),
+        // Runs the provider on a private session bus with real clients: secret-tool, Python's
+        // secretstorage, busctl, dbus-send, and keychainctl on the same keychain.
+        .testTarget(
+            name: "SecretServiceTests",
+            dependencies: ["TestSupport", "KeychainSecretService", "KeychainCtl"]
+        ),
     ]
 )

@@ -1,0 +1,163 @@
+import Foundation
+import Security
+
+/// The provider's Keychain Services calls: Secret Service items are generic passwords of the
+/// default keychain, reached through the public `SecItem` API.
+///
+/// The provider holds its own access group, where new items go, and keychainctl's, so that
+/// items the user added with keychainctl are found by Secret Service clients (keychainctl
+/// sees every group, so the reverse holds too). Other programs' groups stay out of reach.
+struct KeychainItems: Sendable {
+    let environment: KeychainEnvironment
+
+    /// The process's keychain and groups (``KeychainEnvironment/process``), with
+    /// keychainctl's group added.
+    static func forThisProcess() -> KeychainItems {
+        var environment = KeychainEnvironment.process
+        if !environment.accessGroups.contains("keychainctl") { environment.accessGroups.append("keychainctl") }
+        return KeychainItems(environment: environment)
+    }
+
+    /// The database file, for messages.
+    var keychainPath: String {
+        environment.directory.appendingPathComponent("\(environment.keychainName).keychain-db").path
+    }
+
+    /// Every item whose attributes include all of `query`'s pairs.
+    func search(_ query: ItemAttributes) throws(BusFailure) -> [StoredItem] {
+        var search: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnAttributes as String: true,
+            kSecReturnPersistentRef as String: true,
+        ]
+        // Narrowed by the keychain's indexed fields where the query fixes them: an item with
+        // the attribute `service` has it as its service, and one with `account` as its account.
+        if let service = query.values["service"] { search[kSecAttrService as String] = service }
+        if let account = query.values["account"] { search[kSecAttrAccount as String] = account }
+        return try found(search).filter { $0.attributes.matches(query) }
+    }
+
+    /// The item `reference` names, or nil when there is none.
+    func item(_ reference: Data) throws(BusFailure) -> StoredItem? {
+        try found([
+            kSecClass as String: kSecClassGenericPassword,
+            kSecValuePersistentRef as String: reference,
+            kSecReturnAttributes as String: true,
+            kSecReturnPersistentRef as String: true,
+        ]).first
+    }
+
+    /// The secret of the item `reference` names, or nil when there is none.
+    func secret(of reference: Data) throws(BusFailure) -> Data? {
+        var result: CFTypeRef?
+        let status = call {
+            SecItemCopyMatching([
+                kSecClass as String: kSecClassGenericPassword,
+                kSecValuePersistentRef as String: reference,
+                kSecReturnData as String: true,
+            ] as CFDictionary, &result)
+        }
+        if status == errSecItemNotFound { return nil }
+        try check(status, "SecItemCopyMatching")
+        guard let data = result as? Data else { throw .failed("the keychain returned no secret for the item") }
+        return data
+    }
+
+    /// Adds an item; its reference. A duplicate (an item of the same keychain service and
+    /// account with other attributes) fails with a message saying so.
+    func add(_ attributes: ItemAttributes, label: String, secret: Data) throws(BusFailure) -> Data {
+        var item = fields(of: attributes)
+        item[kSecClass as String] = kSecClassGenericPassword
+        item[kSecAttrLabel as String] = label
+        item[kSecValueData as String] = secret
+        item[kSecReturnPersistentRef as String] = true
+        var result: CFTypeRef?
+        let status = call { SecItemAdd(item as CFDictionary, &result) }
+        try check(status, "SecItemAdd", attributes: attributes)
+        guard let reference = result as? Data else { throw .failed("the keychain returned no reference for the new item") }
+        return reference
+    }
+
+    /// Changes the item `reference` names: its attributes (and so its keychain service and
+    /// account), label or secret, those given, in one call.
+    func update(_ reference: Data, attributes: ItemAttributes? = nil, label: String? = nil, secret: Data? = nil)
+        throws(BusFailure)
+    {
+        var changes: [String: Any] = attributes.map(fields(of:)) ?? [:]
+        if let label { changes[kSecAttrLabel as String] = label }
+        if let secret { changes[kSecValueData as String] = secret }
+        let status = call { SecItemUpdate(query(naming: reference) as CFDictionary, changes as CFDictionary) }
+        if status == errSecItemNotFound { throw .noSuchObject(SecretObject.item(reference: reference).path) }
+        try check(status, "SecItemUpdate", attributes: attributes)
+    }
+
+    /// Deletes the item `reference` names; false when there was none.
+    func delete(_ reference: Data) throws(BusFailure) -> Bool {
+        let status = call { SecItemDelete(query(naming: reference) as CFDictionary) }
+        if status == errSecItemNotFound { return false }
+        try check(status, "SecItemDelete")
+        return true
+    }
+
+    // MARK: -
+
+    private func call(_ body: () -> OSStatus) -> OSStatus {
+        KeychainEnvironment.withValue(environment, operation: body)
+    }
+
+    private func query(naming reference: Data) -> [String: Any] {
+        [kSecClass as String: kSecClassGenericPassword, kSecValuePersistentRef as String: reference]
+    }
+
+    /// The keychain fields that hold `attributes`.
+    private func fields(of attributes: ItemAttributes) -> [String: Any] {
+        [
+            kSecAttrService as String: attributes.keychainService,
+            kSecAttrAccount as String: attributes.keychainAccount,
+            kSecAttrGeneric as String: attributes.encoded,
+        ]
+    }
+
+    private func found(_ search: [String: Any]) throws(BusFailure) -> [StoredItem] {
+        var result: CFTypeRef?
+        let status = call { SecItemCopyMatching(search as CFDictionary, &result) }
+        if status == errSecItemNotFound { return [] }
+        try check(status, "SecItemCopyMatching")
+        let entries: [[String: Any]]
+        if let list = result as? [[String: Any]] {
+            entries = list
+        } else if let one = result as? [String: Any] {
+            entries = [one]
+        } else {
+            throw .failed("the keychain returned no attributes")
+        }
+        return entries.compactMap { entry in
+            guard let reference = entry[kSecValuePersistentRef as String] as? Data else { return nil }
+            let attributes = (entry[kSecAttrGeneric as String] as? Data).flatMap(ItemAttributes.init(encoded:))
+                ?? .derived(service: entry[kSecAttrService as String] as? String ?? "",
+                            account: entry[kSecAttrAccount as String] as? String ?? "")
+            return StoredItem(reference: reference, attributes: attributes,
+                              label: entry[kSecAttrLabel as String] as? String ?? "",
+                              created: entry[kSecAttrCreationDate as String] as? Date,
+                              modified: entry[kSecAttrModificationDate as String] as? Date)
+        }
+    }
+
+    /// Turns a failing status into the D-Bus error a client understands.
+    private func check(_ status: OSStatus, _ call: String, attributes: ItemAttributes? = nil) throws(BusFailure) {
+        switch status {
+        case errSecSuccess:
+            return
+        case errSecInteractionNotAllowed:
+            throw .isLocked
+        case errSecDuplicateItem:
+            let fields = attributes.map { " (service '\($0.keychainService)', account '\($0.keychainAccount)')" } ?? ""
+            throw .failed("the keychain already holds an item of the same service and account\(fields) "
+                          + "with other attributes; it keeps one item per service and account")
+        default:
+            let text = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
+            throw .failed("\(call): \(text) (\(status))")
+        }
+    }
+}

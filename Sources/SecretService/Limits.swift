@@ -1,0 +1,18 @@
+/// Bounds on what a client may send, so that no call makes the provider hold unbounded
+/// memory or write an unbounded item.
+enum Limits {
+    /// The largest secret stored or accepted: 1 MiB.
+    static let secretBytes = 1 << 20
+    /// Attributes of one item or one search.
+    static let attributeCount = 64
+    /// Bytes of one attribute name or value, and of a label.
+    static let stringBytes = 4096
+    /// Object paths in one Unlock, Lock or GetSecrets call.
+    static let pathsPerCall = 4096
+    /// Sessions open at once, over all clients, and for one client.
+    static let sessions = 1024
+    static let sessionsPerClient = 64
+    /// Clients whose user the provider remembers; past it, it forgets them all and asks the
+    /// bus again.
+    static let knownClients = 4096
+}

@@ -1,0 +1,254 @@
+import CSDBus
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Secret Service provider: owns `org.freedesktop.secrets` on the user's session bus and
+/// answers the Secret Service API 0.2 over the keychain (see ``KeychainItems``).
+///
+/// It runs on one thread: sd-bus calls the handlers from ``run()``, one message at a time.
+/// Only callers of the user who runs it are served.
+public final class SecretServiceProvider {
+    /// The well-known name the Secret Service API is reached by.
+    public static let busName = "org.freedesktop.secrets"
+
+    let bus: OpaquePointer
+    let keychain: KeychainItems
+    var sessions = Sessions()
+    /// The user of each client (unique name) that called, while it is on the bus: a bus
+    /// never gives a unique name twice, so one question to the bus per client is enough.
+    private var callerUsers: [String: uid_t] = [:]
+
+    /// Connects to the session bus of `DBUS_SESSION_BUS_ADDRESS`, for the default keychain.
+    public init() throws(StartFailure) {
+        var bus: OpaquePointer?
+        let status = sd_bus_open_user(&bus)
+        guard status >= 0, let bus else {
+            throw StartFailure("cannot connect to the session bus (DBUS_SESSION_BUS_ADDRESS): \(Self.text(status))")
+        }
+        self.bus = bus
+        keychain = .forThisProcess()
+    }
+
+    deinit {
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// The keychain database the provider serves, for its start-up line.
+    public var keychainPath: String { keychain.keychainPath }
+
+    /// Registers the objects, then takes the bus name; fails with the name's owner when
+    /// another process has it.
+    public func start() throws(StartFailure) {
+        var handlers = keychain_sd_bus_handlers(
+            method: { call, context, error in
+                guard let call, let context else { return -EINVAL }
+                return SecretServiceProvider.of(context).answer(call, error)
+            },
+            get: { path, interface, property, reply, context, error in
+                guard let path, let interface, let property, let reply, let context else { return -EINVAL }
+                return SecretServiceProvider.of(context).get(
+                    String(cString: path), String(cString: interface), String(cString: property), reply, error)
+            },
+            set: { path, _, property, value, context, error in
+                guard let path, let property, let value, let context else { return -EINVAL }
+                return SecretServiceProvider.of(context).set(String(cString: path), String(cString: property), value, error)
+            },
+            find: { path, interface, context in
+                guard let path, let interface, let context else { return 0 }
+                return SecretServiceProvider.of(context).has(String(cString: path), String(cString: interface)) ? 1 : 0
+            })
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var status = keychain_sd_bus_register_secret_service(bus, SecretObject.servicePath, &handlers, context)
+        guard status >= 0 else { throw StartFailure("cannot register the Secret Service objects: \(Self.text(status))") }
+        // A client that leaves the bus takes its sessions with it.
+        status = sd_bus_match_signal(
+            bus, nil, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameOwnerChanged",
+            { message, context, _ in
+                guard let message, let context else { return 0 }
+                SecretServiceProvider.of(context).nameOwnerChanged(message)
+                return 0
+            }, context)
+        guard status >= 0 else { throw StartFailure("cannot follow clients leaving the bus: \(Self.text(status))") }
+        status = sd_bus_request_name(bus, Self.busName, 0)
+        if status == -EEXIST {
+            throw StartFailure("\(Self.busName) is already owned by \(owner(of: Self.busName)) on this session bus; "
+                               + "stop that Secret Service provider first")
+        }
+        guard status >= 0 else { throw StartFailure("cannot own \(Self.busName): \(Self.text(status))") }
+    }
+
+    /// Serves calls until the session bus closes (the session ended), then returns; fails
+    /// when the connection breaks otherwise.
+    public func run() throws(StartFailure) {
+        while true {
+            let processed = sd_bus_process(bus, nil)
+            if processed == -ECONNRESET || processed == -ENOTCONN { return }
+            if processed < 0 { throw StartFailure("the session bus connection failed: \(Self.text(processed))") }
+            if processed > 0 { continue }
+            let waited = sd_bus_wait(bus, UInt64.max)
+            if waited == -ECONNRESET || waited == -ENOTCONN { return }
+            if waited < 0 && waited != -EINTR { throw StartFailure("cannot wait for the session bus: \(Self.text(waited))") }
+        }
+    }
+
+    // MARK: - Dispatch
+
+    static func of(_ context: UnsafeMutableRawPointer) -> SecretServiceProvider {
+        Unmanaged<SecretServiceProvider>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    /// Whether the object at `path` exists with `interface`: sessions while open, items
+    /// whenever the path is well formed (a call on an item that is gone is NoSuchObject).
+    private func has(_ path: String, _ interface: String) -> Bool {
+        guard let object = SecretObject(path: path), object.interface == interface else { return false }
+        if case .session(let number) = object { return sessions.exists(number) }
+        return true
+    }
+
+    /// Answers a method call: a reply sent and 1, or the error set and negative.
+    private func answer(_ call: OpaquePointer, _ errorOut: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        do throws(BusFailure) {
+            try checkCaller(call)
+            let path = sd_bus_message_get_path(call).map { String(cString: $0) } ?? ""
+            let member = sd_bus_message_get_member(call).map { String(cString: $0) } ?? ""
+            guard let object = SecretObject(path: path) else { throw .noSuchObject(path) }
+            let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? ""
+            let request = Request(call: call, sender: sender, arguments: MessageReader(message: call))
+            switch object {
+            case .service: try serviceMethod(member, request)
+            case .collection: try collectionMethod(member, request)
+            case .item(let reference): try itemMethod(member, reference, request)
+            case .session(let number): try sessionMethod(member, number, request)
+            }
+            return 1
+        } catch {
+            return sd_bus_error_set(errorOut, error.name, error.message)
+        }
+    }
+
+    private func get(_ path: String, _ interface: String, _ property: String, _ reply: OpaquePointer,
+                     _ errorOut: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        do throws(BusFailure) {
+            guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
+            try checkCaller(call)
+            let writer = MessageWriter(message: reply)
+            switch SecretObject(path: path) {
+            case .service?: try serviceProperty(property, writer)
+            case .collection?: try collectionProperty(property, writer)
+            case .item(let reference)?: try itemProperty(property, reference, writer)
+            default: throw .noSuchObject(path)
+            }
+            return 1
+        } catch {
+            return sd_bus_error_set(errorOut, error.name, error.message)
+        }
+    }
+
+    private func set(_ path: String, _ property: String, _ value: OpaquePointer,
+                     _ errorOut: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        do throws(BusFailure) {
+            guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
+            try checkCaller(call)
+            guard case .item(let reference)? = SecretObject(path: path) else { throw .noSuchObject(path) }
+            try setItemProperty(property, reference, MessageReader(message: value))
+            return 1
+        } catch {
+            return sd_bus_error_set(errorOut, error.name, error.message)
+        }
+    }
+
+    /// Refuses a message from any user but the one running the provider. The session bus
+    /// normally admits no other user; this holds even on a bus that does.
+    private func checkCaller(_ message: OpaquePointer) throws(BusFailure) {
+        let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
+        let user: uid_t
+        if let sender, let known = callerUsers[sender] {
+            user = known
+        } else {
+            var credentials: OpaquePointer?
+            let status = sd_bus_query_sender_creds(message, UInt64(SD_BUS_CREDS_UID) | UInt64(SD_BUS_CREDS_EUID), &credentials)
+            defer { sd_bus_creds_unref(credentials) }
+            var found: uid_t = 0
+            guard status >= 0, let credentials,
+                  sd_bus_creds_get_euid(credentials, &found) >= 0 || sd_bus_creds_get_uid(credentials, &found) >= 0
+            else { throw .accessDenied("cannot tell which user sent the call") }
+            user = found
+            if let sender {
+                if callerUsers.count >= Limits.knownClients { callerUsers.removeAll() }
+                callerUsers[sender] = user
+            }
+        }
+        guard user == geteuid() else {
+            throw .accessDenied("only user \(geteuid()), who runs this Secret Service provider, may use it")
+        }
+    }
+
+    private func nameOwnerChanged(_ message: OpaquePointer) {
+        let reader = MessageReader(message: message)
+        guard let name = try? reader.string(), (try? reader.string()) != nil, let newOwner = try? reader.string(),
+              newOwner.isEmpty else { return }
+        sessions.closeAll(of: name)
+        callerUsers[name] = nil
+    }
+
+    // MARK: - Replies
+
+    /// A method call being answered.
+    struct Request {
+        let call: OpaquePointer
+        /// The caller's unique bus name.
+        let sender: String
+        let arguments: MessageReader
+    }
+
+    /// Sends the reply to `request` that `build` fills. `sensitive` replies (those holding a
+    /// secret) are zeroed by sd-bus when freed.
+    func reply(to request: Request, sensitive: Bool = false, _ build: (MessageWriter) throws(BusFailure) -> Void)
+        throws(BusFailure)
+    {
+        var reply: OpaquePointer?
+        let made = sd_bus_message_new_method_return(request.call, &reply)
+        guard made >= 0, let reply else { throw .failed("cannot build the reply: \(Self.text(made))") }
+        defer { sd_bus_message_unref(reply) }
+        if sensitive { sd_bus_message_sensitive(reply) }
+        try build(MessageWriter(message: reply))
+        let sent = sd_bus_send(nil, reply, nil)
+        guard sent >= 0 else { throw .failed("cannot send the reply: \(Self.text(sent))") }
+    }
+
+    /// Emits `member` of `interface` on `path` with one object path argument (ItemCreated and
+    /// the like). A signal that cannot be sent is dropped: the call it follows succeeded.
+    func emit(_ interface: String, _ member: String, on path: String, argument: String) {
+        var signal: OpaquePointer?
+        guard sd_bus_message_new_signal(bus, &signal, path, interface, member) >= 0, let signal else { return }
+        defer { sd_bus_message_unref(signal) }
+        guard (try? MessageWriter(message: signal).objectPath(argument)) != nil else { return }
+        _ = sd_bus_send(bus, signal, nil)
+    }
+
+    // MARK: -
+
+    /// Who owns `name`: its unique name, process id and command, as far as the bus tells.
+    private func owner(of name: String) -> String {
+        var credentials: OpaquePointer?
+        // Augmented: the bus tells the process id, /proc its command.
+        let mask = UInt64(SD_BUS_CREDS_UNIQUE_NAME) | UInt64(SD_BUS_CREDS_PID) | UInt64(SD_BUS_CREDS_COMM)
+            | UInt64(SD_BUS_CREDS_AUGMENT)
+        guard sd_bus_get_name_creds(bus, name, mask, &credentials) >= 0, let credentials else { return "another process" }
+        defer { sd_bus_creds_unref(credentials) }
+        var unique: UnsafePointer<CChar>?
+        var pid: pid_t = 0
+        var command: UnsafePointer<CChar>?
+        var parts: [String] = []
+        if sd_bus_creds_get_pid(credentials, &pid) >= 0 { parts.append("pid \(pid)") }
+        if sd_bus_creds_get_comm(credentials, &command) >= 0, let command { parts.append(String(cString: command)) }
+        let who = sd_bus_creds_get_unique_name(credentials, &unique) >= 0 ? unique.map { String(cString: $0) } : nil
+        return "\(who ?? "another process")" + (parts.isEmpty ? "" : " (\(parts.joined(separator: ", ")))")
+    }
+
+    static func text(_ status: Int32) -> String {
+        String(cString: strerror(-status))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// `org.freedesktop.Secret.Service` at `/org/freedesktop/secrets`.
+extension SecretServiceProvider {
+    func serviceMethod(_ member: String, _ request: Request) throws(BusFailure) {
+        let arguments = request.arguments
+        switch member {
+        case "OpenSession":
+            let algorithm = try arguments.string()
+            // plain takes any input (libsecret sends an empty string); dh the client's key.
+            var input: [UInt8]?
+            if try arguments.variantContents() == "ay" {
+                try arguments.enter("v", "ay")
+                input = try arguments.bytes(limit: 1024, naming: "the session input")
+                try arguments.exit()
+            } else {
+                try arguments.skip()
+            }
+            let (transport, output) = try SessionTransport.negotiate(algorithm, input: input)
+            let session = try sessions.open(for: request.sender, transport: transport)
+            try reply(to: request) { (writer) throws(BusFailure) in
+                if let output {
+                    try writer.open("v", "ay")
+                    try writer.bytes(Data(output))
+                } else {
+                    try writer.open("v", "s")
+                    try writer.string("")
+                }
+                try writer.close()
+                try writer.objectPath(session.path)
+            }
+        case "CreateCollection":
+            throw .notSupported("this provider has one collection, login (alias default); it cannot create others")
+        case "SearchItems":
+            let found = try keychain.search(try arguments.attributes())
+            try reply(to: request) { (writer) throws(BusFailure) in
+                try writer.objectPaths(found.map(\.object.path))
+                try writer.objectPaths([])
+            }
+        case "Unlock":
+            // Everything is unlocked while the keychain is: the objects named are answered as
+            // unlocked, with no prompt.
+            let unlocked = try arguments.objectPaths(limit: Limits.pathsPerCall).filter(isCollectionOrItem)
+            try reply(to: request) { (writer) throws(BusFailure) in
+                try writer.objectPaths(unlocked)
+                try writer.objectPath(SecretObject.none)
+            }
+        case "Lock":
+            // The provider cannot lock the keychain for its clients: nothing was locked.
+            _ = try arguments.objectPaths(limit: Limits.pathsPerCall)
+            try reply(to: request) { (writer) throws(BusFailure) in
+                try writer.objectPaths([])
+                try writer.objectPath(SecretObject.none)
+            }
+        case "GetSecrets":
+            let paths = try arguments.objectPaths(limit: Limits.pathsPerCall)
+            let session = try arguments.objectPath()
+            let transport = try sessions.transport(of: session, for: request.sender)
+            // Items that are not there are left out, as the API says.
+            let references = paths.compactMap { path -> Data? in
+                guard case .item(let reference)? = SecretObject(path: path) else { return nil }
+                return reference
+            }
+            try reply(to: request, sensitive: true) { (writer) throws(BusFailure) in
+                try writer.open("a", "{o(oayays)}")
+                for reference in references {
+                    guard var secret = try keychain.secret(of: reference) else { continue }
+                    defer { secret.zero() }
+                    try writer.open("e", "o(oayays)")
+                    try writer.objectPath(SecretObject.item(reference: reference).path)
+                    try TransferredSecret.write(secret, session: session, transport: transport, to: writer)
+                    try writer.close()
+                }
+                try writer.close()
+            }
+        case "ReadAlias":
+            let name = try arguments.string()
+            try reply(to: request) { (writer) throws(BusFailure) in
+                try writer.objectPath(name == "default" ? SecretObject.collectionPath : SecretObject.none)
+            }
+        case "SetAlias":
+            let name = try arguments.string()
+            let path = try arguments.objectPath()
+            guard name == "default" else { throw .notSupported("only the alias 'default' exists here") }
+            guard SecretObject(path: path) == .collection else {
+                if path == SecretObject.none { throw .notSupported("the alias 'default' cannot be removed") }
+                throw .noSuchObject(path)
+            }
+            try reply(to: request) { _ throws(BusFailure) in }
+        default:
+            throw .notSupported("org.freedesktop.Secret.Service has no method \(member)")
+        }
+    }
+
+    func serviceProperty(_ property: String, _ writer: MessageWriter) throws(BusFailure) {
+        guard property == "Collections" else { throw .invalidArguments("no property \(property)") }
+        try writer.objectPaths([SecretObject.collectionPath])
+    }
+
+    private func isCollectionOrItem(_ path: String) -> Bool {
+        switch SecretObject(path: path) {
+        case .collection?, .item?: true
+        default: false
+        }
+    }
+}

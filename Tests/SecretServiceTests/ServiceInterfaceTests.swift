@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// org.freedesktop.Secret.Service and Collection as the API defines them, called with busctl:
+/// the one collection and its alias, Unlock and Lock, and what the provider refuses.
+@Suite struct ServiceInterfaceTests {
+    static let service = "/org/freedesktop/secrets"
+    static let serviceInterface = "org.freedesktop.Secret.Service"
+    static let login = "/org/freedesktop/secrets/collection/login"
+
+    /// Collections lists login; the alias default reads as login, other aliases as "/";
+    /// default can be set to login again, nothing else.
+    @Test func theDefaultAliasNamesTheLoginCollection() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let collections = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets", Self.service,
+                                                              Self.serviceInterface, "Collections"])
+            #expect(collections.output == "ao 1 \"\(Self.login)\"\n", "\(collections.errors)")
+            #expect(try bus.call(Self.service, Self.serviceInterface, "ReadAlias", "s", "default").output == "o \"\(Self.login)\"\n")
+            #expect(try bus.call(Self.service, Self.serviceInterface, "ReadAlias", "s", "session").output == "o \"/\"\n")
+            #expect(try bus.call(Self.service, Self.serviceInterface, "SetAlias", "so", "default", Self.login).status == 0)
+            let other = try bus.call(Self.service, Self.serviceInterface, "SetAlias", "so", "work", Self.login)
+            #expect(other.status != 0)
+            let label = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets",
+                                                        "/org/freedesktop/secrets/aliases/default",
+                                                        "org.freedesktop.Secret.Collection", "Label"])
+            #expect(label.output == "s \"Login\"\n", "\(label.errors)")
+        }
+    }
+
+    /// Unlock answers every collection and item named as unlocked, with no prompt ("/");
+    /// Lock locks nothing. Creating or deleting collections is refused.
+    @Test func unlockAnswersUnlockedAndCollectionsCannotBeMadeOrDeleted() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let unlock = try bus.call(Self.service, Self.serviceInterface, "Unlock", "ao", "2", Self.login, "/not/ours")
+            #expect(unlock.output == "aoo 1 \"\(Self.login)\" \"/\"\n", "\(unlock.errors)")
+            let lock = try bus.call(Self.service, Self.serviceInterface, "Lock", "ao", "1", Self.login)
+            #expect(lock.output == "aoo 0 \"/\"\n", "\(lock.errors)")
+            let create = try bus.call(Self.service, Self.serviceInterface, "CreateCollection", "a{sv}s", "0", "work")
+            #expect(create.status != 0)
+            #expect(create.errors == "Call failed: this provider has one collection, login (alias default); it cannot create others\n",
+                    "\(create.errors)")
+            let delete = try bus.run("/usr/bin/dbus-send", [
+                "--session", "--print-reply", "--dest=org.freedesktop.secrets", Self.login,
+                "org.freedesktop.Secret.Collection.Delete"])
+            #expect(delete.errors.contains("org.freedesktop.DBus.Error.NotSupported"), "\(delete.errors)")
+            #expect(bus.providerIsRunning)
+        }
+    }
+
+    /// A locked keychain: the provider cannot prompt, so clients get IsLocked with the command
+    /// that unlocks it; once unlocked with keychainctl, the same lookup succeeds.
+    @Test func aLockedKeychainIsReportedWithHowToUnlockIt() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            #expect(try bus.keychainctl("create-keychain", "-p", "keychain password", "login").status == 0)
+            #expect(try bus.keychainctl("add-generic-password", "-s", "locked.example", "-a", "me", "-w", "pw").status == 0)
+            #expect(try bus.keychainctl("lock-keychain", "login").status == 0)
+            let locked = try bus.secretTool("lookup", "service", "locked.example", "account", "me")
+            #expect(locked.status != 0)
+            #expect(locked.output == "")
+            #expect(locked.errors.contains("the keychain is locked: unlock it with keychainctl unlock-keychain"),
+                    "\(locked.errors)")
+            #expect(try bus.keychainctl("unlock-keychain", "-p", "keychain password", "login").status == 0)
+            #expect(try bus.secretTool("lookup", "service", "locked.example", "account", "me").output == "pw")
+        }
+    }
+}
