@@ -3,7 +3,8 @@
  * programs built on libsecret use it. The tests compile it with cc and
  * `pkg-config libsecret-1` and run it against the provider on a private bus.
  *
- *   libsecret-client store LABEL SECRET NAME VALUE...   secret_password_storev_sync
+ *   libsecret-client store LABEL SECRET NAME VALUE...   secret_password_storev_sync (SECRET -:
+ *                                                       standard input, up to 2 MiB)
  *   libsecret-client lookup NAME VALUE...               secret_password_lookupv_sync
  *   libsecret-client search NAME VALUE...               secret_password_searchv_sync, all matches
  *   libsecret-client clear NAME VALUE...                secret_password_clearv_sync
@@ -32,6 +33,19 @@ static const SecretSchema schema = {
 static int usage(void) {
     fprintf(stderr, "usage: libsecret-client store LABEL SECRET NAME VALUE... | lookup|search|clear NAME VALUE...\n");
     return 64;
+}
+
+/* Standard input, up to `limit` bytes and a NUL; NULL when it is longer or unreadable. */
+static char *read_input(size_t limit) {
+    char *buffer = g_malloc(limit + 2);
+    size_t length = 0, count;
+    while ((count = fread(buffer + length, 1, limit + 1 - length, stdin)) > 0) length += count;
+    if (ferror(stdin) || length > limit) {
+        g_free(buffer);
+        return NULL;
+    }
+    buffer[length] = '\0';
+    return buffer;
 }
 
 static int failed(const char *call, GError *error) {
@@ -79,8 +93,16 @@ int main(int argc, char **argv) {
     GError *error = NULL;
     int status = 0;
     if (strcmp(command, "store") == 0) {
-        secret_password_storev_sync(&schema, attributes, SECRET_COLLECTION_DEFAULT, argv[2], argv[3], NULL, &error);
-        if (error != NULL) status = failed("secret_password_storev_sync", error);
+        char *input = strcmp(argv[3], "-") == 0 ? read_input(2 * 1024 * 1024) : NULL;
+        if (strcmp(argv[3], "-") == 0 && input == NULL) {
+            fprintf(stderr, "cannot read the secret from standard input (at most 2 MiB)\n");
+            status = 64;
+        } else {
+            const char *secret = input != NULL ? input : argv[3];
+            secret_password_storev_sync(&schema, attributes, SECRET_COLLECTION_DEFAULT, argv[2], secret, NULL, &error);
+            if (error != NULL) status = failed("secret_password_storev_sync", error);
+        }
+        g_free(input);
     } else if (strcmp(command, "lookup") == 0) {
         gchar *secret = secret_password_lookupv_sync(&schema, attributes, NULL, &error);
         if (error != NULL) status = failed("secret_password_lookupv_sync", error);

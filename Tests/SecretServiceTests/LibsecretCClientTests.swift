@@ -12,8 +12,8 @@ import TestSupport
     static let client = CProgram.build(
         "libsecret-client", sources: [clientSources.appendingPathComponent("libsecret-client.c")], packages: ["libsecret-1"])
 
-    private func client(_ bus: PrivateSessionBus, _ arguments: String...) throws -> ProgramProcess.Outcome {
-        try bus.runClient(try Self.client.get().path, arguments)
+    private func client(_ bus: PrivateSessionBus, _ arguments: String..., input: String = "") throws -> ProgramProcess.Outcome {
+        try bus.runClient(try Self.client.get().path, arguments, input: input)
     }
 
     /// Secret Service API through libsecret: a stored password is found by its schema's
@@ -78,6 +78,21 @@ import TestSupport
             #expect(try client(bus, "lookup", "port", "465").output == "two\n")
             // The keychain item went with it.
             #expect(try bus.keychainctl("find-generic-password", "-l", "IMAP").status == 44)
+        }
+    }
+
+    /// Bounds: a secret of more than 1 MiB is refused, and libsecret hands the client the
+    /// provider's message (exit 2) with nothing stored; one of exactly 1 MiB is stored whole.
+    @Test func aSecretOverOneMebibyteFailsWithTheProvidersMessage() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let tooBig = try client(bus, "store", "Big", "-", "server", "big.example",
+                                    input: String(repeating: "x", count: 1024 * 1024 + 1))
+            #expect(tooBig.status == 2)
+            #expect(tooBig.errors == "secret_password_storev_sync: the secret is 1048577 bytes, more than 1048576\n")
+            #expect(try client(bus, "lookup", "server", "big.example").status == 1)
+            let whole = String(repeating: "y", count: 1024 * 1024)
+            #expect(try client(bus, "store", "Big", "-", "server", "big.example", input: whole).status == 0)
+            #expect(try client(bus, "lookup", "server", "big.example").output == whole + "\n")
         }
     }
 }
