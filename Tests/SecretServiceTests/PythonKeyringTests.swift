@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTags
 
 /// Python's keyring (Debian's python3-keyring), the library pip, twine, poetry and many
 /// command-line tools store their tokens with, through its SecretService backend.
@@ -64,7 +65,7 @@ import TestSupport
     /// keyring.testing) with the SecretService backend on its default collection, run with
     /// pytest: set/get, difficult and Unicode characters, deleting one of a group, several
     /// users of one service, credentials.
-    @Test func keyringsOwnBackendTestsPass() throws {
+    @Test(.tags(.slow)) func keyringsOwnBackendTestsPass() throws {
         let folder = TestScratch.folder("keyring-backend-tests")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let tests = folder.appendingPathComponent("test_secret_service_backend.py")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTags
 
 /// secretstorage's own test suite, unmodified, against the provider: the tests its author
 /// runs against GNOME Keyring. Its source is not in this repository: the test fetches the
@@ -115,7 +116,7 @@ import TestSupport
         return folder.appendingPathComponent("secretstorage-\(Self.version)")
     }
 
-    @Test func secretstoragesOwnSuitePassesAllButTheKnownFailures() throws {
+    @Test(.tags(.slow)) func secretstoragesOwnSuitePassesAllButTheKnownFailures() throws {
         let source = try fetchSource()
         try withProvider { (bus: PrivateSessionBus) throws in
             let run = try bus.runClient("/usr/bin/python3", ["-c", Self.runner, source.path], seconds: 300)
