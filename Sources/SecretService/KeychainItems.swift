@@ -64,8 +64,8 @@ struct KeychainItems: Sendable {
         return data
     }
 
-    /// Adds an item; its reference. A duplicate (an item of the same keychain service and
-    /// account with other attributes) fails with a message saying so.
+    /// Adds an item; its reference. A duplicate (another item with the same `service` and
+    /// `account` attributes, which name the keychain item) fails with a message saying so.
     func add(_ attributes: ItemAttributes, label: String, secret: Data) throws(BusFailure) -> Data {
         var result: CFTypeRef?
         let status = writing(attributes) { fields in
@@ -170,8 +170,8 @@ struct KeychainItems: Sendable {
             throw .isLocked
         case errSecDuplicateItem:
             let fields = attributes.map { " (service '\($0.keychainService)', account '\($0.keychainAccount)')" } ?? ""
-            throw .failed("the keychain already holds an item of the same service and account\(fields) "
-                          + "with other attributes; it keeps one item per service and account")
+            throw .failed("the keychain already holds an item of the same service and account\(fields); "
+                          + "it keeps one item per service and account")
         default:
             let text = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
             throw .failed("\(call): \(text) (\(status))")

@@ -56,11 +56,16 @@ import TestSupport
                 try:
                     collection.create_item('Second', same, b'two')
                 except DBusErrorResponse as error:
-                    print(error.name)
+                    print(error.name, error.data[0])
                 print([item.get_secret() for item in collection.search_items(same)])
                 """])
             #expect(outcome.status == 0, "\(outcome.errors)")
-            #expect(outcome.output == "org.freedesktop.DBus.Error.Failed\n[b'one']\n")
+            #expect(outcome.output == """
+                org.freedesktop.DBus.Error.Failed the keychain already holds an item of the same service and account \
+                (service 'S', account 'A'); it keeps one item per service and account
+                [b'one']
+
+                """)
         }
     }
 }
