@@ -436,7 +436,7 @@ let package = Package(
         // secretstorage, busctl, dbus-send, and keychainctl on the same keychain.
         .testTarget(
             name: "SecretServiceTests",
-            dependencies: ["TestSupport", "KeychainSecretService", "KeychainCtl"]
+            dependencies: ["TestSupport", "TestTags", "KeychainSecretService", "KeychainCtl"]
         ),
     ]
 )

@@ -43,11 +43,26 @@ struct ItemAttributes: Equatable, Sendable {
     }
 
     /// The keychain's `kSecAttrService`: the `service` attribute, else ``fingerprint``.
-    var keychainService: String { values["service"] ?? fingerprint }
+    var keychainService: String { keychainService(copy: nil) }
 
     /// The keychain's `kSecAttrAccount`: the `account` attribute, else `username`, else
     /// ``fingerprint``.
-    var keychainAccount: String { values["account"] ?? values["username"] ?? fingerprint }
+    var keychainAccount: String { keychainAccount(copy: nil) }
+
+    /// Whether the keychain's service or account is a stand-in (``fingerprint``) rather than
+    /// an attribute of the set.
+    var hasStandIn: Bool { values["service"] == nil || (values["account"] ?? values["username"]) == nil }
+
+    /// ``keychainService`` of a further item with this same set: the Secret Service lets a
+    /// client create several (CreateItem without `replace`), while the keychain keeps one
+    /// generic password per service and account, so each further one gets a stand-in of its
+    /// own, ``fingerprint`` followed by `:` and `copy`.
+    func keychainService(copy: String?) -> String { values["service"] ?? standIn(copy: copy) }
+
+    /// ``keychainAccount`` of a further item with this same set; see ``keychainService(copy:)``.
+    func keychainAccount(copy: String?) -> String { values["account"] ?? values["username"] ?? standIn(copy: copy) }
+
+    private func standIn(copy: String?) -> String { fingerprint + (copy.map { ":" + $0 } ?? "") }
 
     /// What stands in for a missing service or account: `secret-service:` and the first 16
     /// bytes of the SHA-256 of ``encoded`` in hex. The keychain keeps one generic password per

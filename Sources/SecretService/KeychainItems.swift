@@ -64,16 +64,18 @@ struct KeychainItems: Sendable {
         return data
     }
 
-    /// Adds an item; its reference. A duplicate (an item of the same keychain service and
-    /// account with other attributes) fails with a message saying so.
+    /// Adds an item; its reference. A duplicate (another item with the same `service` and
+    /// `account` attributes, which name the keychain item) fails with a message saying so.
     func add(_ attributes: ItemAttributes, label: String, secret: Data) throws(BusFailure) -> Data {
-        var item = fields(of: attributes)
-        item[kSecClass as String] = kSecClassGenericPassword
-        item[kSecAttrLabel as String] = label
-        item[kSecValueData as String] = secret
-        item[kSecReturnPersistentRef as String] = true
         var result: CFTypeRef?
-        let status = call { SecItemAdd(item as CFDictionary, &result) }
+        let status = writing(attributes) { fields in
+            var item = fields
+            item[kSecClass as String] = kSecClassGenericPassword
+            item[kSecAttrLabel as String] = label
+            item[kSecValueData as String] = secret
+            item[kSecReturnPersistentRef as String] = true
+            return SecItemAdd(item as CFDictionary, &result)
+        }
         try check(status, "SecItemAdd", attributes: attributes)
         guard let reference = result as? Data else { throw .failed("the keychain returned no reference for the new item") }
         return reference
@@ -84,10 +86,12 @@ struct KeychainItems: Sendable {
     func update(_ reference: Data, attributes: ItemAttributes? = nil, label: String? = nil, secret: Data? = nil)
         throws(BusFailure)
     {
-        var changes: [String: Any] = attributes.map(fields(of:)) ?? [:]
-        if let label { changes[kSecAttrLabel as String] = label }
-        if let secret { changes[kSecValueData as String] = secret }
-        let status = call { SecItemUpdate(query(naming: reference) as CFDictionary, changes as CFDictionary) }
+        let status = writing(attributes) { fields in
+            var changes = fields
+            if let label { changes[kSecAttrLabel as String] = label }
+            if let secret { changes[kSecValueData as String] = secret }
+            return SecItemUpdate(query(naming: reference) as CFDictionary, changes as CFDictionary)
+        }
         if status == errSecItemNotFound { throw .noSuchObject(SecretObject.item(reference: reference).path) }
         try check(status, "SecItemUpdate", attributes: attributes)
     }
@@ -110,11 +114,24 @@ struct KeychainItems: Sendable {
         [kSecClass as String: kSecClassGenericPassword, kSecValuePersistentRef as String: reference]
     }
 
-    /// The keychain fields that hold `attributes`.
-    private func fields(of attributes: ItemAttributes) -> [String: Any] {
+    /// Runs `write` on the keychain with the fields that hold `attributes` (none when nil);
+    /// when those fields are stand-ins that another item of the same set already has, once
+    /// more with stand-ins of this item's own (``ItemAttributes/keychainService(copy:)``).
+    /// Fields that are the set's own `service` and `account` are never changed.
+    private func writing(_ attributes: ItemAttributes?, _ write: ([String: Any]) -> OSStatus) -> OSStatus {
+        guard let attributes else { return call { write([:]) } }
+        let status = call { write(fields(of: attributes, copy: nil)) }
+        guard status == errSecDuplicateItem, attributes.hasStandIn else { return status }
+        let copy = UUID().uuidString.lowercased()
+        return call { write(fields(of: attributes, copy: copy)) }
+    }
+
+    /// The keychain fields that hold `attributes`, for the first item of that set (`copy`
+    /// nil) or a further one.
+    private func fields(of attributes: ItemAttributes, copy: String?) -> [String: Any] {
         [
-            kSecAttrService as String: attributes.keychainService,
-            kSecAttrAccount as String: attributes.keychainAccount,
+            kSecAttrService as String: attributes.keychainService(copy: copy),
+            kSecAttrAccount as String: attributes.keychainAccount(copy: copy),
             kSecAttrGeneric as String: attributes.encoded,
         ]
     }
@@ -153,8 +170,8 @@ struct KeychainItems: Sendable {
             throw .isLocked
         case errSecDuplicateItem:
             let fields = attributes.map { " (service '\($0.keychainService)', account '\($0.keychainAccount)')" } ?? ""
-            throw .failed("the keychain already holds an item of the same service and account\(fields) "
-                          + "with other attributes; it keeps one item per service and account")
+            throw .failed("the keychain already holds an item of the same service and account\(fields); "
+                          + "it keeps one item per service and account")
         default:
             let text = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
             throw .failed("\(call): \(text) (\(status))")
