@@ -17,6 +17,12 @@ extension SecretServiceProvider {
         case "Prompt":
             _ = try request.arguments.string()
             guard !prompt.shown else { throw .failed("this prompt was shown already; wait for its Completed signal") }
+            // Unlocked meanwhile (keychainctl unlock-keychain, another prompt): nothing to ask.
+            if try !keychain.isLocked() {
+                try reply(to: request) { _ throws(BusFailure) in }
+                complete(number, .unlocked)
+                return
+            }
             guard let asker = PasswordAsker.available() else {
                 // The error first, so that a client reports it rather than a bare dismissal.
                 try replyFailure(to: request, .noPrompter)
