@@ -1,5 +1,13 @@
+// pipe2 is a GNU extension, which Swift's Glibc module does not import.
+#define _GNU_SOURCE
 #include "CSDBus.h"
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+
+int keychain_pipe_cloexec(int ends[2]) {
+    return pipe2(ends, O_CLOEXEC);
+}
 
 static keychain_sd_bus_handlers registered;
 
@@ -96,6 +104,16 @@ static const sd_bus_vtable session_table[] = {
     SD_BUS_VTABLE_END,
 };
 
+// A prompt (Unlock of a locked keychain): Prompt asks the user off the bus thread; Completed
+// tells the outcome.
+static const sd_bus_vtable prompt_table[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD_WITH_NAMES("Prompt", "s", SD_BUS_PARAM(window_id), "", , method, UNPRIVILEGED),
+    SD_BUS_METHOD("Dismiss", "", "", method, UNPRIVILEGED),
+    SD_BUS_SIGNAL_WITH_NAMES("Completed", "bv", SD_BUS_PARAM(dismissed) SD_BUS_PARAM(result), 0),
+    SD_BUS_VTABLE_END,
+};
+
 int keychain_sd_bus_register_secret_service(sd_bus *bus, const char *prefix,
                                             const keychain_sd_bus_handlers *handlers, void *context) {
     registered = *handlers;
@@ -107,6 +125,7 @@ int keychain_sd_bus_register_secret_service(sd_bus *bus, const char *prefix,
         {"org.freedesktop.Secret.Collection", collection_table},
         {"org.freedesktop.Secret.Item", item_table},
         {"org.freedesktop.Secret.Session", session_table},
+        {"org.freedesktop.Secret.Prompt", prompt_table},
     };
     for (size_t index = 0; index < sizeof interfaces / sizeof interfaces[0]; index++) {
         int status = sd_bus_add_fallback_vtable(bus, NULL, prefix, interfaces[index].interface,

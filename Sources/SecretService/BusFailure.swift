@@ -19,6 +19,12 @@ struct BusFailure: Error, Sendable {
         name: "org.freedesktop.Secret.Error.IsLocked",
         message: "the keychain is locked: unlock it with keychainctl unlock-keychain")
 
+    /// The keychain is locked and nothing on the provider's PATH can ask for its password.
+    static let noPrompter = BusFailure(
+        name: "org.freedesktop.Secret.Error.IsLocked",
+        message: "the keychain is locked and neither pinentry nor systemd-ask-password is on the PATH of "
+            + "keychain-secret-service to ask for its password: unlock it with keychainctl unlock-keychain")
+
     static func invalidArguments(_ message: String) -> BusFailure {
         BusFailure(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)
     }

@@ -38,7 +38,7 @@ extension SecretServiceProvider {
         switch property {
         case "Items": try writer.objectPaths(try keychain.search(try ItemAttributes(checking: [:])).map(\.object.path))
         case "Label": try writer.string("Login")
-        case "Locked": try writer.boolean(false)
+        case "Locked": try writer.boolean(try keychain.isLocked())
         // The keychain records no dates for itself.
         case "Created", "Modified": try writer.uint64(0)
         default: throw .invalidArguments("no property \(property)")

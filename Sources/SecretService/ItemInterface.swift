@@ -31,6 +31,8 @@ extension SecretServiceProvider {
     }
 
     func itemProperty(_ property: String, _ reference: Data, _ writer: MessageWriter) throws(BusFailure) {
+        // A locked keychain cannot tell whether the item is there: its items are all locked.
+        if property == "Locked", try keychain.isLocked() { return try writer.boolean(true) }
         guard let item = try keychain.item(reference) else { throw .noSuchObject(SecretObject.item(reference: reference).path) }
         switch property {
         case "Locked": try writer.boolean(false)

@@ -106,7 +106,7 @@ struct KeychainItems: Sendable {
 
     // MARK: -
 
-    private func call(_ body: () -> OSStatus) -> OSStatus {
+    func call(_ body: () -> OSStatus) -> OSStatus {
         KeychainEnvironment.withValue(environment, operation: body)
     }
 

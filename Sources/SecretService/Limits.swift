@@ -12,6 +12,9 @@ enum Limits {
     /// Sessions open at once, over all clients, and for one client.
     static let sessions = 1024
     static let sessionsPerClient = 64
+    /// Unlock prompts pending at once, over all clients, and for one client.
+    static let prompts = 256
+    static let promptsPerClient = 16
     /// Clients whose user the provider remembers; past it, it forgets them all and asks the
     /// bus again.
     static let knownClients = 4096

@@ -10,11 +10,14 @@ enum SecretObject: Equatable, Sendable {
     case collection
     case item(reference: Data)
     case session(number: UInt64)
+    /// An Unlock's prompt, while it is pending or asking (see ``UnlockPrompts``).
+    case prompt(number: UInt64)
 
     static let servicePath = "/org/freedesktop/secrets"
     static let collectionPath = "/org/freedesktop/secrets/collection/login"
     static let defaultAliasPath = "/org/freedesktop/secrets/aliases/default"
     static let sessionPrefix = "/org/freedesktop/secrets/session/"
+    static let promptPrefix = "/org/freedesktop/secrets/prompt/"
     /// The "no object" path D-Bus APIs answer with (no prompt, no collection).
     static let none = "/"
 
@@ -25,6 +28,7 @@ enum SecretObject: Equatable, Sendable {
         case .collection: "org.freedesktop.Secret.Collection"
         case .item: "org.freedesktop.Secret.Item"
         case .session: "org.freedesktop.Secret.Session"
+        case .prompt: "org.freedesktop.Secret.Prompt"
         }
     }
 
@@ -37,10 +41,13 @@ enum SecretObject: Equatable, Sendable {
             self = .collection
         default:
             if path.hasPrefix(Self.sessionPrefix) {
-                let digits = path.dropFirst(Self.sessionPrefix.count)
-                guard digits.count <= 19, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                      let number = UInt64(digits) else { return nil }
+                guard let number = Self.number(path.dropFirst(Self.sessionPrefix.count)) else { return nil }
                 self = .session(number: number)
+                return
+            }
+            if path.hasPrefix(Self.promptPrefix) {
+                guard let number = Self.number(path.dropFirst(Self.promptPrefix.count)) else { return nil }
+                self = .prompt(number: number)
                 return
             }
             for collection in [Self.collectionPath, Self.defaultAliasPath] where path.hasPrefix(collection + "/") {
@@ -59,7 +66,14 @@ enum SecretObject: Equatable, Sendable {
         case .collection: Self.collectionPath
         case .item(let reference): Self.collectionPath + "/" + reference.map { String(format: "%02x", $0) }.joined()
         case .session(let number): Self.sessionPrefix + String(number)
+        case .prompt(let number): Self.promptPrefix + String(number)
         }
+    }
+
+    /// A session's or prompt's number: decimal digits only, no sign, no leading "+".
+    private static func number(_ digits: Substring) -> UInt64? {
+        guard digits.count <= 19, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return UInt64(digits)
     }
 
     /// A generic password's persistent reference (its 20 bytes: the class tag `genp`, then

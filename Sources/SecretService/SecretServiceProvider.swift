@@ -16,6 +16,9 @@ public final class SecretServiceProvider {
     let bus: OpaquePointer
     let keychain: KeychainItems
     var sessions = Sessions()
+    var prompts = UnlockPrompts()
+    /// Where prompts asking on their own threads leave their outcome for the bus thread.
+    let completions: PromptCompletions
     /// The user of each client (unique name) that called, while it is on the bus: a bus
     /// never gives a unique name twice, so one question to the bus per client is enough.
     private var callerUsers: [String: uid_t] = [:]
@@ -29,6 +32,12 @@ public final class SecretServiceProvider {
         }
         self.bus = bus
         keychain = .forThisProcess()
+        do throws(StartFailure) {
+            completions = try PromptCompletions()
+        } catch {
+            sd_bus_flush_close_unref(bus)
+            throw error
+        }
     }
 
     deinit {
@@ -80,17 +89,42 @@ public final class SecretServiceProvider {
     }
 
     /// Serves calls until the session bus closes (the session ended), then returns; fails
-    /// when the connection breaks otherwise.
+    /// when the connection breaks otherwise. Prompts that finished asking are completed
+    /// between calls.
     public func run() throws(StartFailure) {
         while true {
             let processed = sd_bus_process(bus, nil)
             if processed == -ECONNRESET || processed == -ENOTCONN { return }
             if processed < 0 { throw StartFailure("the session bus connection failed: \(Self.text(processed))") }
             if processed > 0 { continue }
-            let waited = sd_bus_wait(bus, UInt64.max)
+            let waited = waitForBusOrPrompts()
             if waited == -ECONNRESET || waited == -ENOTCONN { return }
             if waited < 0 && waited != -EINTR { throw StartFailure("cannot wait for the session bus: \(Self.text(waited))") }
+            completeAskedPrompts()
         }
+    }
+
+    /// What sd_bus_wait does, with the prompts' wake-up pipe polled beside the bus: 0 or a
+    /// negative errno.
+    private func waitForBusOrPrompts() -> Int32 {
+        let descriptor = sd_bus_get_fd(bus)
+        guard descriptor >= 0 else { return descriptor }
+        let events = sd_bus_get_events(bus)
+        guard events >= 0 else { return events }
+        var deadline: UInt64 = 0
+        guard sd_bus_get_timeout(bus, &deadline) >= 0 else { return -EINVAL }
+        var timeout: Int32 = -1
+        if deadline != UInt64.max {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let current = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+            timeout = deadline <= current ? 0 : Int32(min((deadline - current + 999) / 1000, UInt64(Int32.max)))
+        }
+        var descriptors = [
+            pollfd(fd: descriptor, events: Int16(events), revents: 0),
+            pollfd(fd: completions.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        return poll(&descriptors, 2, timeout) < 0 ? -errno : 0
     }
 
     // MARK: - Dispatch
@@ -104,6 +138,7 @@ public final class SecretServiceProvider {
     private func has(_ path: String, _ interface: String) -> Bool {
         guard let object = SecretObject(path: path), object.interface == interface else { return false }
         if case .session(let number) = object { return sessions.exists(number) }
+        if case .prompt(let number) = object { return prompts.exists(number) }
         return true
     }
 
@@ -121,6 +156,7 @@ public final class SecretServiceProvider {
             case .collection: try collectionMethod(member, request)
             case .item(let reference): try itemMethod(member, reference, request)
             case .session(let number): try sessionMethod(member, number, request)
+            case .prompt(let number): try promptMethod(member, number, request)
             }
             return 1
         } catch {
@@ -190,6 +226,7 @@ public final class SecretServiceProvider {
         guard let name = try? reader.string(), (try? reader.string()) != nil, let newOwner = try? reader.string(),
               newOwner.isEmpty else { return }
         sessions.closeAll(of: name)
+        prompts.dismissAll(of: name)
         callerUsers[name] = nil
     }
 
@@ -215,6 +252,15 @@ public final class SecretServiceProvider {
         if sensitive { sd_bus_message_sensitive(reply) }
         try build(MessageWriter(message: reply))
         let sent = sd_bus_send(nil, reply, nil)
+        guard sent >= 0 else { throw .failed("cannot send the reply: \(Self.text(sent))") }
+    }
+
+    /// Answers `request` with `failure`, for a handler that has more to do after the reply.
+    func replyFailure(to request: Request, _ failure: BusFailure) throws(BusFailure) {
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        sd_bus_error_set(&error, failure.name, failure.message)
+        let sent = sd_bus_reply_method_error(request.call, &error)
         guard sent >= 0 else { throw .failed("cannot send the reply: \(Self.text(sent))") }
     }
 

@@ -38,18 +38,27 @@ extension SecretServiceProvider {
                 try writer.objectPaths([])
             }
         case "Unlock":
-            // Everything is unlocked while the keychain is: the objects named are answered as
-            // unlocked, with no prompt.
-            let unlocked = try arguments.objectPaths(limit: Limits.pathsPerCall).filter(isCollectionOrItem)
+            // The collection and its items share the keychain's lock: all unlocked at once.
+            let objects = try arguments.objectPaths(limit: Limits.pathsPerCall).filter(isCollectionOrItem)
+            var prompt = SecretObject.none
+            if !objects.isEmpty, try keychain.isLocked(), try !keychain.unlockWithoutPassword() {
+                prompt = try prompts.create(for: request.sender, objects: objects).path
+            }
+            let unlocked = prompt == SecretObject.none ? objects : []
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPaths(unlocked)
-                try writer.objectPath(SecretObject.none)
+                try writer.objectPath(prompt)
             }
         case "Lock":
-            // The provider cannot lock the keychain for its clients: nothing was locked.
-            _ = try arguments.objectPaths(limit: Limits.pathsPerCall)
+            // Locks the keychain for every process of the user, as SecKeychainLock does.
+            let objects = try arguments.objectPaths(limit: Limits.pathsPerCall).filter(isCollectionOrItem)
+            if !objects.isEmpty {
+                try keychain.lock()
+                emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath,
+                     argument: SecretObject.collectionPath)
+            }
             try reply(to: request) { (writer) throws(BusFailure) in
-                try writer.objectPaths([])
+                try writer.objectPaths(objects)
                 try writer.objectPath(SecretObject.none)
             }
         case "GetSecrets":

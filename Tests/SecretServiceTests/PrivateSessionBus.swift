@@ -11,7 +11,7 @@ final class PrivateSessionBus: @unchecked Sendable {
     /// The bus's address, for DBUS_SESSION_BUS_ADDRESS.
     let address: String
     /// The keychain folder's parent, for XDG_DATA_HOME.
-    let dataHome = TestScratch.folder("secret-service")
+    let dataHome: URL
     /// A short folder for the bus's socket: a Unix socket path holds at most 107 bytes.
     private let socketFolder: String
     private let daemon: SpawnedProcess
@@ -20,12 +20,18 @@ final class PrivateSessionBus: @unchecked Sendable {
     /// A bus as `dbus-daemon --session` makes it, which admits only its own user; or, with
     /// `admittingEveryUser`, one that lets every user connect, as a misconfigured shared bus
     /// would, to show that the provider still serves only its own.
-    init(admittingEveryUser: Bool = false) throws {
+    ///
+    /// With `servicesFolder`, the bus starts the services whose activation files are there
+    /// (and only those) on their first call, with this user's keychain folder (XDG_DATA_HOME).
+    init(admittingEveryUser: Bool = false, servicesFolder: URL? = nil) throws {
+        let dataHome = TestScratch.folder("secret-service")
+        self.dataHome = dataHome
         var template = Array("/tmp/kss-XXXXXX".utf8CString)
         guard let folder = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(errno)") }
         socketFolder = String(cString: folder)
         do {
-            (daemon, address) = try Self.startDaemon(in: socketFolder, admittingEveryUser: admittingEveryUser)
+            (daemon, address) = try Self.startDaemon(in: socketFolder, admittingEveryUser: admittingEveryUser,
+                                                     servicesFolder: servicesFolder, dataHome: dataHome)
         } catch {
             try? FileManager.default.removeItem(atPath: socketFolder)
             throw error
@@ -33,8 +39,30 @@ final class PrivateSessionBus: @unchecked Sendable {
     }
 
     /// Starts dbus-daemon with its socket in `folder`; the process and the bus's address.
-    private static func startDaemon(in folder: String, admittingEveryUser: Bool) throws -> (SpawnedProcess, String) {
+    private static func startDaemon(in folder: String, admittingEveryUser: Bool, servicesFolder: URL?,
+                                    dataHome: URL) throws -> (SpawnedProcess, String) {
         var configuration = ["--session"]
+        var environment = ProcessInfo.processInfo.environment
+        if let servicesFolder {
+            let file = folder + "/activation.conf"
+            try """
+                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+                <busconfig>
+                  <type>session</type>
+                  <listen>unix:path=\(folder)/bus</listen>
+                  <servicedir>\(servicesFolder.path)</servicedir>
+                  <policy context="default">
+                    <allow send_destination="*" eavesdrop="true"/>
+                    <allow eavesdrop="true"/>
+                    <allow own="*"/>
+                  </policy>
+                </busconfig>
+                """.write(toFile: file, atomically: false, encoding: .utf8)
+            configuration = ["--config-file=\(file)"]
+            // What the bus starts inherits its environment: this user's keychain folder.
+            environment = ProgramProcess.environment(dataHome: dataHome)
+        }
         if admittingEveryUser {
             let file = folder + "/every-user.conf"
             try """
@@ -55,7 +83,7 @@ final class PrivateSessionBus: @unchecked Sendable {
         let daemon = try SpawnedProcess(
             "/usr/bin/dbus-daemon",
             configuration + ["--nofork", "--nopidfile", "--address=unix:path=\(folder)/bus", "--print-address=1"],
-            environment: ProcessInfo.processInfo.environment, stdin: .open("/dev/null", O_RDONLY), stdout: .pipe,
+            environment: environment, stdin: .open("/dev/null", O_RDONLY), stdout: .pipe,
             stderr: .open("/dev/null", O_WRONLY))
         do {
             return (daemon, try firstLine(of: daemon, naming: "dbus-daemon"))
@@ -71,9 +99,12 @@ final class PrivateSessionBus: @unchecked Sendable {
         ProgramProcess.environment(dataHome: dataHome, overrides: ["DBUS_SESSION_BUS_ADDRESS": address])
     }
 
-    /// Starts keychain-secret-service and waits for its line saying that it owns the name.
+    /// Starts keychain-secret-service and waits for its line saying that it owns the name;
+    /// `overrides` change its environment (nil removes a variable), such as its PATH.
     @discardableResult
-    func startProvider() throws -> String {
+    func startProvider(environment overrides: [String: String?] = [:]) throws -> String {
+        var environment = environment
+        for (name, value) in overrides { environment[name] = value }
         let provider = try SpawnedProcess(
             ProgramProcess("keychain-secret-service").executable.path, [], environment: environment,
             stdin: .open("/dev/null", O_RDONLY), stdout: .pipe,

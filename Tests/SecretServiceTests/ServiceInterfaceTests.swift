@@ -28,14 +28,20 @@ import TestSupport
         }
     }
 
-    /// Unlock answers every collection and item named as unlocked, with no prompt ("/");
-    /// Lock locks nothing. Creating or deleting collections is refused.
+    /// Unlock of the unlocked keychain answers every collection and item named as unlocked,
+    /// with no prompt ("/"). Lock locks the keychain (Locked follows); a keychain without a
+    /// password unlocks again with no prompt. Creating or deleting collections is refused.
     @Test func unlockAnswersUnlockedAndCollectionsCannotBeMadeOrDeleted() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
             let unlock = try bus.call(Self.service, Self.serviceInterface, "Unlock", "ao", "2", Self.login, "/not/ours")
             #expect(unlock.output == "aoo 1 \"\(Self.login)\" \"/\"\n", "\(unlock.errors)")
-            let lock = try bus.call(Self.service, Self.serviceInterface, "Lock", "ao", "1", Self.login)
-            #expect(lock.output == "aoo 0 \"/\"\n", "\(lock.errors)")
+            let lock = try bus.call(Self.service, Self.serviceInterface, "Lock", "ao", "2", Self.login, "/not/ours")
+            #expect(lock.output == "aoo 1 \"\(Self.login)\" \"/\"\n", "\(lock.errors)")
+            let locked = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets", Self.login,
+                                                         "org.freedesktop.Secret.Collection", "Locked"])
+            #expect(locked.output == "b true\n", "\(locked.errors)")
+            let again = try bus.call(Self.service, Self.serviceInterface, "Unlock", "ao", "1", Self.login)
+            #expect(again.output == "aoo 1 \"\(Self.login)\" \"/\"\n", "\(again.errors)")
             let create = try bus.call(Self.service, Self.serviceInterface, "CreateCollection", "a{sv}s", "0", "work")
             #expect(create.status != 0)
             #expect(create.errors == "Call failed: this provider has one collection, login (alias default); it cannot create others\n",

@@ -25,11 +25,15 @@ typedef struct {
     keychain_sd_bus_finder find;
 } keychain_sd_bus_handlers;
 
-/// Registers the Secret Service API 0.2 interfaces (Service, Collection, Item, Session) for
+/// Registers the Secret Service API 0.2 interfaces (Service, Collection, Item, Session, Prompt) for
 /// every object path under `prefix`, with sd-bus's Properties and Introspectable on top.
 /// sd-bus checks each call's signature against the tables before a handler runs. The
 /// handlers are copied; `context` is passed to each. Returns 0 or a negative errno.
 int keychain_sd_bus_register_secret_service(sd_bus *bus, const char *prefix,
                                             const keychain_sd_bus_handlers *handlers, void *context);
+
+/// pipe2(ends, O_CLOEXEC): a pipe that no program the provider starts inherits unless it is
+/// given it (pinentry's pipes, the wake-up pipe of the bus loop). 0 or -1 with errno set.
+int keychain_pipe_cloexec(int ends[2]);
 
 #endif

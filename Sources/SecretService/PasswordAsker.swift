@@ -1,0 +1,106 @@
+import Synchronization
+
+/// Why asking for a password failed, for the provider's standard error: names programs,
+/// never a password.
+enum PromptFailure: Error, Sendable {
+    case failed(String)
+}
+
+/// What came of asking the user.
+enum PromptOutcome: Sendable, Equatable {
+    /// A password was given and the keychain took it.
+    case unlocked
+    /// The user cancelled, the prompt was dismissed, or every attempt was wrong.
+    case dismissed
+    /// The program failed (it could not be run, or broke the protocol): dismissed too.
+    case failed(String)
+}
+
+/// What the keychain said of one password.
+enum PasswordCheck: Sendable {
+    case accepted
+    case wrong
+    case failed(String)
+}
+
+/// The words of an unlock prompt.
+struct PromptText: Sendable {
+    let title: String
+    let description: String
+    let prompt: String
+    /// Shown before another attempt, after a wrong password.
+    let wrongPassword: String
+
+    static func unlocking(keychain name: String) -> PromptText {
+        PromptText(title: "Unlock keychain",
+                   description: "An application wants access to the keychain \u{201C}\(name)\u{201D}. "
+                       + "Enter its password to unlock it.",
+                   prompt: "Password:",
+                   wrongPassword: "The password was wrong. Try again.")
+    }
+}
+
+/// The program that asks the user for the keychain's password: whichever `pinentry` is
+/// first on `PATH` (the Assuan protocol), or else `systemd-ask-password`. Each gets
+/// ``attempts`` tries.
+enum PasswordAsker: Sendable {
+    case pinentry(path: String)
+    case systemdAskPassword(path: String)
+
+    /// Tries before the prompt gives up, as pinentry's callers (gpg-agent) allow.
+    static let attempts = 3
+
+    /// What asks on this machine, from the provider's `PATH`; nil when neither is there.
+    static func available() -> PasswordAsker? {
+        if let path = PromptProgram.find("pinentry") { return .pinentry(path: path) }
+        if let path = PromptProgram.find("systemd-ask-password") { return .systemdAskPassword(path: path) }
+        return nil
+    }
+
+    /// Asks until `check` accepts a password or the attempts run out. Each running program is
+    /// handed to `dismissal`, which stops it when the prompt is dismissed.
+    func ask(_ text: PromptText, dismissal: PromptDismissal, check: ([UInt8]) -> PasswordCheck) -> PromptOutcome {
+        switch self {
+        case .pinentry(let path):
+            return Pinentry(path: path).ask(text, attempts: Self.attempts, dismissal: dismissal, check: check)
+        case .systemdAskPassword(let path):
+            return SystemdAskPassword(path: path).ask(text, attempts: Self.attempts, dismissal: dismissal, check: check)
+        }
+    }
+}
+
+/// Dismisses a prompt from the bus thread while another thread asks: stops the program
+/// asking, and any program it would start next.
+final class PromptDismissal: Sendable {
+    private struct State {
+        var dismissed = false
+        var program: PromptProgram?
+    }
+
+    private let state = Mutex(State())
+
+    /// Records the running program; false (and the program stopped) when the prompt was
+    /// dismissed already.
+    func attach(_ program: PromptProgram) -> Bool {
+        let dismissed = state.withLock { state in
+            if !state.dismissed { state.program = program }
+            return state.dismissed
+        }
+        if dismissed { program.stop() }
+        return !dismissed
+    }
+
+    func detach() {
+        state.withLock { $0.program = nil }
+    }
+
+    func dismiss() {
+        let program = state.withLock { state in
+            state.dismissed = true
+            return state.program
+        }
+        program?.stop()
+    }
+
+    var isDismissed: Bool { state.withLock { $0.dismissed } }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Locking and unlock prompts (Secret Service API 0.2, "Locking and Unlocking" and
+/// "Prompts and Prompting"): Service.Lock locks the keychain for every process of the user
+/// (SecKeychainLock); Service.Unlock of the locked keychain returns a Prompt whose Prompt
+/// call asks for the keychain's password through pinentry (Assuan) or systemd-ask-password,
+/// off the bus thread; Completed tells the outcome. Driven by Python's secretstorage, a real
+/// client, with a fake pinentry first on the provider's PATH.
+@Suite struct UnlockPromptTests {
+    static let password = "pass%word 1"
+    /// The password as Assuan's `D` line carries it: `%` escaped as `%25`.
+    static let passwordOnTheWire = "pass%25word 1"
+
+    /// A folder, the provider's whole PATH, holding a fake `pinentry` that speaks Assuan: it logs
+    /// each command's name to `commands` (never a password), answers GETPIN with the lines of
+    /// `answers` in turn (`CANCEL` answers ERR 83886179, as a cancelled pinentry does), and,
+    /// when `hold` exists, creates `asking` and waits for `go` before answering.
+    struct FakePrompter {
+        let folder: URL
+
+        init(_ name: String = "pinentry", answers: [String]) throws {
+            folder = TestScratch.folder("fake-prompter")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let script: String
+            if name == "pinentry" {
+                script = """
+                    #!/bin/sh
+                    PATH=/usr/bin:/bin
+                    dir='\(folder.path)'
+                    echo "OK Pleased to meet you"
+                    n=0
+                    while IFS= read -r line; do
+                      command=${line%% *}
+                      echo "$command" >> "$dir/commands"
+                      case "$command" in
+                        GETPIN)
+                          if [ -e "$dir/hold" ]; then
+                            : > "$dir/asking"
+                            while [ ! -e "$dir/go" ]; do sleep 0.05; done
+                          fi
+                          n=$((n + 1))
+                          pin=$(sed -n "${n}p" "$dir/answers")
+                          if [ "$pin" = CANCEL ]; then echo "ERR 83886179 Operation cancelled <Pinentry>"
+                          else printf 'S PASSWORD_FROM_CACHE\\nD %s\\nOK\\n' "$pin"; fi ;;
+                        BYE) echo "OK closing connection"; exit 0 ;;
+                        *) echo OK ;;
+                      esac
+                    done
+                    """
+            } else {
+                // systemd-ask-password: one answer per run, the message logged.
+                script = """
+                    #!/bin/sh
+                    PATH=/usr/bin:/bin
+                    dir='\(folder.path)'
+                    for argument; do last=$argument; done
+                    echo "$last" >> "$dir/commands"
+                    n=$(( $(wc -l < "$dir/commands") ))
+                    pin=$(sed -n "${n}p" "$dir/answers")
+                    [ "$pin" = CANCEL ] && exit 1
+                    printf '%s\\n' "$pin"
+                    """
+            }
+            let program = folder.appendingPathComponent(name)
+            try script.write(to: program, atomically: false, encoding: .utf8)
+            chmod(program.path, 0o755)
+            try (answers.joined(separator: "\n") + "\n").write(to: folder.appendingPathComponent("answers"),
+                                                              atomically: false, encoding: .utf8)
+        }
+
+        var commands: [String] {
+            let text = (try? String(contentsOf: folder.appendingPathComponent("commands"), encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").map(String.init)
+        }
+
+        func touch(_ name: String) {
+            FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil)
+        }
+
+        /// Waits, at most 60 seconds, for the fake to create `name`.
+        func waitFor(_ name: String) -> Bool {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                if FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+    }
+
+    /// A private bus whose provider has only `prompter`'s folder on its PATH (or an empty
+    /// folder: neither pinentry nor systemd-ask-password), and a login keychain with a
+    /// password holding one item, locked.
+    private func withLockedKeychain(prompter: FakePrompter?, _ body: (PrivateSessionBus) throws -> Void) throws {
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        let path = prompter?.folder ?? TestScratch.folder("empty-path")
+        try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+        try bus.startProvider(environment: ["PATH": path.path])
+        #expect(try bus.keychainctl("create-keychain", "-p", Self.password, "login").status == 0)
+        #expect(try bus.keychainctl("add-generic-password", "-s", "locked.example", "-a", "me", "-w", "pw").status == 0)
+        // Service.Lock, through a real client.
+        let lock = try python(bus, "collection.lock(); print(collection.is_locked())")
+        #expect(lock.output == "True\n", "\(lock.errors)")
+        try body(bus)
+    }
+
+    private func python(_ bus: PrivateSessionBus, _ script: String) throws -> ProgramProcess.Outcome {
+        let prelude = """
+            import secretstorage, sys
+            connection = secretstorage.dbus_init()
+            collection = secretstorage.get_default_collection(connection)
+
+            """
+        return try bus.run("/usr/bin/python3", ["-c", prelude + script])
+    }
+
+    /// Lock is the keychain's own lock, shared by every process of the user: keychainctl sees
+    /// the keychain locked and secret-tool gets IsLocked. Unlock returns a prompt; pinentry is
+    /// asked (title, description, prompt, then GETPIN) and its password, percent-escaped on
+    /// the wire, unlocks the keychain for everyone; Completed says not dismissed.
+    @Test func pinentryAnswersTheUnlockPromptAndTheKeychainUnlocksForEveryone() throws {
+        let pinentry = try FakePrompter(answers: [Self.passwordOnTheWire])
+        try withLockedKeychain(prompter: pinentry) { bus in
+            let locked = try bus.keychainctl("find-generic-password", "-s", "locked.example", "-w")
+            #expect(locked.status != 0 && locked.output.isEmpty)
+            let lookup = try bus.secretTool("lookup", "service", "locked.example", "account", "me")
+            #expect(lookup.status != 0 && lookup.errors.contains("locked"), "\(lookup.errors)")
+
+            let unlock = try python(bus, "print(collection.unlock(), collection.is_locked())")
+            #expect(unlock.output == "False False\n", "\(unlock.errors)")
+            #expect(pinentry.commands == ["SETTITLE", "SETDESC", "SETPROMPT", "GETPIN", "BYE"])
+            #expect(try bus.secretTool("lookup", "service", "locked.example", "account", "me").output == "pw")
+            #expect(try bus.keychainctl("find-generic-password", "-s", "locked.example", "-w").output == "pw\n")
+            // The password never reaches the provider's log.
+            #expect(!(try bus.providerErrors()).contains("word"))
+        }
+    }
+
+    /// A wrong password is asked again with SETERROR, three tries in all; then the prompt
+    /// completes dismissed and the keychain stays locked. A cancelled pinentry dismisses at once.
+    @Test func wrongPasswordsOrCancelDismissAndTheKeychainStaysLocked() throws {
+        let pinentry = try FakePrompter(answers: ["wrong", "also wrong", "still wrong"])
+        try withLockedKeychain(prompter: pinentry) { bus in
+            let unlock = try python(bus, "print(collection.unlock(), collection.is_locked())")
+            #expect(unlock.output == "True True\n", "\(unlock.errors)")
+            #expect(pinentry.commands == ["SETTITLE", "SETDESC", "SETPROMPT", "GETPIN", "SETERROR", "GETPIN",
+                                          "SETERROR", "GETPIN", "BYE"])
+            #expect(try bus.keychainctl("find-generic-password", "-s", "locked.example", "-w").status != 0)
+        }
+        let cancelling = try FakePrompter(answers: ["CANCEL"])
+        try withLockedKeychain(prompter: cancelling) { bus in
+            let unlock = try python(bus, "print(collection.unlock(), collection.is_locked())")
+            #expect(unlock.output == "True True\n", "\(unlock.errors)")
+            #expect(cancelling.commands == ["SETTITLE", "SETDESC", "SETPROMPT", "GETPIN", "BYE"])
+        }
+    }
+
+    /// With neither pinentry nor systemd-ask-password, Prompt fails at once with a message
+    /// naming keychainctl unlock-keychain (and Completed says dismissed): no hang.
+    @Test func withNothingToAskThePromptFailsClearly() throws {
+        try withLockedKeychain(prompter: nil) { bus in
+            let unlock = try python(bus, """
+                from secretstorage.util import unlock_objects
+                try:
+                    unlock_objects(connection, [collection.collection_path])
+                    print('no error')
+                except Exception as error:
+                    print(error)
+                print(collection.is_locked())
+                """)
+            #expect(unlock.output.contains("keychainctl unlock-keychain"), "\(unlock.output) \(unlock.errors)")
+            #expect(unlock.output.hasSuffix("True\n"))
+            #expect(bus.providerIsRunning)
+        }
+    }
+
+    /// A prompt waiting for the user blocks no one: while pinentry waits, another client is
+    /// served; Dismiss from the prompt's client stops pinentry and completes dismissed.
+    @Test func aWaitingPromptBlocksNoOtherClientAndDismissStopsIt() throws {
+        let pinentry = try FakePrompter(answers: [Self.passwordOnTheWire])
+        pinentry.touch("hold")
+        try withLockedKeychain(prompter: pinentry) { bus in
+            let client = try SpawnedProcess(
+                "/usr/bin/python3", ["-c", """
+                    import os, sys, time, secretstorage
+                    from jeepney import MatchRule, MessageType
+                    from secretstorage.util import DBusAddressWrapper
+                    connection = secretstorage.dbus_init()
+                    collection = secretstorage.get_default_collection(connection)
+                    service = DBusAddressWrapper('/org/freedesktop/secrets', 'org.freedesktop.Secret.Service', connection)
+                    unlocked, path = service.call('Unlock', 'ao', [collection.collection_path])
+                    prompt = DBusAddressWrapper(path, 'org.freedesktop.Secret.Prompt', connection)
+                    rule = MatchRule(path=path, interface='org.freedesktop.Secret.Prompt', member='Completed', type=MessageType.signal)
+                    with connection.filter(rule) as signals:
+                        prompt.call('Prompt', 's', '')
+                        while not os.path.exists(sys.argv[1] + '/dismiss'): time.sleep(0.02)
+                        prompt.call('Dismiss', '')
+                        dismissed, result = connection.recv_until_filtered(signals).body
+                    print(dismissed, result[1], collection.is_locked())
+                    """, pinentry.folder.path],
+                environment: bus.environment, stdin: .open("/dev/null", O_RDONLY), stdout: .pipe,
+                stderr: .open("/dev/null", O_WRONLY))
+            defer { if client.poll() == nil { client.kill() } }
+            #expect(pinentry.waitFor("asking"))
+            // pinentry is asking: other clients are served all the same.
+            let other = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets",
+                                                        "/org/freedesktop/secrets/collection/login",
+                                                        "org.freedesktop.Secret.Collection", "Locked"])
+            #expect(other.output == "b true\n", "\(other.errors)")
+            pinentry.touch("dismiss")
+            #expect(client.readOutputToEnd() == "True [] True\n")
+            #expect(client.wait().status == 0)
+            #expect(!pinentry.commands.contains("BYE"), "Dismiss stopped pinentry before it answered")
+        }
+    }
+
+    /// Without pinentry, systemd-ask-password asks (the password on its standard output);
+    /// a wrong answer is asked again.
+    @Test func systemdAskPasswordAsksWhenThereIsNoPinentry() throws {
+        let asker = try FakePrompter("systemd-ask-password", answers: ["wrong", Self.password])
+        try withLockedKeychain(prompter: asker) { bus in
+            let unlock = try python(bus, "print(collection.unlock(), collection.is_locked())")
+            #expect(unlock.output == "False False\n", "\(unlock.errors)")
+            #expect(asker.commands.count == 2)
+            #expect(asker.commands.last?.hasPrefix("The password was wrong.") == true)
+            #expect(try bus.secretTool("lookup", "service", "locked.example", "account", "me").output == "pw")
+        }
+    }
+}
