@@ -47,6 +47,7 @@ from collections import Counter
 from cryptography.hazmat.primitives import padding
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from jeepney import DBusAddress, HeaderFields, MessageType, new_method_call
+from jeepney.bus_messages import message_bus
 from jeepney.io.blocking import open_dbus_connection
 from secretstorage.dhcrypto import Session as DHSession, int_to_bytes
 
@@ -57,6 +58,7 @@ ALIAS_PATH = "/org/freedesktop/secrets/aliases/default"
 SESSION_PREFIX = "/org/freedesktop/secrets/session/"
 DH = "dh-ietf1024-sha256-aes128-cbc-pkcs7"
 SECRET_MAX = 1 << 20
+NO_AUTO_START = 2
 # The large strings and arrays of one call add up to at most this many bytes.
 MESSAGE_ROOM = 4 << 20
 
@@ -119,6 +121,8 @@ class Fuzzer:
         """Sends one call and waits at most --timeout for its answer: (ok, reply body or error name)."""
         connection = connection or self.connection()
         message = new_method_call(DBusAddress(path, bus_name=BUS_NAME, interface=interface), member, signature, body)
+        # Never let the bus start another provider (GNOME Keyring's activation file) in its place.
+        message.header.flags |= NO_AUTO_START
         self.calls += 1
         try:
             reply = connection.send_and_get_reply(message, timeout=self.timeout)
@@ -336,9 +340,9 @@ class Fuzzer:
         unpadder = padding.PKCS7(128).unpadder()
         return unpadder.update(decryptor.update(bytes(value)) + decryptor.finalize()) + unpadder.finalize()
 
-    def store_and_read_back(self, connection=None):
+    def store_and_read_back(self, connection=None, strict=False):
         """A normal client's store: CreateItem in an open session, then GetSecret, which must
-        return exactly the secret stored."""
+        return exactly the secret stored. With `strict`, a refused session or store fails too."""
         connection = connection or self.connection()
         # As a client does: mostly in a session it has open, sometimes in a new one.
         open_sessions = self.sessions[connection]
@@ -347,6 +351,8 @@ class Fuzzer:
         else:
             session = self.open_session(connection, dh=self.rng.random() < 0.5)
         if session is None:
+            if strict:
+                raise Failure("a normal OpenSession failed")
             return
         secret = self.secret_bytes()
         bounded = len(secret) > 65536 or self.rng.random() < 0.7
@@ -355,6 +361,8 @@ class Fuzzer:
         ok, body = self.call(COLLECTION_PATH, COLLECTION, "CreateItem", "a{sv}(oayays)b",
                              (properties, self.sealed(session, secret), bounded), connection)
         if not ok:
+            if strict:
+                raise Failure(f"a normal CreateItem failed: {body}")
             return
         path = body[0]
         if path not in self.items:
@@ -458,6 +466,16 @@ def resident_mib(pid):
     raise Failure("the provider has no VmRSS")
 
 
+def check_owner(connection, process):
+    """Fails unless the provider started here owns org.freedesktop.secrets: on a bus where
+    someone else does, the fuzzer would test the wrong program."""
+    reply = connection.send_and_get_reply(
+        new_method_call(message_bus, "GetConnectionUnixProcessID", "s", (BUS_NAME,)), timeout=30)
+    if reply.header.message_type == MessageType.error or reply.body[0] != process.pid:
+        raise Failure(f"{BUS_NAME} is not owned by the provider started here (pid {process.pid}): "
+                      "run on a private bus with no other Secret Service")
+
+
 def first_line(process, seconds):
     """The provider's first line of output (it says it owns the name), within `seconds`."""
     output = b""
@@ -513,6 +531,8 @@ def main():
             process = subprocess.Popen([arguments.provider], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                        stderr=errors, env=environment)
         first_line(process, 60)
+        with open_dbus_connection(bus="SESSION") as connection:
+            check_owner(connection, process)
         baseline = start_rss = resident_mib(process.pid)
         started = time.monotonic()
         warmed = False
@@ -537,7 +557,8 @@ def main():
             fuzzer.drop_connection()
         check = open_dbus_connection(bus="SESSION")
         fuzzer.sessions[check] = []
-        fuzzer.store_and_read_back(check)
+        fuzzer.store_and_read_back(check, strict=True)
+        check_owner(check, process)
         ok, body = fuzzer.call(SERVICE_PATH, SERVICE, "SearchItems", "a{ss}", ({"service": "fuzz-check"},), check)
         if not ok:
             raise Failure(f"a normal SearchItems after the run failed: {body}")

@@ -22,6 +22,6 @@ import TestSupport
             "--calls", "250", "--seed", "1"])
         let verdict = outcome.output.split(separator: "\n").last.map(String.init) ?? ""
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errors)")
-        #expect(verdict.hasPrefix("verdict: PASS 25"), "\(outcome.output)\(outcome.errors)")
+        #expect(verdict.hasPrefix("verdict: PASS "), "\(outcome.output)\(outcome.errors)")
     }
 }
