@@ -19,7 +19,7 @@ For each SIZE in ascending order it stores items up to SIZE, then measures:
 
 Lookups and searches run min(SIZE, K) operations or T seconds, whichever ends first.
 Prints one line per size on stdout: "SIZE stores/s lookups/s searches/s secret-tool-ms
-rss-mib"; progress goes to stderr. Secrets are never printed.
+rss-mib command" (the provider's command name); progress goes to stderr. Secrets are never printed.
 """
 
 import argparse
@@ -41,15 +41,20 @@ def attributes(index):
     return {"service": SERVICE, "account": f"user-{index}@example.com", "id": str(index)}
 
 
-def provider_rss_mib(connection):
-    """VmRSS of the owner of org.freedesktop.secrets, whose process id the bus tells."""
+def provider(connection):
+    """The command (as /proc names it) and VmRSS in MiB of the owner of
+    org.freedesktop.secrets, whose process id the bus tells: the command shows that the
+    provider measured is the one meant, not one the bus started in its place."""
     reply = connection.send_and_get_reply(
         new_method_call(message_bus, "GetConnectionUnixProcessID", "s", ("org.freedesktop.secrets",)))
-    with open(f"/proc/{reply.body[0]}/status") as status:
+    pid = reply.body[0]
+    with open(f"/proc/{pid}/comm") as comm:
+        command = comm.read().strip().replace(" ", "_")
+    with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+                return command, int(line.split()[1]) / 1024
+    return command, 0.0
 
 
 def timed(count, seconds, operation):
@@ -115,8 +120,9 @@ def main():
             times.append(time.monotonic() - started)
             if result.returncode != 0 or result.stdout != SECRET:
                 raise SystemExit(f"secret-tool lookup failed for item {index}: status {result.returncode}")
-        print(f"{size} {stores:.1f} {lookups:.1f} {searches:.2f} {statistics.median(times) * 1000:.1f} "
-              f"{provider_rss_mib(connection):.1f}", flush=True)
+        command, rss = provider(connection)
+        print(f"{size} {stores:.1f} {lookups:.1f} {searches:.2f} {statistics.median(times) * 1000:.1f} {rss:.1f} "
+              f"{command}", flush=True)
 
 
 if __name__ == "__main__":
