@@ -8,7 +8,8 @@ Python's secretstorage (Debian's python3-secretstorage, over jeepney), one proce
 every call, in one dh-ietf1024-sha256-aes128-cbc-pkcs7 session as secretstorage opens it.
 For each SIZE in ascending order it stores items up to SIZE, then measures:
 
-  stores    the rate of the last min(SIZE, K) stores that filled the collection to SIZE
+  stores    the rate of SIZE / 10 more stores once the collection holds SIZE items (they
+            are deleted again before the other measurements)
   lookups   SearchItems by service and account, then GetSecret of the item found (what
             `secret-tool lookup` does), on random items
   searches  SearchItems by an attribute that is neither service nor account (`id`), on
@@ -19,7 +20,8 @@ For each SIZE in ascending order it stores items up to SIZE, then measures:
 
 Lookups and searches run min(SIZE, K) operations or T seconds, whichever ends first.
 Prints one line per size on stdout: "SIZE stores/s lookups/s searches/s secret-tool-ms
-rss-mib command" (the provider's command name); progress goes to stderr. Secrets are never printed.
+filled-rss-mib rss-mib command": VmRSS once filled, and at the end (the provider's
+command name last); progress goes to stderr. Secrets are never printed.
 """
 
 import argparse
@@ -82,15 +84,18 @@ def main():
     stored = 0
     for size in sorted(arguments.sizes):
         sample = min(size, arguments.sample)
-        print(f"{size} items: storing {size - stored}", file=sys.stderr)
-        while stored < size - sample:
-            collection.create_item(f"Item {stored}", attributes(stored), SECRET)
-            stored += 1
-        started = time.monotonic()
+        print(f"{size} items: storing {size - stored}, then {size // 10} timed", file=sys.stderr)
         while stored < size:
             collection.create_item(f"Item {stored}", attributes(stored), SECRET)
             stored += 1
-        stores = sample / (time.monotonic() - started)
+        # Stores at SIZE items: a tenth of SIZE more, timed, then removed again (unless
+        # they are the next size's), so that every size is measured on SIZE items.
+        started = time.monotonic()
+        extra = [collection.create_item(f"Item {stored + i}", attributes(stored + i), SECRET) for i in range(size // 10)]
+        stores = len(extra) / (time.monotonic() - started)
+        for item in extra:
+            item.delete()
+        _, filled_rss = provider(connection)
 
         def lookup(_):
             [item] = collection.search_items({"service": SERVICE, "account": f"user-{rng.randrange(size)}@example.com"})
@@ -121,8 +126,8 @@ def main():
             if result.returncode != 0 or result.stdout != SECRET:
                 raise SystemExit(f"secret-tool lookup failed for item {index}: status {result.returncode}")
         command, rss = provider(connection)
-        print(f"{size} {stores:.1f} {lookups:.1f} {searches:.2f} {statistics.median(times) * 1000:.1f} {rss:.1f} "
-              f"{command}", flush=True)
+        print(f"{size} {stores:.1f} {lookups:.1f} {searches:.2f} {statistics.median(times) * 1000:.1f} {filled_rss:.1f} "
+              f"{rss:.1f} {command}", flush=True)
 
 
 if __name__ == "__main__":
