@@ -544,10 +544,10 @@ def main():
 
         while progress() < 1:
             fuzzer.step()
+            if ended(process):
+                raise Failure(f"the provider ended during the run: {ended(process)}")
             if not warmed and progress() >= 0.25:
                 baseline, warmed = resident_mib(process.pid), True
-            if fuzzer.calls % 50 == 0 and ended(process):
-                raise Failure(f"the provider ended during the run: {ended(process)}")
         elapsed = time.monotonic() - started
         if ended(process):
             raise Failure(f"the provider ended during the run: {ended(process)}")
@@ -573,6 +573,18 @@ def main():
                    f"no crash, no call unanswered in {arguments.timeout:g} s, every secret read back, VmRSS "
                    f"{baseline:.1f} -> {final_rss:.1f} MiB after the warm-up (bound +{arguments.rss_bound_mib:g} MiB)")
     except Failure as failure:
+        if process is not None and ended(process):
+            failure = f"{failure}; the provider ended: {ended(process)}"
+        # What the provider said last, with the fuzzer's secrets masked, then the verdict.
+        try:
+            with open(errors_path, "rb") as errors:
+                tail = errors.read()[-2000:].decode(errors="replace")
+        except OSError:
+            tail = ""
+        for marker in fuzzer.markers:
+            tail = tail.replace(marker, "<secret>")
+        if tail:
+            print("the provider's standard error ends:", tail, sep="\n")
         print(f"verdict: FAIL {failure} (seed {arguments.seed}, after {fuzzer.calls} calls)")
         return 1
     finally:
