@@ -59,6 +59,8 @@ SESSION_PREFIX = "/org/freedesktop/secrets/session/"
 DH = "dh-ietf1024-sha256-aes128-cbc-pkcs7"
 SECRET_MAX = 1 << 20
 NO_AUTO_START = 2
+# Secrets larger than this are stored only under the 16 bounded attribute sets.
+SMALL_SECRET = 64 << 10
 # The large strings and arrays of one call add up to at most this many bytes.
 MESSAGE_ROOM = 4 << 20
 
@@ -355,9 +357,12 @@ class Fuzzer:
                 raise Failure("a normal OpenSession failed")
             return
         secret = self.secret_bytes()
-        bounded = len(secret) > 65536 or self.rng.random() < 0.7
-        properties = {"org.freedesktop.Secret.Item.Label": ("s", self.string()[:4096]),
-                      "org.freedesktop.Secret.Item.Attributes": ("a{ss}", self.attributes(bounded=bounded))}
+        bounded = strict or len(secret) > SMALL_SECRET or self.rng.random() < 0.7
+        # A normal client's label in the closing check; else anything, past 4,096 bytes too.
+        label = "Fuzz check" if strict else self.string()[:4096]
+        properties = {"org.freedesktop.Secret.Item.Label": ("s", label),
+                      "org.freedesktop.Secret.Item.Attributes": ("a{ss}", {"service": "fuzz-check", "account": "check"}
+                                                                 if strict else self.attributes(bounded=bounded))}
         ok, body = self.call(COLLECTION_PATH, COLLECTION, "CreateItem", "a{sv}(oayays)b",
                              (properties, self.sealed(session, secret), bounded), connection)
         if not ok:
@@ -444,11 +449,14 @@ class Fuzzer:
                                    "org.freedesktop.Secret.Item.Other", self.string()])
                 kind = rng.choice(["s", "a{ss}", self.signature()])
                 properties[name] = (kind, self.attributes() if kind == "a{ss}" else self.value(kind))
-            secret = (self.session_path(), self.blob() if rng.random() < 0.3 else b"",
-                      self.secret_bytes() if rng.random() < 0.7 else self.blob(), self.string())
+            # Secrets of up to 64 KiB, or just over the 1 MiB bound: items with large secrets
+            # come only from store_and_read_back, whose attributes keep them few.
+            value = self.secret_bytes()[:SMALL_SECRET] if rng.random() < 0.7 else rng.randbytes(self.spend(SECRET_MAX + 1))
+            secret = (self.session_path(), self.blob() if rng.random() < 0.3 else b"", value, self.string())
             return (properties, secret, rng.random() < 0.5)
         if member == "SetSecret":
-            return ((self.session_path(), b"" if rng.random() < 0.5 else self.blob(), self.secret_bytes(), "text/plain"),)
+            return ((self.session_path(), b"" if rng.random() < 0.5 else self.blob(), self.secret_bytes()[:SMALL_SECRET],
+                     "text/plain"),)
         if signature == "a{ss}":
             return (self.attributes(),)
         if member in ("Unlock", "Lock"):
