@@ -9,6 +9,10 @@ enum Limits {
     static let stringBytes = 4096
     /// Object paths in one Unlock, Lock or GetSecrets call.
     static let pathsPerCall = 4096
+    /// Bytes of secrets in one GetSecrets reply: 4,096 paths of 1 MiB secrets would
+    /// otherwise make a reply of 4 GiB, held in memory; and D-Bus carries no array over
+    /// 64 MiB (the bus cuts off a sender of one), so this leaves room for the paths.
+    static let secretBytesPerReply = 32 << 20
     /// Sessions open at once, over all clients, and for one client.
     static let sessions = 1024
     static let sessionsPerClient = 64

@@ -65,16 +65,24 @@ extension SecretServiceProvider {
             let paths = try arguments.objectPaths(limit: Limits.pathsPerCall)
             let session = try arguments.objectPath()
             let transport = try sessions.transport(of: session, for: request.sender)
-            // Items that are not there are left out, as the API says.
+            // Items that are not there are left out, as the API says; an item named twice is
+            // answered once (the reply is a dictionary by path).
+            var named = Set<Data>()
             let references = paths.compactMap { path -> Data? in
-                guard case .item(let reference)? = SecretObject(path: path) else { return nil }
+                guard case .item(let reference)? = SecretObject(path: path), named.insert(reference).inserted else { return nil }
                 return reference
             }
             try reply(to: request, sensitive: true) { (writer) throws(BusFailure) in
                 try writer.open("a", "{o(oayays)}")
+                var replyBytes = 0
                 for reference in references {
                     guard var secret = try keychain.secret(of: reference) else { continue }
                     defer { secret.zero() }
+                    replyBytes += secret.count
+                    guard replyBytes <= Limits.secretBytesPerReply else {
+                        throw .invalidArguments("the secrets asked for add up to more than \(Limits.secretBytesPerReply) "
+                                                + "bytes; ask for fewer at once")
+                    }
                     try writer.open("e", "o(oayays)")
                     try writer.objectPath(SecretObject.item(reference: reference).path)
                     try TransferredSecret.write(secret, session: session, transport: transport, to: writer)
