@@ -419,6 +419,8 @@ let package = Package(
             dependencies: [
                 "CSDBus",
                 "Security",
+                // ChildProgram, which starts pinentry as the core starts askpass agents.
+                "KeychainCore",
                 // The dh-ietf1024-sha256-aes128-cbc-pkcs7 sessions: HKDF, AES-CBC and the
                 // modular exponentiation of the Diffie-Hellman exchange.
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,13 +1,7 @@
-// pipe2 is a GNU extension, which Swift's Glibc module does not import.
-#define _GNU_SOURCE
 #include "CSDBus.h"
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-
-int keychain_pipe_cloexec(int ends[2]) {
-    return pipe2(ends, O_CLOEXEC);
-}
 
 static keychain_sd_bus_handlers registered;
 

@@ -1,4 +1,4 @@
-import CSDBus
+import KeychainCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +20,7 @@ final class PromptCompletions: Sendable {
 
     init() throws(StartFailure) {
         var ends: [Int32] = [-1, -1]
-        guard keychain_pipe_cloexec(&ends) == 0 else {
+        guard ChildProgram.makePipe(&ends) == 0 else {
             throw StartFailure("no pipe for the prompts: \(String(cString: strerror(errno)))")
         }
         // Neither end ever blocks: a full pipe already holds a wake-up.

@@ -1,5 +1,5 @@
-import CSDBus
 import Foundation
+import KeychainCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -36,44 +36,24 @@ final class PromptProgram: Sendable {
     static func start(_ path: String, _ arguments: [String], talks: Bool) throws(PromptFailure) -> PromptProgram {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
-        guard keychain_pipe_cloexec(&fromChild) == 0 else { throw .failed("no pipe for \(path): \(lastError())") }
-        if talks, keychain_pipe_cloexec(&toChild) != 0 {
+        guard ChildProgram.makePipe(&fromChild) == 0 else { throw .failed("no pipe for \(path): \(lastError())") }
+        if talks, ChildProgram.makePipe(&toChild) != 0 {
             let message = lastError()
             fromChild.forEach { close($0) }
             throw .failed("no pipe for \(path): \(message)")
         }
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
+        let started = Result { () throws(ChildProgram.StartFailure) in
+            try ChildProgram.start(path, arguments, input: talks ? toChild[0] : nil, output: fromChild[1], discardErrors: true)
         }
-        if talks {
-            posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // It starts with signals unblocked and at their default actions.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        sigfillset(&signals)
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         close(fromChild[1])
         if talks { close(toChild[0]) }
-        guard spawned == 0 else {
+        let pid: pid_t
+        switch started {
+        case .success(let child): pid = child
+        case .failure(let failure):
             close(fromChild[0])
             if talks { close(toChild[1]) }
-            throw .failed("\(path) cannot be run: \(String(cString: strerror(spawned)))")
+            throw .failed("\(path) cannot be run: \(failure.reason)")
         }
         return PromptProgram(path: path, pid: pid, input: talks ? toChild[1] : -1, output: fromChild[0])
     }

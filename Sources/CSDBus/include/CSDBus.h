@@ -32,8 +32,4 @@ typedef struct {
 int keychain_sd_bus_register_secret_service(sd_bus *bus, const char *prefix,
                                             const keychain_sd_bus_handlers *handlers, void *context);
 
-/// pipe2(ends, O_CLOEXEC): a pipe that no program the provider starts inherits unless it is
-/// given it (pinentry's pipes, the wake-up pipe of the bus loop). 0 or -1 with errno set.
-int keychain_pipe_cloexec(int ends[2]);
-
 #endif

@@ -29,17 +29,18 @@ struct AskpassAgent {
             return .failure(.unavailable("\(Self.variable) must name a program by its absolute path"))
         }
         var ends: [Int32] = [-1, -1]
-        guard Self.pipeClosingOnExec?(&ends, O_CLOEXEC) ?? pipe(&ends) == 0 else {
+        guard ChildProgram.makePipe(&ends) == 0 else {
             return .failure(.unavailable("no pipe for \(Self.variable): \(String(cString: strerror(errno)))"))
         }
-        let started = start(prompt: prompt, output: ends[1])
-        close(ends[1])
+        // The agent reads nothing of ours: standard input is /dev/null, output our pipe.
         let child: pid_t
-        switch started {
-        case .success(let pid): child = pid
-        case .failure(let failure):
+        do {
+            child = try ChildProgram.start(path, [prompt], input: nil, output: ends[1], discardErrors: false)
+            close(ends[1])
+        } catch {
+            close(ends[1])
             close(ends[0])
-            return .failure(failure)
+            return .failure(.unavailable("\(Self.variable) (\(path)) cannot be run: \(error.reason)"))
         }
         let answer = readLine(from: ends[0])
         // The agent's end: whatever it writes after the newline is not read (it gets EPIPE).
@@ -52,38 +53,6 @@ struct AskpassAgent {
         // Exited (no signal) with status 0.
         guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return .failure(.cancelled) }
         return answer
-    }
-
-    private func start(prompt: String, output: Int32) -> Result<pid_t, PresenceFailure> {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        // The agent reads nothing of ours: standard input is /dev/null, output our pipe, and
-        // no other descriptor of this process reaches it.
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        _ = Self.closeFrom.map { $0(&actions, 3) }
-        // It starts with signals unblocked and at their default actions, whatever this
-        // process's threads block or ignore.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        sigfillset(&signals)
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup(prompt), nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, path, &actions, &attributes, argv, environ)
-        guard spawned == 0 else {
-            return .failure(.unavailable("\(Self.variable) (\(path)) cannot be run: \(String(cString: strerror(spawned)))"))
-        }
-        return .success(child)
     }
 
     /// The output up to the first newline, held in memory that is zeroed when released.
@@ -114,17 +83,5 @@ struct AskpassAgent {
         }
         guard length > 0 else { return .failure(.cancelled) }
         return .success(output.withUnsafeBytes { SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0[..<length])) })
-    }
-
-    /// glibc's pipe2 and posix_spawn_file_actions_addclosefrom_np (2.34), which Swift's Glibc
-    /// module does not import (`_GNU_SOURCE` only), looked up by name; nil where missing.
-    private static let pipeClosingOnExec = glibcFunction(
-        "pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
-    private static let closeFrom = glibcFunction(
-        "posix_spawn_file_actions_addclosefrom_np",
-        as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-
-    private static func glibcFunction<F>(_ symbol: String, as type: F.Type) -> F? {
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol).map { unsafeBitCast($0, to: type) }
     }
 }
