@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,11 +40,11 @@ public struct ActivationFiles: Sendable {
                                  + "which activation files cannot name unquoted; move the program to a plain path")
         }
         func folder(_ variable: String, default relative: String) throws(InstallFailure) -> String {
-            if let value = environment[variable], value.hasPrefix("/") { return value }
-            guard let home = environment["HOME"], home.hasPrefix("/") else {
-                throw InstallFailure("neither \(variable) nor HOME names an absolute folder to install into")
+            do {
+                return try MarkedConfigurationFile.folder(variable, default: relative, environment: environment)
+            } catch {
+                throw InstallFailure(error.description)
             }
-            return home + "/" + relative
         }
         self.executable = executable
         busServiceFile = try folder("XDG_DATA_HOME", default: ".local/share") + "/dbus-1/services/org.freedesktop.secrets.service"
@@ -54,7 +55,6 @@ public struct ActivationFiles: Sendable {
     /// unit when it runs under systemd.
     public var busServiceText: String {
         """
-        \(Self.marker)
         [D-BUS Service]
         Name=\(SecretServiceProvider.busName)
         Exec=\(executable)
@@ -66,7 +66,6 @@ public struct ActivationFiles: Sendable {
     /// The unit's text: started by D-Bus activation (Type=dbus: ready once it owns the name).
     public var systemdUnitText: String {
         """
-        \(Self.marker)
         [Unit]
         Description=Secret Service provider over the keychain (org.freedesktop.secrets)
 
@@ -84,74 +83,19 @@ public struct ActivationFiles: Sendable {
     @discardableResult
     public func install(force: Bool) throws(InstallFailure) -> [String] {
         let files = [(busServiceFile, busServiceText), (systemdUnitFile, systemdUnitText)]
-        if !force {
-            for (path, _) in files where try !Self.isOursOrAbsent(path) {
-                throw InstallFailure("\(path) exists and was not written by keychain-secret-service; "
-                                     + "leaving it alone (run keychain-secret-service --install --force to replace it)")
-            }
-        }
-        for (path, text) in files { try Self.write(text, to: path) }
-        return files.map(\.0)
-    }
-
-    /// Whether `path` is missing, or a regular file (not a link) starting with ``marker``.
-    static func isOursOrAbsent(_ path: String) throws(InstallFailure) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if descriptor < 0 {
-            if errno == ENOENT { return true }
-            // ELOOP: a symbolic link, which the provider never writes.
-            if errno == ELOOP { return false }
-            throw InstallFailure("cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var information = stat()
-        guard fstat(descriptor, &information) == 0, information.st_mode & S_IFMT == S_IFREG else { return false }
-        let expected = Array((marker + "\n").utf8)
-        var start = [UInt8](repeating: 0, count: expected.count)
-        var count = 0
-        while count < start.count {
-            let read = start.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { break }
-            count += read
-        }
-        return count == expected.count && start == expected
-    }
-
-    /// Writes `text` to a new file beside `path` and renames it over `path`, so that a reader
-    /// sees the old file or the new one, whole. Missing folders are made (0755: nothing in
-    /// them is secret); existing ones are left as they are.
-    static func write(_ text: String, to path: String) throws(InstallFailure) {
-        let folder = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
-        } catch {
-            throw InstallFailure("cannot make the folder \(folder): \(error.localizedDescription)")
-        }
-        let temporary = "\(folder)/.\((path as NSString).lastPathComponent).\(getpid()).new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw InstallFailure("cannot write \(temporary): \(String(cString: strerror(errno)))")
-        }
-        let bytes = Array(text.utf8)
-        var written = 0
-        var failure: String?
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                failure = String(cString: strerror(errno))
-                break
+            if !force {
+                for (path, _) in files where try !MarkedConfigurationFile(path: path, marker: Self.marker).isOursOrAbsent() {
+                    throw InstallFailure("\(path) exists and was not written by keychain-secret-service; "
+                                         + "leaving it alone (run keychain-secret-service --install --force to replace it)")
+                }
             }
-            written += count
+            for (path, text) in files { try MarkedConfigurationFile(path: path, marker: Self.marker).write(text) }
+        } catch let failure as InstallFailure {
+            throw failure
+        } catch {
+            throw InstallFailure("\(error)")
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary)
-            throw InstallFailure("cannot write \(path): \(failure)")
-        }
+        return files.map(\.0)
     }
 }

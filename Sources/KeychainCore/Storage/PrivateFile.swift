@@ -13,7 +13,7 @@ package enum PrivateFile {
     /// Opens `path` with `flags` (O_RDONLY, O_RDWR, O_CREAT... ; a new file is 0600) and
     /// checks what it opened. Returns nil when the file is missing and `flags` do not create it.
     /// `role` names the file in errors ("device key", "keychain database").
-    static func open(_ path: String, flags: Int32, role: String) throws(KeychainError) -> Int32? {
+    package static func open(_ path: String, flags: Int32, role: String) throws(KeychainError) -> Int32? {
         let fd = Glibc.open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             switch errno {

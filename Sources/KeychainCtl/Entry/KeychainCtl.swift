@@ -48,6 +48,7 @@ package struct KeychainCtl: ParsableCommand {
             ShowKeychainInfo.self,
             ExportArchive.self,
             ImportArchive.self,
+            SyncCommand.self,
             ErrorCommand.self,
         ])
 

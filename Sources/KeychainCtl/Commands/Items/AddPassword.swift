@@ -44,6 +44,11 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
     @Flag(name: .customShort("A"), help: "Accepted for compatibility and ignored, as -T is.")
     var anyApplication = false
 
+    // Not in macOS `security`, whose keychains sync through iCloud by other means: here it is
+    // how an item from the command line joins `keychainctl sync`.
+    @Flag(help: "Make the new item synchronizable (kSecAttrSynchronizable): keychainctl sync sends it to the group's other machines.")
+    var synchronizable = false
+
     @OptionGroup var keychain: KeychainOptions
 
     func validate() throws {
@@ -68,6 +73,7 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
             var attributes = fields.newItem
             attributes[kSecClass as String] = Fields.itemClass
             attributes[kSecValueData as String] = secret ?? Data()
+            if synchronizable { attributes[kSecAttrSynchronizable as String] = true }
             try store.add(attributes)
         }
     }

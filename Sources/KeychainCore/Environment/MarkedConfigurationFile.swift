@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A configuration file a program of this package writes for the user's session (a D-Bus
+/// activation file, a systemd user unit): recognised as its own by a first line, `marker`, and
+/// otherwise left alone; replaced whole (written beside and renamed over), so that a reader sees
+/// the old file or the new one, never half of either.
+package struct MarkedConfigurationFile: Sendable {
+    package let path: String
+    package let marker: String
+
+    package init(path: String, marker: String) {
+        self.path = path
+        self.marker = marker
+    }
+
+    /// A plain reason, for the caller's error.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// The folder `variable` names when absolute, else `relative` under HOME: how the XDG base
+    /// directories are found.
+    package static func folder(_ variable: String, default relative: String,
+                               environment: [String: String]) throws(Failure) -> String {
+        if let value = environment[variable], value.hasPrefix("/") { return value }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw Failure(description: "neither \(variable) nor HOME names an absolute folder to install into")
+        }
+        return home + "/" + relative
+    }
+
+    /// Whether the file is missing, or a regular file (not a link) starting with the marker.
+    package func isOursOrAbsent() throws(Failure) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return true }
+            // ELOOP: a symbolic link, which this package never writes.
+            if errno == ELOOP { return false }
+            throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var information = stat()
+        guard fstat(descriptor, &information) == 0, information.st_mode & S_IFMT == S_IFREG else { return false }
+        let expected = Array((marker + "\n").utf8)
+        var start = [UInt8](repeating: 0, count: expected.count)
+        var count = 0
+        while count < start.count {
+            let read = start.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.read(descriptor, base + count, buffer.count - count)
+            }
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { break }
+            count += read
+        }
+        return count == expected.count && start == expected
+    }
+
+    /// Writes `body` after the marker line to a new file beside the path and renames it over
+    /// the path. Missing folders are made (0755: nothing in them is secret); existing ones are
+    /// left as they are.
+    package func write(_ body: String) throws(Failure) {
+        let text = marker + "\n" + body
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o755])
+        } catch {
+            throw Failure(description: "cannot make the folder \(folder): \(error.localizedDescription)")
+        }
+        let temporary = "\(folder)/.\((path as NSString).lastPathComponent).\(getpid()).new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))")
+        }
+        let bytes = Array(text.utf8)
+        var written = 0
+        var failure: String?
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(descriptor, base + written, buffer.count - written)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                failure = String(cString: strerror(errno))
+                break
+            }
+            written += count
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw Failure(description: "cannot write \(path): \(failure)")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import KeychainSync
+
+/// `sync approve CODE`: admits the device that shows that code.
+struct SyncApprove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "approve",
+        abstract: "Admit the device whose sync join shows this code.",
+        discussion: "Compare the code with the one on the joining machine; case and the dash do not matter.")
+
+    @Argument(help: "The code sync join printed, such as 4F7K2-QX9AB.") var code: String
+    @OptionGroup var options: SyncOptions
+
+    func validate() throws {
+        guard JoinCode(parsing: code) != nil else {
+            throw ValidationError("'\(code)' is not a join code: 10 letters and digits, such as 4F7K2-QX9AB.")
+        }
+    }
+
+    func run() throws {
+        guard let code = JoinCode(parsing: code) else { throw ValidationError("not a join code") }
+        let files = try SyncInvocation.files(options)
+        let store = try SyncInvocation.open(files)
+        let membership = SyncMembership(files: files, store: store, logger: SyncInvocation.logger)
+        let device = try SyncInvocation.run("approve") { () async throws(SyncFailure) in
+            try await membership.approve(code: code)
+        }
+        ConsoleOutput.write("Approved \(device.name) (\(device.id.shortHex)): it is now a member of the sync group.\n")
+    }
+}

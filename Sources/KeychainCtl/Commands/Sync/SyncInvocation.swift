@@ -1,0 +1,106 @@
+import Foundation
+import KeychainCore
+import KeychainSync
+import Logging
+import Security
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the sync subcommands share: the keychain's files, the logger, running the async work
+/// from ArgumentParser's synchronous `run()`, and failures as keychainctl reports them.
+enum SyncInvocation {
+    /// The keychain `option` names (as every keychainctl command takes it), opened.
+    static func files(_ option: SyncOptions) throws -> KeychainFiles {
+        let location = KeychainLocation(argument: option.keychain)
+        _ = try location.open()
+        let database = URL(fileURLWithPath: location.path)
+        var name = database.lastPathComponent
+        if name.hasSuffix(".keychain-db") { name.removeLast(".keychain-db".count) }
+        return KeychainFiles(directory: database.deletingLastPathComponent(), name: name)
+    }
+
+    static func open(_ files: KeychainFiles) throws(ToolFailure) -> KeychainStore {
+        do {
+            return try KeychainStore.open(files)
+        } catch {
+            throw .status(error.status, during: "sync", reason: error.description)
+        }
+    }
+
+    static var logger: Logger {
+        var logger = Logger(label: "keychainctl.sync")
+        logger.logLevel = .notice
+        if let level = ProcessInfo.processInfo.environment["KEYCHAINCTL_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) {
+            logger.logLevel = level
+        }
+        return logger
+    }
+
+    /// Runs `work` to its end and returns its result, turning a sync failure into keychainctl's
+    /// message and exit status. SIGINT and SIGTERM cancel it, so that `sync run` and a waiting
+    /// `sync join` end cleanly.
+    static func run<T: Sendable>(_ command: String, _ work: @escaping @Sendable () async throws(SyncFailure) -> T) throws -> T {
+        let outcome = Outcome<T>()
+        let semaphore = DispatchSemaphore(value: 0)
+        let task = Task {
+            do {
+                outcome.set(.success(try await work()))
+            } catch {
+                outcome.set(.failure(error))
+            }
+            semaphore.signal()
+        }
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { task.cancel() }
+            source.resume()
+            sources.append(source)
+        }
+        semaphore.wait()
+        sources.forEach { $0.cancel() }
+        switch outcome.value {
+        case .success(let value)?:
+            return value
+        case .failure(let failure)?:
+            throw toolFailure(failure, command: command)
+        case nil:
+            throw ToolFailure.other("sync \(command): ended without a result")
+        }
+    }
+
+    static func toolFailure(_ failure: SyncFailure, command: String) -> ToolFailure {
+        switch failure {
+        case .keychain(let error):
+            return .status(error.status, during: "sync \(command)", reason: failure.description)
+        case .usage(let text):
+            return ToolFailure(message: "keychainctl: sync \(command): \(text)", exitStatus: ExitStatus.failure.code)
+        default:
+            return .other("sync \(command): \(failure)")
+        }
+    }
+
+    /// This machine's name, the default name of its device.
+    static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "linux" }
+        let name = String(cString: buffer)
+        return name.isEmpty ? "linux" : name
+    }
+}
+
+/// The result of the work `SyncInvocation.run` waits for, set once by its task.
+private final class Outcome<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Result<T, SyncFailure>?
+
+    func set(_ result: Result<T, SyncFailure>) {
+        lock.withLock { stored = result }
+    }
+
+    var value: Result<T, SyncFailure>? {
+        lock.withLock { stored }
+    }
+}

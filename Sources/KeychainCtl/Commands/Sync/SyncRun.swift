@@ -1,0 +1,49 @@
+import ArgumentParser
+import KeychainCore
+import KeychainSync
+
+/// `sync run`: the agent.
+struct SyncRun: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Keep this keychain in sync (the agent); one per keychain.",
+        discussion: """
+            Sends this keychain's changes to synchronizable items and applies the other members' \
+            as they happen (PostgreSQL notifies it), and at least every --interval seconds. When \
+            the server is unreachable or the keychain locked it tries again with growing pauses; \
+            what changed meanwhile is kept and sent later. Stops on SIGTERM or SIGINT. \
+            --install-unit writes a systemd user unit that runs it instead.
+            """)
+
+    @Flag(help: "One pass, then exit (for cron or scripts).") var once = false
+    @Option(help: "Seconds between passes when nothing wakes the agent.") var interval: Int = 30
+    @Flag(help: "Write a systemd user unit that runs sync run, and exit.") var installUnit = false
+    @OptionGroup var options: SyncOptions
+
+    func validate() throws {
+        guard interval >= 1 && interval <= 86_400 else { throw ValidationError("--interval is 1 to 86400 seconds.") }
+    }
+
+    func run() throws {
+        let files = try SyncInvocation.files(options)
+        if installUnit {
+            try Self.installUnit(files)
+            return
+        }
+        let agent = SyncAgent(files: files, logger: SyncInvocation.logger, interval: .seconds(interval))
+        let once = self.once
+        try SyncInvocation.run("run") { () async throws(SyncFailure) in
+            try await agent.run(once: once)
+        }
+    }
+
+    static func installUnit(_ files: KeychainFiles) throws {
+        let unit = try SyncUnitFile(keychain: files)
+        let path = try unit.install()
+        ConsoleOutput.write("""
+            Wrote \(path).
+            Start it now and at every login: systemctl --user daemon-reload && systemctl --user enable --now \(unit.unitName)
+
+            """)
+    }
+}

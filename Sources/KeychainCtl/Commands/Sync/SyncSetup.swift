@@ -1,0 +1,40 @@
+import ArgumentParser
+import KeychainSync
+
+/// `sync setup`: makes this machine the first member of a new sync group.
+struct SyncSetup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup",
+        abstract: "Create a sync group on a PostgreSQL server, with this machine as its first member.",
+        discussion: """
+            Creates the server's tables when they are missing (or brings them up to date), a new \
+            group, and this device's keys, which never leave it. From then on, every \
+            synchronizable item of the keychain goes to the group when sync run runs.
+
+            The server is a PostgreSQL URL: postgres://user[:password]@host[:port]/database, with \
+            ?sslmode=require or verify-full (and sslrootcert=<file>) for TLS, or \
+            postgres:///database?host=/run/postgresql for a Unix socket. PGPASSWORD is used when \
+            the URL has no password.
+            """)
+
+    @Option(help: "The PostgreSQL server, as a URL.") var server: String
+    @Option(help: "This device's name in the group (default: the host name).") var name: String?
+    @Flag(help: "Also write a systemd user unit that runs sync run.") var installUnit = false
+    @OptionGroup var options: SyncOptions
+
+    func run() throws {
+        let files = try SyncInvocation.files(options)
+        let store = try SyncInvocation.open(files)
+        let membership = SyncMembership(files: files, store: store, logger: SyncInvocation.logger)
+        let (server, name) = (self.server, self.name ?? SyncInvocation.hostName)
+        let configuration = try SyncInvocation.run("setup") { () async throws(SyncFailure) in
+            try await membership.setup(server: server, deviceName: name)
+        }
+        ConsoleOutput.write("""
+            Created sync group \(configuration.group.hex) with this device, \(name) (\(configuration.device.publicIdentity.id.shortHex)).
+            On another machine: keychainctl sync join --server <the same server>
+
+            """)
+        if installUnit { try SyncRun.installUnit(files) }
+    }
+}

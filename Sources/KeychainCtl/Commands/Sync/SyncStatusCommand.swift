@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import KeychainSync
+
+/// `sync status`: the group, its members and how far this one is.
+struct SyncStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the sync group, its members and this device's progress.")
+
+    @Flag(help: "Do not ask the server for devices waiting to be approved.") var offline = false
+    @OptionGroup var options: SyncOptions
+
+    func run() throws {
+        let files = try SyncInvocation.files(options)
+        let store = try SyncInvocation.open(files)
+        let askServer = !offline
+        let status = try SyncInvocation.run("status") { () async throws(SyncFailure) in
+            try await SyncStatus.read(files: files, store: store, askServer: askServer, logger: SyncInvocation.logger)
+        }
+        var lines = [
+            "server: \(status.server)",
+            "group: \(status.group)",
+            "device: \(status.device.name) (\(status.device.id))",
+            "state: " + (status.removed ? "removed from the group"
+                : status.membership == .joining ? "waiting for approval" : "member"),
+            "key epoch: \(status.epoch)",
+            "members:",
+        ]
+        for member in status.members {
+            lines.append("    \(member.id)  \(member.name)" + (member.isThisDevice ? "  (this device)" : ""))
+        }
+        lines.append("synced items: \(status.syncedItems)")
+        lines.append("local changes not sent yet: \(status.pendingLocalChanges)")
+        lines.append("last sync: " + (status.lastSync.map { ISO8601DateFormatter().string(from: $0) } ?? "never"))
+        if let problem = status.lastProblem { lines.append("last problem: \(problem)") }
+        if let waiting = status.waiting, !waiting.isEmpty {
+            lines.append("waiting for approval: " + waiting.joined(separator: ", "))
+        }
+        ConsoleOutput.write(lines.joined(separator: "\n") + "\n")
+    }
+}

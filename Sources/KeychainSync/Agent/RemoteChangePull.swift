@@ -1,0 +1,113 @@
+import Foundation
+import KeychainCore
+import Logging
+
+extension SyncSession {
+    /// What a pull did.
+    package struct PullReport: Sendable, Equatable {
+        package var applied = 0
+        package var rejected = 0
+        /// True when it stopped early: a local change to come first, a locked keychain, or a
+        /// record under a key this member does not have yet.
+        package var stopped = false
+    }
+
+    /// Applies what other members wrote since the cursor. Each record is checked (see
+    /// ``SealedRecord``) and applied only when its version is later than the one this member
+    /// knows for the item (last writer wins, so every member ends with the same state whatever
+    /// order it reads them in). A record that fails its checks is logged, counted and skipped,
+    /// never applied. The cursor and what was applied move together, in one state transaction
+    /// after the keychain's own: an agent killed between the two applies the same records
+    /// again, which gives the same rows.
+    package func pull(server: SyncServer, logger: Logger, batch: Int = 500) async throws(SyncFailure) -> PullReport {
+        var report = PullReport()
+        guard let secrets = configuration.secrets, isMember else { return report }
+        let sealing = SyncSealing(secrets: secrets)
+        var cursor = try state.integer(.cursor)
+        while true {
+            let records: [ServerRecord]
+            do {
+                records = try await server.records(configuration.group.bytes, after: cursor, limit: batch)
+            } catch {
+                throw .server(error)
+            }
+            guard !records.isEmpty else { return report }
+            let knownLog = try state.integer(.logPushed)
+            var changes: [SyncState.ItemChange] = []
+            var seen: [Data: RecordVersion] = [:]
+            var reached = cursor
+            for record in records {
+                let sealed: SealedRecord
+                let content: Data
+                do {
+                    sealed = try SealedRecord(encoded: record.record, serverItemID: record.itemID, serverVersion: record.version)
+                    guard sealed.group == configuration.group else { throw SyncRejection.wrongGroup }
+                    let known = try seen[sealed.itemID] ?? state.knownVersion(of: sealed.itemID)
+                    if let known, known >= sealed.version {
+                        reached = record.sequence
+                        continue
+                    }
+                    guard sealed.epoch <= secrets.currentEpoch else {
+                        // Written under a key this member has not received yet: wait for it.
+                        report.stopped = true
+                        break
+                    }
+                    content = try sealed.open(secrets: secrets, chain: chain)
+                } catch let rejection as SyncRejection {
+                    logger.warning("rejected a record from the sync server", metadata: [
+                        "sequence": "\(record.sequence)", "reason": "\(rejection)"])
+                    report.rejected += 1
+                    reached = record.sequence
+                    continue
+                } catch let failure as SyncFailure {
+                    throw failure
+                } catch {
+                    throw .damaged("a record could not be checked: \(error)")
+                }
+                let item: SyncedItem
+                do {
+                    item = try SyncedItem(serialized: content)
+                } catch {
+                    logger.warning("rejected a record whose content is malformed", metadata: ["sequence": "\(record.sequence)"])
+                    report.rejected += 1
+                    reached = record.sequence
+                    continue
+                }
+                // The content must be the item the id names: a member cannot slip one item's
+                // content under another's id.
+                guard secrets.itemID(for: item.identityBytes) == sealed.itemID else {
+                    logger.warning("rejected a record whose content is another item", metadata: ["sequence": "\(record.sequence)"])
+                    report.rejected += 1
+                    reached = record.sequence
+                    continue
+                }
+                let result: SyncApplyResult
+                do {
+                    result = sealed.isTombstone
+                        ? try store.applySyncedDeletion(item, knownLog: knownLog)
+                        : try store.applySyncedItem(item, knownLog: knownLog)
+                } catch .interactionNotAllowed {
+                    report.stopped = true
+                    break
+                } catch {
+                    throw .keychain(error)
+                }
+                switch result {
+                case .changedLocally:
+                    report.stopped = true
+                case .applied(let rowID):
+                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: (rowID, try sealing.seal(item))))
+                case .deleted, .absent:
+                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil))
+                }
+                if report.stopped { break }
+                seen[sealed.itemID] = sealed.version
+                report.applied += 1
+                reached = record.sequence
+            }
+            try state.record(changes, progress: [(.cursor, reached)])
+            cursor = reached
+            if report.stopped || records.count < batch { return report }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import KeychainCore
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The long-lived process that syncs one keychain (`keychainctl sync run`): one per keychain,
+/// enforced with a lock file. It passes (membership, push, pull) when the keychain changes,
+/// when the server notifies a change, and at least every `interval` as a fallback; after a
+/// failure (server unreachable, keychain locked) it waits with exponential backoff. Programs
+/// that use the keychain never wait for it: their writes only append to the keychain's change
+/// log in their own transaction.
+package final class SyncAgent: Sendable {
+    package let files: KeychainFiles
+    let logger: Logger
+    let interval: Duration
+
+    package init(files: KeychainFiles, logger: Logger, interval: Duration = .seconds(30)) {
+        self.files = files
+        self.logger = logger
+        self.interval = interval
+    }
+
+    /// What one pass did.
+    package struct PassReport: Sendable {
+        package var sent = 0
+        package var pull = SyncSession.PullReport()
+    }
+
+    /// One pass: membership, then the local changes out, then the other members' in (again
+    /// out when a local change came in between).
+    package func pass(store: KeychainStore, server: SyncServer) async throws(SyncFailure) -> PassReport {
+        var session = try SyncSession.load(files: files, store: store)
+        try await session.refreshMembership(server: server, logger: logger)
+        var report = PassReport()
+        for _ in 0..<4 {
+            report.sent += try await session.push(server: server, logger: logger)
+            let pull = try await session.pull(server: server, logger: logger)
+            report.pull.applied += pull.applied
+            report.pull.rejected += pull.rejected
+            report.pull.stopped = pull.stopped
+            if !pull.stopped { break }
+        }
+        try session.state.set(.lastSync, Int64(Date().timeIntervalSince1970 * 1000))
+        return report
+    }
+
+    /// Runs until the task is cancelled (SIGTERM and SIGINT cancel it in keychainctl).
+    package func run(once: Bool = false) async throws(SyncFailure) {
+        let lock = try AgentLock(files: files)
+        defer { lock.release() }
+        let store: KeychainStore
+        do {
+            store = try KeychainStore.open(files)
+        } catch {
+            throw .keychain(error)
+        }
+        let session = try SyncSession.load(files: files, store: store)
+        let address: SyncServerAddress
+        do {
+            address = try SyncServerAddress(parsing: session.configuration.server)
+        } catch {
+            throw .server(error)
+        }
+        let group = session.configuration.group
+        let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let watcher = KeychainChangeWatcher(directory: files.directory, databaseName: files.database.lastPathComponent) {
+            wake.yield()
+        }
+        defer { watcher?.stop() }
+        var server: SyncServer?
+        var listening: Task<Void, Never>?
+        defer { listening?.cancel() }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                wake.yield()
+            }
+        }
+        defer { ticker.cancel() }
+        var backoff = Duration.milliseconds(250)
+        var iterator = wakeups.makeAsyncIterator()
+        while !Task.isCancelled {
+            do {
+                if server == nil {
+                    do {
+                        let connected = try await SyncServer.connect(address, logger: logger)
+                        server = connected
+                        let changes = await connected.changes(group.bytes)
+                        listening = Task {
+                            for await _ in changes { wake.yield() }
+                        }
+                    } catch {
+                        throw SyncFailure.server(error)
+                    }
+                }
+                guard let server else { continue }
+                let report = try await pass(store: store, server: server)
+                if report.sent > 0 || report.pull.applied > 0 || report.pull.rejected > 0 {
+                    logger.info("synced", metadata: ["sent": "\(report.sent)", "applied": "\(report.pull.applied)",
+                                                     "rejected": "\(report.pull.rejected)"])
+                }
+                try? SyncState(files: files).set(.lastProblem, nil)
+                backoff = .milliseconds(250)
+                if once { return }
+                _ = await iterator.next()
+            } catch {
+                let failure = error as? SyncFailure ?? .damaged("\(error)")
+                if case .removed = failure { throw failure }
+                if case .notConfigured = failure { throw failure }
+                logger.warning("sync pass failed; trying again", metadata: ["reason": "\(failure)", "in": "\(backoff)"])
+                try? SyncState(files: files).set(.lastProblem, failure.description)
+                if once { throw failure }
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(30))
+            }
+        }
+        await server?.close()
+    }
+}
+
+/// The lock that keeps one agent per keychain: `<name>.keychain-sync-lock`, held for the
+/// agent's life and dropped by the kernel if it dies.
+struct AgentLock: ~Copyable {
+    private let fd: Int32
+
+    init(files: KeychainFiles) throws(SyncFailure) {
+        let path = files.directory.appendingPathComponent("\(files.name).keychain-sync-lock").path
+        let fd: Int32
+        do {
+            guard let opened = try PrivateFile.open(path, flags: O_RDWR | O_CREAT, role: "sync agent lock") else {
+                throw SyncFailure.damaged("the lock file \(path) vanished while it was created")
+            }
+            fd = opened
+        } catch let error as SyncFailure {
+            throw error
+        } catch let error as KeychainError {
+            throw .keychain(error)
+        } catch {
+            throw .damaged("cannot open \(path)")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw .usage("another sync agent is running for this keychain (it holds \(path))")
+        }
+        self.fd = fd
+    }
+
+    consuming func release() {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import KeychainCore
+import Logging
+
+/// The membership commands (`keychainctl sync setup | join | approve | remove | leave`), each
+/// a short exchange with the server that leaves the keychain's configuration and the agent's
+/// state consistent: the server is written first, then what this member keeps, so that a
+/// command cut short can be run again.
+package struct SyncMembership: Sendable {
+    package let files: KeychainFiles
+    package let store: KeychainStore
+    let logger: Logger
+
+    package init(files: KeychainFiles, store: KeychainStore, logger: Logger) {
+        self.files = files
+        self.store = store
+        self.logger = logger
+    }
+
+    var item: SyncConfigurationItem { SyncConfigurationItem(store: store) }
+
+    package static func connect(_ server: String, logger: Logger) async throws(SyncFailure) -> SyncServer {
+        do {
+            return try await SyncServer.connect(try SyncServerAddress(parsing: server), logger: logger)
+        } catch {
+            throw .server(error)
+        }
+    }
+
+    /// `sync setup`: creates the server's tables (or migrates them), a new group with this
+    /// device as its first member, and turns the keychain's change log on, which logs every
+    /// synchronizable item there is so that the first pass sends them.
+    package func setup(server address: String, deviceName: String) async throws(SyncFailure) -> SyncConfiguration {
+        guard try item.load() == nil else { throw .alreadyConfigured }
+        let server = try await Self.connect(address, logger: logger)
+        defer { Task { await server.close() } }
+        let group = GroupID.random()
+        let device = DeviceIdentity.generate(name: deviceName)
+        let secrets = GroupSecrets.new()
+        let genesis = Roster.genesis(group: group, founder: device)
+        do {
+            try await server.migrate()
+            let wrap = try KeyWrap.wrap(secrets, epoch: 0, group: group, to: device.publicIdentity, by: device)
+            try await server.createGroup(group.bytes, genesis: genesis.encoded)
+            try await server.publishRoster(group.bytes, epoch: 0, roster: genesis.encoded,
+                                           wraps: [(device.publicIdentity.id.bytes, wrap.encoded)])
+        } catch let error as SyncServerError {
+            throw .server(error)
+        } catch {
+            throw .damaged("the group could not be created: \(error)")
+        }
+        let configuration = SyncConfiguration(server: address, group: group, genesisHash: genesis.hash, device: device,
+                                              membership: .member, secrets: secrets)
+        try begin(configuration, genesis: genesis)
+        return configuration
+    }
+
+    /// `sync join`: posts a join request for the group on `server` (the only one there, or the
+    /// one `groupHex` names) and keeps this device's keys; returns the code to compare with the
+    /// member who approves. ``waitForApproval(timeout:)`` then waits for the approval.
+    package func join(server address: String, groupHex: String?, deviceName: String) async throws(SyncFailure) -> JoinCode {
+        guard try item.load() == nil else { throw .alreadyConfigured }
+        let server = try await Self.connect(address, logger: logger)
+        defer { Task { await server.close() } }
+        let group: GroupID
+        let rosters: [(epoch: Int64, roster: Data)]
+        do {
+            let groups = try await server.groups()
+            if let groupHex {
+                guard let named = GroupID(hex: groupHex), groups.contains(named.bytes) else {
+                    throw SyncFailure.usage("the server has no sync group \(groupHex)")
+                }
+                group = named
+            } else {
+                guard let only = groups.first else { throw SyncFailure.usage("the server has no sync group yet (keychainctl sync setup on the first machine)") }
+                guard groups.count == 1, let id = GroupID(hex: only.map { String(format: "%02x", $0) }.joined()) else {
+                    throw SyncFailure.usage("the server holds \(groups.count) sync groups; name one with --group (keychainctl sync status on a member shows it)")
+                }
+                group = id
+            }
+            rosters = try await server.rosters(group.bytes, after: -1)
+        } catch let failure as SyncFailure {
+            throw failure
+        } catch let error as SyncServerError {
+            throw .server(error)
+        } catch {
+            throw .damaged("\(error)")
+        }
+        guard let first = rosters.min(by: { $0.epoch < $1.epoch }) else { throw .usage("the sync group has no roster on the server") }
+        let genesis: Roster
+        do {
+            genesis = try Roster(encoded: first.roster)
+            // Checks the genesis against itself: the code compared with the approver pins it.
+            _ = try RosterChain(genesis: genesis, pinnedHash: genesis.hash)
+        } catch {
+            throw .rejected(error as? SyncRejection ?? .malformed("the group's first roster"))
+        }
+        let device = DeviceIdentity.generate(name: deviceName)
+        let request = JoinRequest.make(group: group, genesisHash: genesis.hash, device: device)
+        do {
+            try await server.postJoinRequest(group.bytes, device: device.publicIdentity.id.bytes, request: request.encoded)
+        } catch {
+            throw .server(error)
+        }
+        let configuration = SyncConfiguration(server: address, group: group, genesisHash: genesis.hash, device: device,
+                                              membership: .joining, secrets: nil)
+        try begin(configuration, genesis: genesis)
+        return request.code
+    }
+
+    /// Waits until a member approved this device and its keys arrived (true), or `timeout`
+    /// passed (false).
+    package func waitForApproval(timeout: Duration) async throws(SyncFailure) -> Bool {
+        var session = try SyncSession.load(files: files, store: store)
+        let server = try await Self.connect(session.configuration.server, logger: logger)
+        defer { Task { await server.close() } }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            try await session.refreshMembership(server: server, logger: logger)
+            if session.configuration.membership == .member, session.configuration.secrets != nil { return true }
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(300))
+            if Task.isCancelled { return false }
+        }
+    }
+
+    /// Keeps a new configuration and the state that goes with it, and turns the log on.
+    private func begin(_ configuration: SyncConfiguration, genesis: Roster) throws(SyncFailure) {
+        SyncState.remove(files: files)
+        let state = try SyncState(files: files)
+        try state.saveRoster(genesis)
+        try item.save(configuration)
+        do {
+            try store.startSyncLog()
+        } catch {
+            throw .keychain(error)
+        }
+    }
+
+    /// `sync approve CODE`: admits the device whose pending join request has that code: a
+    /// new roster with it, and the group's keys wrapped to every member of it.
+    package func approve(code: JoinCode) async throws(SyncFailure) -> DevicePublicIdentity {
+        var session = try SyncSession.load(files: files, store: store)
+        let server = try await Self.connect(session.configuration.server, logger: logger)
+        defer { Task { await server.close() } }
+        try await session.refreshMembership(server: server, logger: logger)
+        guard session.isMember, var secrets = session.configuration.secrets else { throw .usage("this device is not an approved member yet") }
+        let group = session.configuration.group
+        let pending: [(device: Data, request: Data)]
+        do {
+            pending = try await server.joinRequests(group.bytes)
+        } catch {
+            throw .server(error)
+        }
+        var match: JoinRequest?
+        for entry in pending {
+            guard let request = try? JoinRequest(encoded: entry.request) else { continue }
+            guard request.group == group, request.genesisHash == session.configuration.genesisHash,
+                  request.device.id.bytes == entry.device else { continue }
+            if request.code == code { match = request }
+        }
+        guard let request = match else {
+            throw .usage("no device waiting to join has the code \(code); check it on the joining machine (a code is for one join)")
+        }
+        let next: Roster
+        do {
+            next = try session.chain.current.adding(request.device, signer: session.configuration.device)
+        } catch {
+            throw .damaged("the roster could not be extended: \(error)")
+        }
+        _ = secrets.advanceKeepingKey()
+        try await publish(next, secrets: secrets, session: &session, server: server)
+        do {
+            try await server.removeJoinRequest(group.bytes, device: request.device.id.bytes)
+        } catch {
+            logger.warning("the approved join request stays on the server", metadata: ["reason": "\(error)"])
+        }
+        return request.device
+    }
+
+    /// `sync remove DEVICE`: a new roster without it and a new group key, wrapped to the
+    /// members that remain, so that it cannot read anything written after. What it wrote up to
+    /// the last record this member accepted from it stays valid (the cutoff); anything later
+    /// is rejected by every member.
+    package func remove(device: String) async throws(SyncFailure) -> DevicePublicIdentity {
+        var session = try SyncSession.load(files: files, store: store)
+        let server = try await Self.connect(session.configuration.server, logger: logger)
+        defer { Task { await server.close() } }
+        try await session.refreshMembership(server: server, logger: logger)
+        guard session.isMember, let secrets = session.configuration.secrets else { throw .usage("this device is not an approved member") }
+        let target = try Self.member(named: device, in: session.chain.current)
+        guard target.id != session.me else { throw .usage("to take this device out of the group, use keychainctl sync leave") }
+        try await rotate(removing: target, session: &session, secrets: secrets, server: server)
+        return target
+    }
+
+    /// `sync leave`: takes this device out (a roster without it, a new key for the others),
+    /// turns the log off and forgets the configuration and state. The synced items stay in
+    /// this keychain; they no longer sync.
+    package func leave() async throws(SyncFailure) {
+        var session = try SyncSession.load(files: files, store: store)
+        if session.isMember, let secrets = session.configuration.secrets, session.chain.current.members.count > 1 {
+            let server = try await Self.connect(session.configuration.server, logger: logger)
+            defer { Task { await server.close() } }
+            try await session.refreshMembership(server: server, logger: logger)
+            if let me = session.chain.current.members.first(where: { $0.id == session.me }) {
+                try await rotate(removing: me, session: &session, secrets: secrets, server: server)
+            }
+        }
+        try forget()
+    }
+
+    /// Forgets this keychain's sync configuration and state without telling the server (a
+    /// device removed by another member, or a server that is gone).
+    package func forget() throws(SyncFailure) {
+        do {
+            try store.stopSyncLog()
+        } catch {
+            throw .keychain(error)
+        }
+        try item.delete()
+        SyncState.remove(files: files)
+    }
+
+    private func rotate(removing target: DevicePublicIdentity, session: inout SyncSession, secrets: GroupSecrets,
+                        server: SyncServer) async throws(SyncFailure) {
+        var secrets = secrets
+        let cutoff = target.id == session.me ? UInt64(bitPattern: try session.state.integer(.logPushed))
+            : try session.state.highestCounter(of: target.id)
+        let next: Roster
+        do {
+            next = try session.chain.current.removing(target.id, cutoff: cutoff, signer: session.configuration.device)
+        } catch {
+            throw .damaged("the roster could not be changed: \(error)")
+        }
+        _ = secrets.rotate()
+        try await publish(next, secrets: secrets, session: &session, server: server)
+    }
+
+    /// Publishes `next` with the keys wrapped to each of its members, then keeps both here.
+    private func publish(_ next: Roster, secrets: GroupSecrets, session: inout SyncSession,
+                         server: SyncServer) async throws(SyncFailure) {
+        let group = session.configuration.group
+        var wraps: [(device: Data, wrap: Data)] = []
+        do {
+            for member in next.members {
+                let wrap = try KeyWrap.wrap(secrets, epoch: next.epoch, group: group, to: member, by: session.configuration.device)
+                wraps.append((member.id.bytes, wrap.encoded))
+            }
+        } catch {
+            throw .damaged("the group's keys could not be wrapped: \(error)")
+        }
+        do {
+            try await server.publishRoster(group.bytes, epoch: Int64(bitPattern: next.epoch), roster: next.encoded, wraps: wraps)
+        } catch .alreadyExists {
+            throw .usage("another member changed the group at the same moment; run the command again")
+        } catch {
+            throw .server(error)
+        }
+        do {
+            try session.chain.append(next)
+        } catch {
+            throw .rejected(error)
+        }
+        try session.state.saveRoster(next)
+        session.configuration.secrets = secrets
+        try item.save(session.configuration)
+    }
+
+    /// The member `name` names: its full id in hex, the start of it (as `sync status` shows),
+    /// or its name when only one member has it.
+    static func member(named name: String, in roster: Roster) throws(SyncFailure) -> DevicePublicIdentity {
+        let lowered = name.lowercased()
+        let byID = roster.members.filter { member in
+            let hex = member.id.bytes.map { String(format: "%02x", $0) }.joined()
+            return lowered.count >= 4 && hex.hasPrefix(lowered)
+        }
+        if byID.count == 1, let only = byID.first { return only }
+        let byName = roster.members.filter { $0.name == name }
+        if byName.count == 1, let only = byName.first { return only }
+        if byID.count + byName.count > 1 { throw .usage("several members match \(name); give more of the device id") }
+        throw .usage("no member of the group is \(name) (keychainctl sync status lists them)")
+    }
+}

@@ -1,0 +1,54 @@
+import Crypto
+import Foundation
+import KeychainCore
+
+/// Seals what the agent keeps about an item between passes (a tombstone's content: the item's
+/// class and primary key), so that its state file names no account or service. The key is
+/// derived from the group's id key, which only members hold and which never rotates; the
+/// state file alone opens nothing.
+struct SyncSealing {
+    private let key: SymmetricKey
+
+    init(secrets: GroupSecrets) {
+        // The id key's PRF under a label no item's identity bytes begin with (they begin with
+        // the class), so that it is a key of its own.
+        key = SymmetricKey(data: secrets.itemID(for: Data("swift-keychain sync: state sealing key".utf8)))
+    }
+
+    /// The tombstone content of `item`: its class and primary-key attributes, nothing else.
+    static func tombstone(of item: SyncedItem) -> SyncedItem {
+        let keyCodes = Set(item.itemClass.schema.primaryKey.map(\.code))
+        var tombstone = item
+        tombstone.attributes = item.attributes.filter { keyCodes.contains($0.key) }
+        tombstone.secret = nil
+        return tombstone
+    }
+
+    func seal(_ item: SyncedItem) throws(SyncFailure) -> Data {
+        let content = Self.tombstone(of: item).serialized(includingSecret: false)
+        do {
+            guard let combined = try AES.GCM.seal(content, using: key).combined else {
+                throw SyncFailure.damaged("a tombstone could not be sealed")
+            }
+            return combined
+        } catch let error as SyncFailure {
+            throw error
+        } catch {
+            throw .damaged("a tombstone could not be sealed")
+        }
+    }
+
+    func open(_ sealed: Data) throws(SyncFailure) -> SyncedItem {
+        let content: Data
+        do {
+            content = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: key)
+        } catch {
+            throw .damaged("the sync state holds a tombstone that does not open (was the group's key lost?)")
+        }
+        do {
+            return try SyncedItem(serialized: content)
+        } catch {
+            throw .keychain(error)
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+import KeychainCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The agent's progress, beside the keychain (`<name>.keychain-sync`, 0600): how far it has
+/// read the server and the keychain's change log, the latest version it knows of each item,
+/// which keychain row holds which synced item, the rosters it verified, and the highest
+/// counter it accepted from each author (a removal's cutoff).
+///
+/// Nothing here is secret or names an item: item ids are keyed hashes, versions are times and
+/// device ids, and what a tombstone must carry about a row (its class and primary key) is
+/// sealed under a key derived from the group's secrets (``SyncSealing``). Updates that belong
+/// together are one transaction, and every commit is synced (`synchronous=FULL`), so the agent
+/// killed at any moment resumes where its last commit left it.
+package final class SyncState: Sendable {
+    let database: DatabaseQueue
+
+    /// A row of the mirror: the synced item a keychain row holds.
+    package struct MirrorEntry: Sendable, Equatable {
+        package var rowID: Int64
+        package var itemID: Data
+        package var sealedIdentity: Data
+    }
+
+    package static func url(for files: KeychainFiles) -> URL {
+        files.directory.appendingPathComponent("\(files.name).keychain-sync")
+    }
+
+    /// Opens (creating) the state of the keychain `files` name.
+    package init(files: KeychainFiles) throws(SyncFailure) {
+        let path = Self.url(for: files).path
+        do {
+            // Created 0600 without following links, and checked, before SQLite opens it.
+            guard let fd = try PrivateFile.open(path, flags: O_RDWR | O_CREAT, role: "sync state") else {
+                throw SyncFailure.damaged("the sync state \(path) vanished while it was created")
+            }
+            close(fd)
+        } catch let error as SyncFailure {
+            throw error
+        } catch let error as KeychainError {
+            throw .keychain(error)
+        } catch {
+            throw .damaged("cannot open the sync state \(path)")
+        }
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try database.writeWithoutTransaction { db in
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
+            }
+            try Self.migrator.migrate(database)
+        } catch {
+            throw .damaged("cannot open the sync state \(path): \(error)")
+        }
+    }
+
+    /// Removes the state files of `files`' keychain (leaving the group).
+    package static func remove(files: KeychainFiles) {
+        let path = url(for: files).path
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE progress (key TEXT PRIMARY KEY NOT NULL, value ANY NOT NULL);
+                CREATE TABLE known (item_id BLOB PRIMARY KEY NOT NULL, version BLOB NOT NULL);
+                CREATE TABLE mirror (row_id INTEGER PRIMARY KEY NOT NULL, item_id BLOB NOT NULL,
+                                     sealed_identity BLOB NOT NULL);
+                CREATE INDEX mirror_by_item ON mirror (item_id);
+                CREATE TABLE roster (epoch INTEGER PRIMARY KEY NOT NULL, encoded BLOB NOT NULL);
+                CREATE TABLE author (device BLOB PRIMARY KEY NOT NULL, counter INTEGER NOT NULL);
+                """)
+        }
+        return migrator
+    }
+
+    func run<T>(_ body: (Database) throws -> T) throws(SyncFailure) -> T {
+        do {
+            return try database.write(body)
+        } catch let error as SyncFailure {
+            throw error
+        } catch {
+            throw .damaged("the sync state could not be written: \(error)")
+        }
+    }
+
+    // MARK: - Progress
+
+    package enum Key: String {
+        /// The highest server sequence read and dealt with.
+        case cursor
+        /// The highest keychain log sequence pushed (and removed from the log).
+        case logPushed
+        /// When a pass last finished, in ms since 1970.
+        case lastSync
+        /// The last failure, for `sync status`.
+        case lastProblem
+    }
+
+    package func integer(_ key: Key) throws(SyncFailure) -> Int64 {
+        try run { db in try Int64.fetchOne(db, sql: "SELECT value FROM progress WHERE key = ?", arguments: [key.rawValue]) ?? 0 }
+    }
+
+    package func text(_ key: Key) throws(SyncFailure) -> String? {
+        try run { db in try String.fetchOne(db, sql: "SELECT value FROM progress WHERE key = ?", arguments: [key.rawValue]) }
+    }
+
+    package func set(_ key: Key, _ value: (any DatabaseValueConvertible)?) throws(SyncFailure) {
+        try run { db in try Self.set(db, key, value) }
+    }
+
+    static func set(_ db: Database, _ key: Key, _ value: (any DatabaseValueConvertible)?) throws {
+        if let value {
+            try db.execute(sql: "INSERT OR REPLACE INTO progress (key, value) VALUES (?, ?)", arguments: [key.rawValue, value])
+        } else {
+            try db.execute(sql: "DELETE FROM progress WHERE key = ?", arguments: [key.rawValue])
+        }
+    }
+
+    // MARK: - Items
+
+    package func knownVersion(of itemID: Data) throws(SyncFailure) -> RecordVersion? {
+        let encoded = try run { db in
+            try Data.fetchOne(db, sql: "SELECT version FROM known WHERE item_id = ?", arguments: [itemID])
+        }
+        guard let encoded else { return nil }
+        do {
+            return try RecordVersion(encoded: encoded)
+        } catch {
+            throw .damaged("the sync state holds a malformed version")
+        }
+    }
+
+    package func mirror(rowID: Int64) throws(SyncFailure) -> MirrorEntry? {
+        try run { db in
+            try Row.fetchOne(db, sql: "SELECT item_id, sealed_identity FROM mirror WHERE row_id = ?", arguments: [rowID])
+                .map { MirrorEntry(rowID: rowID, itemID: $0["item_id"], sealedIdentity: $0["sealed_identity"]) }
+        }
+    }
+
+    package func mirrorCount() throws(SyncFailure) -> Int {
+        try run { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM mirror") ?? 0 }
+    }
+
+    /// Records what a push sent (or a pull applied), in one transaction: the item's version,
+    /// where it lives now (nil: nowhere, a deletion) and the progress key that moved.
+    package func record(_ changes: [ItemChange], progress: [(Key, Int64)]) throws(SyncFailure) {
+        try run { db in
+            for change in changes {
+                try db.execute(sql: "INSERT OR REPLACE INTO known (item_id, version) VALUES (?, ?)",
+                               arguments: [change.itemID, change.version.encoded])
+                try db.execute(sql: "DELETE FROM mirror WHERE item_id = ?", arguments: [change.itemID])
+                if let place = change.place {
+                    try db.execute(sql: "INSERT OR REPLACE INTO mirror (row_id, item_id, sealed_identity) VALUES (?, ?, ?)",
+                                   arguments: [place.rowID, change.itemID, place.sealedIdentity])
+                }
+                try db.execute(sql: """
+                    INSERT INTO author (device, counter) VALUES (?, ?)
+                    ON CONFLICT (device) DO UPDATE SET counter = max(counter, excluded.counter)
+                    """, arguments: [change.version.device.bytes, Int64(bitPattern: change.version.counter)])
+            }
+            for (key, value) in progress { try Self.set(db, key, value) }
+        }
+    }
+
+    /// One item's new state, for ``record(_:progress:)``.
+    package struct ItemChange: Sendable {
+        package var itemID: Data
+        package var version: RecordVersion
+        /// The keychain row that holds it now, with its sealed identity; nil when deleted.
+        package var place: (rowID: Int64, sealedIdentity: Data)?
+    }
+
+    /// The highest counter accepted from `device` (0: none).
+    package func highestCounter(of device: DeviceID) throws(SyncFailure) -> UInt64 {
+        let value = try run { db in
+            try Int64.fetchOne(db, sql: "SELECT counter FROM author WHERE device = ?", arguments: [device.bytes]) ?? 0
+        }
+        return UInt64(bitPattern: value)
+    }
+
+    // MARK: - Rosters
+
+    package func rosters() throws(SyncFailure) -> [Data] {
+        try run { db in try Data.fetchAll(db, sql: "SELECT encoded FROM roster ORDER BY epoch") }
+    }
+
+    package func saveRoster(_ roster: Roster) throws(SyncFailure) {
+        try run { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO roster (epoch, encoded) VALUES (?, ?)",
+                           arguments: [Int64(bitPattern: roster.epoch), roster.encoded])
+        }
+    }
+}

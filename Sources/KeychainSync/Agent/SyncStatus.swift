@@ -1,0 +1,65 @@
+import Foundation
+import KeychainCore
+import Logging
+
+/// What `keychainctl sync status` reports: read from this member's configuration and state,
+/// and, when the server answers, the devices waiting to be approved.
+package struct SyncStatus: Sendable {
+    package struct Member: Sendable {
+        package var id: String
+        package var name: String
+        package var isThisDevice: Bool
+    }
+
+    package var server: String
+    package var group: String
+    package var device: Member
+    package var membership: SyncConfiguration.Membership
+    package var removed: Bool
+    package var epoch: UInt64
+    package var members: [Member]
+    package var pendingLocalChanges: Int
+    package var syncedItems: Int
+    package var lastSync: Date?
+    package var lastProblem: String?
+    /// Names of devices waiting for approval; nil when the server could not be asked.
+    package var waiting: [String]?
+
+    /// The status of the keychain `files` names.
+    package static func read(files: KeychainFiles, store: KeychainStore, askServer: Bool,
+                             logger: Logger) async throws(SyncFailure) -> SyncStatus {
+        let session = try SyncSession.load(files: files, store: store)
+        let configuration = session.configuration
+        let me = session.me
+        func member(_ identity: DevicePublicIdentity) -> Member {
+            Member(id: identity.id.shortHex, name: identity.name, isThisDevice: identity.id == me)
+        }
+        let pending: Int
+        do {
+            pending = try store.syncLog(after: session.state.integer(.logPushed), limit: 1_000_000).count
+        } catch {
+            throw .keychain(error)
+        }
+        let last = try session.state.integer(.lastSync)
+        var waiting: [String]?
+        if askServer, session.isMember {
+            do {
+                let server = try await SyncMembership.connect(configuration.server, logger: logger)
+                let requests = try await server.joinRequests(configuration.group.bytes)
+                waiting = requests.compactMap { try? JoinRequest(encoded: $0.request).device.name }
+                await server.close()
+            } catch {
+                waiting = nil
+            }
+        }
+        let address = (try? SyncServerAddress(parsing: configuration.server))?.description ?? "(an address that no longer parses)"
+        return SyncStatus(
+            server: address, group: configuration.group.hex,
+            device: member(configuration.device.publicIdentity), membership: configuration.membership,
+            removed: configuration.membership == .member && !session.isMember,
+            epoch: session.chain.current.epoch, members: session.chain.current.members.map(member),
+            pendingLocalChanges: pending, syncedItems: try session.state.mirrorCount(),
+            lastSync: last > 0 ? Date(timeIntervalSince1970: Double(last) / 1000) : nil,
+            lastProblem: try session.state.text(.lastProblem), waiting: waiting)
+    }
+}
