@@ -101,7 +101,8 @@ import TestSupport
         try writeAsFormat3(files, store: store)
 
         let reopened = try KeychainStore.open(files)
-        #expect(try reopened.database.read { try Int.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'format'") } == 4)
+        // Migrated to the current format (5 since the sync log), which is what it records.
+        #expect(try reopened.database.read { try Int.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'format'") } == KeychainSchema.formatVersion)
         #expect(try notIndexed(reopened) == 6)
         // Before anything is indexed: exactly the key of each tag, none of the others.
         #expect(try secret(of: reopened.find(byTag: "com.example.k1")) == ["secret of com.example.k1"])

@@ -58,16 +58,28 @@ final class IndexHasher: Sendable {
     /// the synchronizable flag. A UNIQUE index on it makes the database itself reject a
     /// second item with the same key.
     func identity(of itemClass: ItemClass, fields: [(attribute: Attribute, bytes: Data)]) -> Data {
-        let prefix = "identity \(itemClass.rawValue)"
-        let count = prefix.utf8.count + fields.reduce(0) { $0 + $1.attribute.code.utf8.count + 8 + $1.bytes.count }
-        return ByteWriter.withBytes(count: count, { writer in
-            writer.write(prefix)
-            for (attribute, bytes) in fields {
-                writer.write(attribute.code)
-                writer.write(bigEndian: Int64(bytes.count))
-                writer.write(bytes)
-            }
+        ByteWriter.withBytes(count: Self.identityMessageCount(of: itemClass, fields: fields), { writer in
+            Self.writeIdentityMessage(of: itemClass, fields: fields, to: &writer)
         }, authenticate)
+    }
+
+    /// The length of an identity's message (``writeIdentityMessage(of:fields:to:)``).
+    static func identityMessageCount(of itemClass: ItemClass, fields: [(attribute: Attribute, bytes: Data)]) -> Int {
+        "identity \(itemClass.rawValue)".utf8.count
+            + fields.reduce(0) { $0 + $1.attribute.code.utf8.count + 8 + $1.bytes.count }
+    }
+
+    /// What an identity hash authenticates: the class, then each field's code, length and
+    /// canonical bytes. Sync carries the same bytes as an item's identity
+    /// (``SyncedItem/identityBytes``), which are so the same on every machine.
+    static func writeIdentityMessage(of itemClass: ItemClass, fields: [(attribute: Attribute, bytes: Data)],
+                                     to writer: inout ByteWriter) {
+        writer.write("identity \(itemClass.rawValue)")
+        for (attribute, bytes) in fields {
+            writer.write(attribute.code)
+            writer.write(bigEndian: Int64(bytes.count))
+            writer.write(bytes)
+        }
     }
 
     /// One HMAC over a message in one piece: each `update` is a generic call into

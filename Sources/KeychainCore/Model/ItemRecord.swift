@@ -47,6 +47,18 @@ package struct ItemRecord: Sendable, Hashable {
         if itemClass.schema.primaryKey.contains(attribute) { return attribute.defaultCanonicalBytes }
         return nil
     }
+
+    /// The canonical bytes of each of the class's ``ItemSchema/identityFields``, in order,
+    /// defaults included: what an identity is made of, in the store and in sync.
+    func identityFieldBytes() throws(KeychainError) -> [(attribute: Attribute, bytes: Data)] {
+        let identityFields = itemClass.schema.identityFields
+        var fields: [(attribute: Attribute, bytes: Data)] = []
+        fields.reserveCapacity(identityFields.count)
+        for attribute in identityFields {
+            fields.append((attribute, try canonicalBytes(of: attribute) ?? attribute.defaultCanonicalBytes))
+        }
+        return fields
+    }
 }
 
 /// A persistent reference: the four class bytes and the item's 16-byte UUID (rule 38).

@@ -22,8 +22,13 @@ struct ItemResealer {
         ORDER BY id LIMIT \(batchSize)
         """
 
-    /// Reseals every row of the classes in `newKeys` that opens under its old key.
+    /// Reseals every row of the classes in `newKeys` that opens under its old key. Not
+    /// logged for sync: the items do not change.
     func resealAll() throws {
+        try SyncLogTable.quietly(db) { try resealEveryRow() }
+    }
+
+    private func resealEveryRow() throws {
         var after: Int64 = 0
         while true {
             var rows: [StoredRow] = []

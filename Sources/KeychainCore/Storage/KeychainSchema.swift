@@ -32,7 +32,11 @@ enum KeychainSchema {
     /// of an older database are marked not indexed, and found all the same, until a search
     /// indexes them. A library that reads format 3 would write keys without those columns,
     /// which searches would then miss: it refuses format 4.
-    static let formatVersion = 4
+    /// Format 5 adds the sync change log (``SyncLogTable``): its table, and the meta key that
+    /// says whether it is on. While it is on, triggers log every change to a synchronizable
+    /// item; a library that reads format 4 knows nothing of them and would also log the rows
+    /// it reseals, and remove nothing when it turns sync off: it refuses format 5.
+    static let formatVersion = 5
 
     /// The formats this library opens.
     static let readableFormats = 2...formatVersion
@@ -97,6 +101,9 @@ enum KeychainSchema {
                     WHERE class = \(ItemClass.certificate.storageCode);
                 UPDATE meta SET value = 4 WHERE key = 'format';
                 """)
+        }
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: SyncLogTable.creationSQL + "UPDATE meta SET value = 5 WHERE key = 'format';")
         }
         return migrator
     }

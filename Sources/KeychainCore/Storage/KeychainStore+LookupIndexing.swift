@@ -65,8 +65,11 @@ extension KeychainStore {
                 if let row = try? StoredRow(statement: statement) { rows.append(row) }
                 return true
             }
-            for row in rows where !row.columns.isIndexed && protections.contains(row.columns.protection) {
-                try indexLookupColumns(of: row, in: db)
+            // Not logged for sync: the items do not change.
+            try SyncLogTable.quietly(db) {
+                for row in rows where !row.columns.isIndexed && protections.contains(row.columns.protection) {
+                    try indexLookupColumns(of: row, in: db)
+                }
             }
             return last
         }

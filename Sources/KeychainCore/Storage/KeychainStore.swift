@@ -307,16 +307,9 @@ package final class KeychainStore: Sendable {
                     ]).execute()
                     continue
                 }
-                try DirectStatement(db, sql: """
-                    UPDATE item SET sync = ?, protection = ?, identity = ?, agrp = ?, acct = ?, svce = ?,
-                    srvr = ?, atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ? WHERE id = ?
-                    """, values: [
-                        .integer(Int64(columns.sync)), .text(columns.protection), .blob(columns.identity),
-                        .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
-                        .blob(columns.server), .blob(columns.keyLookup?.applicationTag),
-                        .blob(columns.keyLookup?.applicationLabel), .blob(columns.keyLookup?.publicKeyHash),
-                        .blob(sealed.attributes), .blob(sealed.secret), .integer(row.id),
-                    ]).execute()
+                try NewRow(itemClass: updated.itemClass, nonce: row.nonce, columns: columns,
+                           sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch)
+                    .overwrite(rowID: row.id, in: db)
             }
         }
     }

@@ -32,15 +32,25 @@ struct NewRow {
 
     /// Deletes the live item with this row's identity; whether there was one.
     func deleteItemWithSameIdentity(in db: Database) throws -> Bool {
-        try DirectStatement(db, sql: deleteSameIdentitySQL, values: [
-            .blob(columns.service), .blob(columns.server), .blob(columns.account), .blob(columns.identity),
-        ]).execute() > 0
+        try DirectStatement(db, sql: deleteSameIdentitySQL, values: columns.sameIdentityValues).execute() > 0
     }
 
-    /// The class is a literal and the hashed columns are named so that SQLite finds the item
-    /// through the class's UNIQUE index, which starts with them.
-    var deleteSameIdentitySQL: String {
-        "DELETE FROM item WHERE class = \(columns.classCode) AND svce IS ? AND srvr IS ? AND acct IS ? AND identity = ?"
+    var deleteSameIdentitySQL: String { "DELETE FROM item WHERE \(columns.sameIdentityCondition)" }
+
+    /// Writes this row over row `rowID`, whose nonce it must have been sealed with: every
+    /// column but the id and the nonce, so the item keeps its persistent reference. Unlike
+    /// an insert, it leaves the check of the key epoch to the caller, which has made it.
+    func overwrite(rowID: Int64, in db: Database) throws {
+        try DirectStatement(db, sql: """
+            UPDATE item SET sync = ?, protection = ?, identity = ?, agrp = ?, acct = ?, svce = ?,
+            srvr = ?, atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ? WHERE id = ?
+            """, values: [
+                .integer(Int64(columns.sync)), .text(columns.protection), .blob(columns.identity),
+                .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
+                .blob(columns.server), .blob(columns.keyLookup?.applicationTag),
+                .blob(columns.keyLookup?.applicationLabel), .blob(columns.keyLookup?.publicKeyHash),
+                .blob(sealedAttributes), .blob(sealedSecret), .integer(rowID),
+            ]).execute()
     }
 
     /// The persistent reference of the row once inserted with `rowID`.

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import GRDBSQLite
 
 /// The columns of an item row that are not sealed: what selects its key and what equality
 /// search reads. Every column goes into the associated data of both sealed blobs, so a
@@ -24,12 +26,7 @@ struct StoredColumns: Hashable {
     init(record: ItemRecord, hasher: IndexHasher) throws(KeychainError) {
         // The canonical bytes of the identity, computed once: the hashed columns are
         // primary-key fields of the classes that have them.
-        let identityFields = record.itemClass.schema.identityFields
-        var fields: [(attribute: Attribute, bytes: Data)] = []
-        fields.reserveCapacity(identityFields.count)
-        for attribute in identityFields {
-            fields.append((attribute, try record.canonicalBytes(of: attribute) ?? attribute.defaultCanonicalBytes))
-        }
+        let fields = try record.identityFieldBytes()
         func column(_ attribute: Attribute) -> Data? {
             fields.first { $0.attribute.code == attribute.code }.map { hasher.hash(attribute.code, $0.bytes) }
         }
@@ -63,6 +60,27 @@ struct StoredColumns: Hashable {
         StoredColumns(classCode: classCode, sync: sync, protection: protection, identity: identity,
                       accessGroup: accessGroup, account: account, service: service, server: server,
                       keyLookup: keyLookup)
+    }
+
+    /// The class is a literal and the hashed columns are named so that SQLite finds the item
+    /// through the class's UNIQUE index, which starts with them; bound to ``sameIdentityValues``.
+    var sameIdentityCondition: String {
+        "class = \(classCode) AND svce IS ? AND srvr IS ? AND acct IS ? AND identity = ?"
+    }
+
+    var sameIdentityValues: [SQLValue] {
+        [.blob(service), .blob(server), .blob(account), .blob(identity)]
+    }
+
+    /// The id and nonce of the live item with these columns' identity, or nil.
+    func itemWithSameIdentity(in db: Database) throws -> (id: Int64, nonce: Data)? {
+        var found: (id: Int64, nonce: Data)?
+        try DirectStatement(db, sql: "SELECT id, nonce FROM item WHERE \(sameIdentityCondition)", values: sameIdentityValues)
+            .forEachRow { statement in
+                found = (sqlite3_column_int64(statement, 0), Data(sqliteStatement: statement, index: 1))
+                return false
+            }
+        return found
     }
 
     /// Whether the row holds every column its class has: false for a key or certificate
