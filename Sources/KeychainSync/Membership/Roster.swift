@@ -37,6 +37,9 @@ package struct Roster: Sendable {
     /// SHA-256 of the signed bytes, which the next roster names and members pin at genesis.
     package let hash: Data
     private let signedCount: Int
+    /// Where each member is in `members`: lookups stay linear in the roster's size, which the
+    /// server controls.
+    private let memberIndex: [DeviceID: Int]
 
     /// The first roster of a new group, with `founder` its only member.
     package static func genesis(group: GroupID, founder: DeviceIdentity) throws(MembershipError) -> Roster {
@@ -68,7 +71,7 @@ package struct Roster: Sendable {
 
     /// The member with that id, nil when it is none.
     package func member(_ id: DeviceID) -> DevicePublicIdentity? {
-        members.first { $0.id == id }
+        memberIndex[id].map { members[$0] }
     }
 
     /// Verifies that `next` follows this roster: same group, epoch + 1, names this roster's
@@ -129,10 +132,11 @@ package struct Roster: Sendable {
         let memberCount = try reader.count(entrySize: 4)
         guard memberCount >= 1 else { throw .malformed(kind) }
         var members: [DevicePublicIdentity] = []
+        var memberIndex: [DeviceID: Int] = [:]
         for _ in 0..<memberCount {
             let member: DevicePublicIdentity
             do { member = try DevicePublicIdentity(encoded: reader.sized(maximum: 1024)) } catch { throw .malformed(kind) }
-            guard !members.contains(where: { $0.id == member.id }) else { throw .malformed(kind) }
+            guard memberIndex.updateValue(members.count, forKey: member.id) == nil else { throw .malformed(kind) }
             members.append(member)
         }
         let removedCount = try reader.count(entrySize: DeviceID.count + 8)
@@ -140,7 +144,7 @@ package struct Roster: Sendable {
         var previous: DeviceID?
         for _ in 0..<removedCount {
             let device = try DeviceID(bytes: reader.fixed(DeviceID.count), kind: kind)
-            guard previous.map({ $0 < device }) ?? true, !members.contains(where: { $0.id == device })
+            guard previous.map({ $0 < device }) ?? true, memberIndex[device] == nil
             else { throw .malformed(kind) }
             removed[device] = try reader.uint64()
             previous = device
@@ -150,6 +154,7 @@ package struct Roster: Sendable {
         _ = try reader.fixed(SyncSignature.size)
         try reader.end()
         self.members = members
+        self.memberIndex = memberIndex
         self.removed = removed
         self.encoded = Data(encoded)
         hash = Data(SHA256.hash(data: self.encoded.prefix(signedCount)))
