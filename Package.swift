@@ -438,6 +438,28 @@ let package = Package(
             dependencies: ["SecretService"],
             path: "Sources/SecretService/Program"
         ),
+        // Keychain sync between machines: membership, keys and sealed records over swift-crypto,
+        // the PostgreSQL server layer and the agent. Uses the core's package declarations (the
+        // item model, the change log, the byte codecs); never imports Security.
+        .target(
+            name: "KeychainSync",
+            dependencies: [
+                "KeychainCore",
+                // Signatures, HPKE key wraps, AES-GCM records and item ids (HMAC).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "KeychainSyncTests",
+            dependencies: [
+                "TestSupport",
+                "KeychainSync",
+                "KeychainCore",
+                // To check records' signatures and AEAD with the primitives directly.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // Runs the provider on a private session bus with real clients: secret-tool, Python's
         // secretstorage, busctl, dbus-send, and keychainctl on the same keychain.
         .testTarget(

@@ -1,26 +1,26 @@
 /// Reads a byte string front to back for the decoders of stored and archived forms. Every
 /// read checks its bound, so damaged input is errSecDecode, never a crash.
-struct ByteReader {
-    let bytes: [UInt8]
-    private(set) var offset = 0
+package struct ByteReader {
+    package let bytes: [UInt8]
+    package private(set) var offset = 0
 
-    init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    var isAtEnd: Bool { offset >= bytes.count }
+    package var isAtEnd: Bool { offset >= bytes.count }
 
-    mutating func byte() throws(KeychainError) -> UInt8 {
+    package mutating func byte() throws(KeychainError) -> UInt8 {
         guard let byte = try take(1).first else { throw .decode }
         return byte
     }
 
     /// A 4-byte big-endian length, as the encoders write before a payload.
-    mutating func length() throws(KeychainError) -> Int {
+    package mutating func length() throws(KeychainError) -> Int {
         try take(4).reduce(0) { $0 << 8 | Int($1) }
     }
 
-    mutating func take(_ count: Int) throws(KeychainError) -> ArraySlice<UInt8> {
+    package mutating func take(_ count: Int) throws(KeychainError) -> ArraySlice<UInt8> {
         guard count >= 0, count <= bytes.count - offset else { throw .decode }
         defer { offset += count }
         return bytes[offset..<offset + count]

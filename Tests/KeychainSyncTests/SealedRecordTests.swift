@@ -1,0 +1,210 @@
+import Crypto
+import Foundation
+import KeychainSync
+import Testing
+import TestSupport
+
+/// A member accepts a record only when it is authentic for the columns the server filed it
+/// under, by a member of its epoch, and opens under that epoch's key (contract: Records).
+@Suite("Sealed records")
+struct SealedRecordTests {
+    let content = Data("attributes and the secret hunter2".utf8)
+
+    @Test("Seal then open returns the content, for records and tombstones alike")
+    func roundTrip() throws {
+        var fixture = try SyncGroupFixture()
+        for tombstone in [false, true] {
+            let record = try fixture.record(content, by: fixture.founder, tombstone: tombstone)
+            let read = try record.fromServer()
+            #expect(read.isTombstone == tombstone)
+            #expect(read.group == fixture.group && read.epoch == 0)
+            #expect(try read.open(secrets: fixture.secrets, chain: fixture.chain) == content)
+        }
+    }
+
+    @Test("The encoding carries no plaintext content")
+    func noPlaintext() throws {
+        var fixture = try SyncGroupFixture()
+        let record = try fixture.record(content, by: fixture.founder)
+        #expect(record.encoded.range(of: Data("hunter2".utf8)) == nil)
+    }
+
+    /// The reason each byte of the documented layout gives when flipped, the server's columns
+    /// unchanged.
+    private func expectedReason(at offset: Int, count: Int) -> (SyncRejection) -> Bool {
+        switch offset {
+        case 0..<4: { $0 == .malformed(.record) }                          // magic
+        case 4: { if case .unknownFormat(.record, _) = $0 { true } else { false } }
+        case 5..<21: { $0 == .wrongGroup(.record) }                        // group id
+        case 21..<53: { $0 == .itemIDMismatch }                            // item id vs the column
+        case 53..<85: { $0 == .versionMismatch }                           // version vs the column
+        case 85..<93: { if case .unknownEpoch = $0 { true } else { false } }
+        case 93: { $0 == .badSignature(.record) }                          // tombstone flag flipped
+        case 94..<98: { $0 == .malformed(.record) }                        // sealed box length
+        default: { $0 == .badSignature(.record) }                          // sealed box, signature
+        }
+    }
+
+    @Test("A flipped byte anywhere in the record is rejected with the reason of its field")
+    func everyFlippedByteRejected() throws {
+        var fixture = try SyncGroupFixture()
+        let record = try fixture.record(content, by: fixture.founder)
+        for offset in 0..<record.encoded.count {
+            let reason = rejection {
+                let read = try SealedRecord(encoded: flipped(record.encoded, at: offset),
+                                            serverItemID: record.itemID, serverVersion: record.version.encoded)
+                _ = try read.open(secrets: fixture.secrets, chain: fixture.chain)
+            }
+            let reasonMatches = reason.map(expectedReason(at: offset, count: record.encoded.count)) ?? false
+            #expect(reasonMatches, "byte \(offset): \(reason.map(String.init(describing:)) ?? "accepted")")
+        }
+    }
+
+    @Test("A record presented under another item id or version (the server's columns) is rejected")
+    func serverColumnsChecked() throws {
+        var fixture = try SyncGroupFixture()
+        let record = try fixture.record(content, by: fixture.founder, item: "a")
+        let other = try fixture.record(content, by: fixture.founder, item: "b")
+        #expect(rejection { _ = try SealedRecord(encoded: record.encoded, serverItemID: other.itemID,
+                                                 serverVersion: record.version.encoded) } == .itemIDMismatch)
+        #expect(rejection { _ = try SealedRecord(encoded: record.encoded, serverItemID: record.itemID,
+                                                 serverVersion: other.version.encoded) } == .versionMismatch)
+        #expect(rejection { _ = try SealedRecord(encoded: record.encoded, serverItemID: record.itemID,
+                                                 serverVersion: Data(count: 5)) } == .versionMismatch)
+    }
+
+    @Test("A replayed older version is still authentic but orders below the newer one (last writer wins)")
+    func replayOrdersBelow() throws {
+        var fixture = try SyncGroupFixture()
+        let older = try fixture.record(Data("old".utf8), by: fixture.founder, time: 1_000)
+        let newer = try fixture.record(Data("new".utf8), by: fixture.founder, time: 2_000)
+        #expect(older.itemID == newer.itemID)
+        #expect(try older.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) == Data("old".utf8))
+        #expect(older.version < newer.version)
+        #expect(older.version.encoded.lexicographicallyPrecedes(newer.version.encoded))
+    }
+
+    @Test("Item ids are HMAC-SHA256 of the identity under the group's id key: equal for the same item on every member")
+    func itemIDs() throws {
+        let fixture = try SyncGroupFixture()
+        let copy = try GroupSecrets(serialized: fixture.secrets.serialized)
+        let identity = Data("genp|service|account".utf8)
+        #expect(fixture.secrets.itemID(for: identity) == copy.itemID(for: identity))
+        #expect(fixture.secrets.itemID(for: identity).count == 32)
+        #expect(fixture.secrets.itemID(for: identity) != GroupSecrets.new().itemID(for: identity))
+        #expect(fixture.secrets.itemID(for: identity) != fixture.secrets.itemID(for: identity + [0]))
+    }
+
+    @Test("A record signed by a device that is not a member is rejected, even with the group key")
+    func nonMemberRejected() throws {
+        var fixture = try SyncGroupFixture()
+        let outsider = DeviceIdentity.generate(name: "outsider")
+        let record = try fixture.record(content, by: outsider)
+        #expect(rejection { _ = try record.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) }
+                == .unknownAuthor(.record, epoch: 0))
+        // The founder's record with the signature replaced by the outsider's.
+        let genuine = try fixture.record(content, by: fixture.founder)
+        let body = genuine.encoded.dropLast(64)
+        let forged = body + (try outsider.signature(for: Data(body)))
+        #expect(rejection { _ = try genuine.fromServer(forged).open(secrets: fixture.secrets, chain: fixture.chain) }
+                == .badSignature(.record))
+    }
+
+    @Test("A removed member's records count up to its cutoff counter, not after; it cannot open the new epoch's records")
+    func removedMemberCutoff() throws {
+        var fixture = try SyncGroupFixture()
+        let member = DeviceIdentity.generate(name: "laptop")
+        try fixture.add(member)
+        let memberSecrets = fixture.secrets
+        let atCutoff = try fixture.record(content, by: member, counter: 5)
+        let pastCutoff = try fixture.record(content, by: member, counter: 6)
+        try fixture.remove(member.id, cutoff: 5)
+        #expect(try atCutoff.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) == content)
+        #expect(rejection { _ = try pastCutoff.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) }
+                == .removedAuthorPastCutoff)
+        // The removed member still sealing under its old key: refused past the cutoff as well.
+        let late = try fixture.record(content, by: member, counter: 7, secrets: memberSecrets)
+        #expect(rejection { _ = try late.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) }
+                == .removedAuthorPastCutoff)
+        // The new epoch's records do not open with what the removed member holds.
+        let fresh = try fixture.record(content, by: fixture.founder)
+        #expect(fresh.epoch == 2)
+        #expect(rejection { _ = try fresh.fromServer().open(secrets: memberSecrets, chain: fixture.chain) }
+                == .missingEpochKey(2))
+        #expect(fixture.secrets.key(epoch: 2) != memberSecrets.key(epoch: 1))
+    }
+
+    @Test("A record of an epoch whose roster the reader does not know yet is rejected, to retry later")
+    func unknownEpoch() throws {
+        var fixture = try SyncGroupFixture()
+        let before = fixture.chain
+        try fixture.add(DeviceIdentity.generate(name: "phone"))
+        let record = try fixture.record(content, by: fixture.founder)
+        #expect(rejection { _ = try record.fromServer().open(secrets: fixture.secrets, chain: before) } == .unknownEpoch(1))
+    }
+
+    @Test("A record of another group is rejected")
+    func wrongGroup() throws {
+        var fixture = try SyncGroupFixture()
+        let other = try SyncGroupFixture()
+        let record = try fixture.record(content, by: fixture.founder)
+        #expect(rejection { _ = try record.fromServer().open(secrets: other.secrets, chain: other.chain) }
+                == .wrongGroup(.record))
+    }
+
+    @Test("openssl verifies a record's signature over the documented signed bytes with the author's PEM public key")
+    func signatureVerifiedByOpenssl() throws {
+        var fixture = try SyncGroupFixture()
+        let record = try fixture.record(content, by: fixture.founder)
+        let folder = TestScratch.folder("sync-openssl")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = folder.appendingPathComponent("author.pem")
+        let signature = folder.appendingPathComponent("signature.der")
+        let body = folder.appendingPathComponent("body")
+        try fixture.founder.publicIdentity.signingKey.pemRepresentation.write(to: key, atomically: true, encoding: .utf8)
+        try P256.Signing.ECDSASignature(rawRepresentation: record.encoded.suffix(64)).derRepresentation.write(to: signature)
+        let openssl = ProgramProcess(executable: URL(fileURLWithPath: "/usr/bin/openssl"))
+        let arguments = ["dgst", "-sha256", "-verify", key.path, "-signature", signature.path, body.path]
+
+        try Data(record.encoded.dropLast(64)).write(to: body)
+        let verified = try openssl.run(arguments, dataHome: folder)
+        #expect(verified.status == 0 && verified.output.contains("Verified OK"), "\(verified.errors)")
+
+        try flipped(Data(record.encoded.dropLast(64)), at: 100).write(to: body)
+        let refused = try openssl.run(arguments, dataHome: folder)
+        #expect(refused.status != 0)
+    }
+
+    @Test("The content reopens with AES-GCM directly from the documented layout: header as associated data, nonce‖ciphertext‖tag")
+    func aeadOpensFromDocumentedLayout() throws {
+        var fixture = try SyncGroupFixture()
+        let record = try fixture.record(content, by: fixture.founder, tombstone: true)
+        let bytes = record.encoded
+        let header = bytes.prefix(94)
+        let length = bytes[94..<98].reduce(0) { $0 << 8 | Int($1) }
+        #expect(98 + length + 64 == bytes.count)
+        #expect(header.last == 1) // the tombstone flag
+        let box = try AES.GCM.SealedBox(combined: bytes[98..<(98 + length)])
+        let key = try #require(fixture.secrets.key(epoch: 0))
+        #expect(try AES.GCM.open(box, using: key, authenticating: header) == content)
+        #expect(throws: (any Error).self) { try AES.GCM.open(box, using: key, authenticating: flipped(Data(header), at: 93)) }
+    }
+
+    @Test("Sealing refuses an author that is not the version's device and an item id that is not 32 bytes")
+    func sealChecksArguments() throws {
+        let fixture = try SyncGroupFixture()
+        let other = DeviceID.random()
+        #expect(throws: MembershipError.authorNotVersionDevice) {
+            _ = try SealedRecord.seal(content: content, itemID: Data(count: 32),
+                                      version: RecordVersion(time: 1, device: other, counter: 1), isTombstone: false,
+                                      group: fixture.group, secrets: fixture.secrets, author: fixture.founder)
+        }
+        #expect(throws: MembershipError.badItemID) {
+            _ = try SealedRecord.seal(content: content, itemID: Data(count: 31),
+                                      version: RecordVersion(time: 1, device: fixture.founder.id, counter: 1),
+                                      isTombstone: false, group: fixture.group, secrets: fixture.secrets,
+                                      author: fixture.founder)
+        }
+    }
+}
