@@ -54,6 +54,9 @@ let package = Package(
         // algorithms: CryptoExtras exposes no raw public operation. Public values only, so
         // its variable-time arithmetic leaks nothing.
         .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
+        // Keychain sync's server: PostgreSQL's wire protocol (queries with bound parameters,
+        // LISTEN/NOTIFY, TLS through NIOSSL, Unix sockets) in Swift, without libpq.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The kernel keyring's system calls, which Swift cannot call directly (variadic).
@@ -198,6 +201,24 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Benchmarks/SecKeyBenchmark"
+        ),
+        // Keychain sync between machines: membership, sealed records, the PostgreSQL server
+        // layer and the agent. The server holds only ciphertext, opaque ids and public keys.
+        .target(
+            name: "KeychainSync",
+            dependencies: [
+                "KeychainCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "KeychainSyncTests",
+            dependencies: [
+                "TestSupport", "TestTags", "KeychainSync", "KeychainCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Sets a test process's XDG_DATA_HOME and XDG_STATE_HOME to scratch folders before main.
         .target(name: "CScratchHomes", path: "Tests/CScratchHomes"),

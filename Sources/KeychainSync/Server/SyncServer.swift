@@ -1,0 +1,369 @@
+import Foundation
+import PostgresNIO
+
+/// One record as the server stores it: opaque bytes and the columns members check them against.
+package struct ServerRecord: Sendable, Equatable {
+    /// The server's order of commit within the group.
+    package let sequence: Int64
+    package let itemID: Data
+    package let version: Data
+    package let isTombstone: Bool
+    package let record: Data
+}
+
+/// The sync server: a PostgreSQL database holding groups, rosters, key wraps, join requests
+/// and sealed records as opaque bytes (see ``SyncServerSchema`` for the tables).
+///
+/// Calls run one at a time on one connection, made again on the next call after it broke
+/// (a call that found it broken fails with ``SyncServerError/unreachable(_:)``). Every value
+/// is bound as a parameter. ``changes(_:)`` listens on connections of its own.
+package actor SyncServer {
+    private let connector: SyncServerConnector
+    private let logger: Logger
+    private var connection: PostgresConnection?
+    private var isClosed = false
+    /// Calls wait here for their turn: a transaction must not interleave with another call's queries.
+    private var isBusy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var listeners: [Int: NotificationListener] = [:]
+    private var nextListenerID = 0
+
+    private init(connector: SyncServerConnector, logger: Logger) {
+        self.connector = connector
+        self.logger = logger
+    }
+
+    /// Connects to the server (``SyncServerError/unreachable(_:)`` within a few seconds when
+    /// it cannot) and checks that its schema is not newer than this code's.
+    package static func connect(_ address: SyncServerAddress, logger: Logger) async throws(SyncServerError) -> SyncServer {
+        let server = SyncServer(connector: try SyncServerConnector(address: address, logger: logger), logger: logger)
+        do {
+            try await server.withConnection { connection, logger in
+                let exists = try await connection.query(
+                    "SELECT to_regclass('keychain_sync_schema') IS NOT NULL", logger: logger).collect()
+                guard try exists.first?.decode(Bool.self) == true else { return }
+                let found = try await SyncServerSchema.currentVersion(connection, logger: logger)
+                guard found <= SyncServerSchema.version else {
+                    throw SyncServerError.schemaTooNew(found: found, known: SyncServerSchema.version)
+                }
+            }
+        } catch {
+            await server.close()
+            throw error
+        }
+        return server
+    }
+
+    /// Closes the connection and ends every ``changes(_:)`` stream. Later calls fail with
+    /// ``SyncServerError/closed``.
+    package func close() async {
+        isClosed = true
+        for listener in listeners.values { listener.stop() }
+        listeners = [:]
+        let connection = self.connection
+        self.connection = nil
+        try? await connection?.close()
+        // Calls waiting for their turn find the server closed.
+        let waiting = self.waiting
+        self.waiting = []
+        isBusy = false
+        for waiter in waiting { waiter.resume() }
+    }
+
+    deinit {
+        for listener in listeners.values { listener.stop() }
+        _ = connection?.close()
+    }
+
+    /// Creates or updates the schema. Idempotent; two clients running it at once take turns.
+    package func migrate() async throws(SyncServerError) {
+        try await withConnection { connection, logger in
+            try await SyncServerSchema.migrate(connection, logger: logger)
+        }
+    }
+
+    /// Creates a group with its genesis roster, which is also the group's roster of epoch 0.
+    /// ``SyncServerError/alreadyExists`` when the group exists.
+    package func createGroup(_ group: Data, genesis: Data) async throws(SyncServerError) {
+        try Self.check(group: group)
+        try await withConnection { connection, logger in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    "INSERT INTO keychain_sync_groups (group_id, genesis) VALUES (\(group), \(genesis))", logger: logger)
+                try await connection.query(
+                    "INSERT INTO keychain_sync_rosters (group_id, epoch, roster) VALUES (\(group), 0, \(genesis))",
+                    logger: logger)
+            }
+        }
+    }
+
+    /// Every group's id, oldest first.
+    package func groups() async throws(SyncServerError) -> [Data] {
+        try await withConnection { connection, logger in
+            try await connection.query("SELECT group_id FROM keychain_sync_groups ORDER BY created_at, group_id", logger: logger)
+                .collect().map { try $0.decode(Data.self) }
+        }
+    }
+
+    /// The group's rosters with an epoch above `epoch`, in order (-1 for all, genesis included).
+    /// ``SyncServerError/notFound`` when there is no such group.
+    package func rosters(_ group: Data, after epoch: Int64) async throws(SyncServerError) -> [(epoch: Int64, roster: Data)] {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            try await Self.requireGroup(group, connection, logger)
+            return try await connection.query(
+                "SELECT epoch, roster FROM keychain_sync_rosters WHERE group_id = \(group) AND epoch > \(epoch) ORDER BY epoch",
+                logger: logger
+            ).collect().map { row in
+                let (epoch, roster) = try row.decode((Int64, Data).self)
+                return (epoch: epoch, roster: roster)
+            }
+        }
+    }
+
+    /// Stores the roster of a new epoch with the key wraps for its members, in one transaction,
+    /// and notifies the group. ``SyncServerError/alreadyExists`` (nothing stored) when that
+    /// epoch exists, ``SyncServerError/notFound`` when the group does not.
+    package func publishRoster(_ group: Data, epoch: Int64, roster: Data, wraps: [(device: Data, wrap: Data)]) async throws(SyncServerError) {
+        try Self.check(group: group)
+        guard epoch >= 0 else { throw .invalidArgument("an epoch cannot be negative") }
+        try await withConnection { connection, logger in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    "INSERT INTO keychain_sync_rosters (group_id, epoch, roster) VALUES (\(group), \(epoch), \(roster))",
+                    logger: logger)
+                for (device, wrap) in wraps {
+                    try await connection.query(
+                        """
+                        INSERT INTO keychain_sync_key_wraps (group_id, epoch, device, wrap)
+                        VALUES (\(group), \(epoch), \(device), \(wrap))
+                        """, logger: logger)
+                }
+                try await Self.notify(group, connection, logger)
+            }
+        }
+    }
+
+    /// The key wraps addressed to `device`, oldest epoch first.
+    package func keyWraps(_ group: Data, device: Data) async throws(SyncServerError) -> [(epoch: Int64, wrap: Data)] {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            try await connection.query(
+                "SELECT epoch, wrap FROM keychain_sync_key_wraps WHERE group_id = \(group) AND device = \(device) ORDER BY epoch",
+                logger: logger
+            ).collect().map { row in
+                let (epoch, wrap) = try row.decode((Int64, Data).self)
+                return (epoch: epoch, wrap: wrap)
+            }
+        }
+    }
+
+    /// Posts (or replaces) a device's request to join, and notifies the group's members.
+    /// ``SyncServerError/notFound`` when there is no such group.
+    package func postJoinRequest(_ group: Data, device: Data, request: Data) async throws(SyncServerError) {
+        try Self.check(group: group)
+        try await withConnection { connection, logger in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO keychain_sync_join_requests (group_id, device, request) VALUES (\(group), \(device), \(request))
+                    ON CONFLICT (group_id, device) DO UPDATE SET request = excluded.request, created_at = now()
+                    """, logger: logger)
+                try await Self.notify(group, connection, logger)
+            }
+        }
+    }
+
+    /// The pending join requests, oldest first.
+    package func joinRequests(_ group: Data) async throws(SyncServerError) -> [(device: Data, request: Data)] {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            try await connection.query(
+                "SELECT device, request FROM keychain_sync_join_requests WHERE group_id = \(group) ORDER BY created_at, device",
+                logger: logger
+            ).collect().map { row in
+                let (device, request) = try row.decode((Data, Data).self)
+                return (device: device, request: request)
+            }
+        }
+    }
+
+    /// Removes a device's join request; nothing happens when there is none.
+    package func removeJoinRequest(_ group: Data, device: Data) async throws(SyncServerError) {
+        try Self.check(group: group)
+        try await withConnection { connection, logger in
+            try await connection.query(
+                "DELETE FROM keychain_sync_join_requests WHERE group_id = \(group) AND device = \(device)", logger: logger)
+        }
+    }
+
+    /// Stores records in one transaction, serialized per group (`pg_advisory_xact_lock`) so that
+    /// sequence order is commit order: a reader never skips a lower sequence committed later.
+    /// A record already stored (same group, item and version) is ignored; rows of the same
+    /// item with a lower version are deleted (superseded), and so is a record older than one
+    /// already stored. Notifies the group. Returns the group's highest sequence after the
+    /// append (0 when it holds none). ``SyncServerError/notFound`` when there is no such group.
+    package func append(
+        _ group: Data, records: [(itemID: Data, version: Data, isTombstone: Bool, record: Data)]
+    ) async throws(SyncServerError) -> Int64 {
+        try Self.check(group: group)
+        let channel = SyncServerSchema.channel(for: group)
+        return try await withConnection { connection, logger in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(\(SyncServerSchema.appendLockClass), hashtext(\(channel)))", logger: logger)
+                for record in records {
+                    try await connection.query(
+                        """
+                        INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
+                        VALUES (\(group), \(record.itemID), \(record.version), \(record.isTombstone), \(record.record))
+                        ON CONFLICT (group_id, item_id, version) DO NOTHING
+                        """, logger: logger)
+                    try await connection.query(
+                        """
+                        DELETE FROM keychain_sync_records WHERE group_id = \(group) AND item_id = \(record.itemID)
+                        AND version < (SELECT max(version) FROM keychain_sync_records
+                                       WHERE group_id = \(group) AND item_id = \(record.itemID))
+                        """, logger: logger)
+                }
+                try await Self.notify(group, connection, logger)
+                let rows = try await connection.query(
+                    "SELECT coalesce(max(sequence), 0)::bigint FROM keychain_sync_records WHERE group_id = \(group)",
+                    logger: logger
+                ).collect()
+                return try rows.first?.decode(Int64.self) ?? 0
+            }
+        }
+    }
+
+    /// Up to `limit` (1 to 10 000) of the group's records with a sequence above `sequence`, in order.
+    package func records(_ group: Data, after sequence: Int64, limit: Int) async throws(SyncServerError) -> [ServerRecord] {
+        try Self.check(group: group)
+        guard (1...10_000).contains(limit) else { throw .invalidArgument("the limit must be from 1 to 10000") }
+        let count = Int64(limit)
+        return try await withConnection { connection, logger in
+            try await connection.query(
+                """
+                SELECT sequence, item_id, version, tombstone, record FROM keychain_sync_records
+                WHERE group_id = \(group) AND sequence > \(sequence) ORDER BY sequence LIMIT \(count)
+                """, logger: logger
+            ).collect().map { row in
+                let (sequence, itemID, version, isTombstone, record) = try row.decode((Int64, Data, Data, Bool, Data).self)
+                return ServerRecord(sequence: sequence, itemID: itemID, version: version, isTombstone: isTombstone, record: record)
+            }
+        }
+    }
+
+    /// Deletes the group's tombstones stored longer ago than `olderThan`; returns how many.
+    /// Records that are not tombstones are never collected.
+    package func collectTombstones(_ group: Data, olderThan age: Duration) async throws(SyncServerError) -> Int {
+        try Self.check(group: group)
+        guard age >= .zero else { throw .invalidArgument("the age cannot be negative") }
+        let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+        return try await withConnection { connection, logger in
+            let rows = try await connection.query(
+                """
+                WITH collected AS (
+                    DELETE FROM keychain_sync_records WHERE group_id = \(group) AND tombstone
+                    AND stored_at < now() - make_interval(secs => \(seconds)) RETURNING 1)
+                SELECT count(*)::bigint FROM collected
+                """, logger: logger
+            ).collect()
+            return Int(try rows.first?.decode(Int64.self) ?? 0)
+        }
+    }
+
+    /// Yields once per NOTIFY on the group's channel (an append, a roster, a join request),
+    /// and once after every (re)connection of its listening connection, so that the caller
+    /// re-reads what it may have missed. Reconnects with capped, jittered exponential
+    /// backoff; ends when the server is closed or the caller stops iterating.
+    package func changes(_ group: Data) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        guard !isClosed, (try? Self.check(group: group)) != nil else {
+            continuation.finish()
+            return stream
+        }
+        let id = nextListenerID
+        nextListenerID += 1
+        let listener = NotificationListener(
+            connector: connector, channel: SyncServerSchema.channel(for: group), continuation: continuation, logger: logger)
+        listeners[id] = listener
+        continuation.onTermination = { [weak self] _ in
+            listener.stop()
+            Task { await self?.forgetListener(id) }
+        }
+        listener.start()
+        return stream
+    }
+
+    private func forgetListener(_ id: Int) {
+        listeners[id] = nil
+    }
+
+    // MARK: - One call at a time, on a connection made again after a failure
+
+    private func withConnection<Result: Sendable>(
+        _ body: (PostgresConnection, Logger) async throws -> sending Result
+    ) async throws(SyncServerError) -> Result {
+        await takeTurn()
+        defer { releaseTurn() }
+        guard !isClosed else { throw .closed }
+        let connection: PostgresConnection
+        if let current = self.connection, !current.isClosed {
+            connection = current
+        } else {
+            self.connection = nil
+            connection = try await connector.connect()
+            guard !isClosed else {
+                try? await connection.close()
+                throw .closed
+            }
+            self.connection = connection
+        }
+        do {
+            return try await body(connection, logger)
+        } catch {
+            let failure = SyncServerError(error)
+            if failure.isConnectionLost || connection.isClosed {
+                logger.debug("Sync server connection lost", metadata: ["reason": "\(failure)"])
+                if self.connection === connection { self.connection = nil }
+                try? await connection.close()
+            }
+            throw failure
+        }
+    }
+
+    private func takeTurn() async {
+        guard isBusy else {
+            isBusy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func releaseTurn() {
+        if waiting.isEmpty {
+            isBusy = false
+        } else {
+            // The turn passes straight to the next caller, busy all along.
+            waiting.removeFirst().resume()
+        }
+    }
+
+    private static func check(group: Data) throws(SyncServerError) {
+        guard (1...SyncServerSchema.maximumGroupIDLength).contains(group.count) else {
+            throw .invalidArgument("a group id must be 1 to \(SyncServerSchema.maximumGroupIDLength) bytes")
+        }
+    }
+
+    private static func requireGroup(_ group: Data, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        let rows = try await connection.query(
+            "SELECT 1 FROM keychain_sync_groups WHERE group_id = \(group)", logger: logger).collect()
+        guard !rows.isEmpty else { throw SyncServerError.notFound }
+    }
+
+    private static func notify(_ group: Data, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        let channel = SyncServerSchema.channel(for: group)
+        try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
+    }
+}
