@@ -204,22 +204,6 @@ let package = Package(
         ),
         // Keychain sync between machines: membership, sealed records, the PostgreSQL server
         // layer and the agent. The server holds only ciphertext, opaque ids and public keys.
-        .target(
-            name: "KeychainSync",
-            dependencies: [
-                "KeychainCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
-        ),
-        .testTarget(
-            name: "KeychainSyncTests",
-            dependencies: [
-                "TestSupport", "TestTags", "KeychainSync", "KeychainCore",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
         // Sets a test process's XDG_DATA_HOME and XDG_STATE_HOME to scratch folders before main.
         .target(name: "CScratchHomes", path: "Tests/CScratchHomes"),
         // What several test targets share: scratch folders removed at exit, private keychains,
@@ -469,16 +453,24 @@ let package = Package(
                 // Signatures, HPKE key wraps, AES-GCM records and item ids (HMAC).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                // The sync server's client (see the package's dependency line).
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The agent's own state file beside the keychain.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
             name: "KeychainSyncTests",
             dependencies: [
                 "TestSupport",
+                "TestTags",
                 "KeychainSync",
                 "KeychainCore",
                 // To check records' signatures and AEAD with the primitives directly.
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                // The end-to-end tests run keychainctl sync as users do.
+                "KeychainCtl",
             ]
         ),
         // Runs the provider on a private session bus with real clients: secret-tool, Python's

@@ -41,7 +41,7 @@ extension SyncSession {
                 let content: Data
                 do {
                     sealed = try SealedRecord(encoded: record.record, serverItemID: record.itemID, serverVersion: record.version)
-                    guard sealed.group == configuration.group else { throw SyncRejection.wrongGroup }
+                    guard sealed.group == configuration.group else { throw SyncRejection.wrongGroup(.record) }
                     let known = try seen[sealed.itemID] ?? state.knownVersion(of: sealed.itemID)
                     if let known, known >= sealed.version {
                         reached = record.sequence

@@ -37,7 +37,12 @@ package struct SyncMembership: Sendable {
         let group = GroupID.random()
         let device = DeviceIdentity.generate(name: deviceName)
         let secrets = GroupSecrets.new()
-        let genesis = Roster.genesis(group: group, founder: device)
+        let genesis: Roster
+        do {
+            genesis = try Roster.genesis(group: group, founder: device)
+        } catch {
+            throw .damaged("the group's first roster could not be made: \(error)")
+        }
         do {
             try await server.migrate()
             let wrap = try KeyWrap.wrap(secrets, epoch: 0, group: group, to: device.publicIdentity, by: device)
@@ -93,10 +98,15 @@ package struct SyncMembership: Sendable {
             // Checks the genesis against itself: the code compared with the approver pins it.
             _ = try RosterChain(genesis: genesis, pinnedHash: genesis.hash)
         } catch {
-            throw .rejected(error as? SyncRejection ?? .malformed("the group's first roster"))
+            throw .rejected(error)
         }
         let device = DeviceIdentity.generate(name: deviceName)
-        let request = JoinRequest.make(group: group, genesisHash: genesis.hash, device: device)
+        let request: JoinRequest
+        do {
+            request = try JoinRequest.make(group: group, genesisHash: genesis.hash, device: device)
+        } catch {
+            throw .damaged("the join request could not be made: \(error)")
+        }
         do {
             try await server.postJoinRequest(group.bytes, device: device.publicIdentity.id.bytes, request: request.encoded)
         } catch {

@@ -53,7 +53,7 @@ package struct SyncSession: Sendable {
         for entry in newer.sorted(by: { $0.epoch < $1.epoch }) {
             do {
                 let roster = try Roster(encoded: entry.roster)
-                guard Int64(bitPattern: roster.epoch) == entry.epoch else { throw SyncRejection.malformed("a roster stored under another epoch") }
+                guard Int64(bitPattern: roster.epoch) == entry.epoch else { throw SyncRejection.malformed(.roster) }
                 try chain.append(roster)
                 try state.saveRoster(roster)
             } catch let rejection as SyncRejection {
