@@ -79,6 +79,20 @@ import TestSupport
         #expect(try keychain.secret("alice") == nil)
     }
 
+    @Test("Apply: a local rename not read yet (the item moved to another identity) makes a remote change of the old identity .changedLocally")
+    func localRenameWins() throws {
+        let keychain = try SyncTestKeychain("sync-apply-rename")
+        try keychain.store.startSyncLog()
+        try keychain.add(SyncTestKeychain.password("alice"))
+        let known = try keychain.lastSequence()
+        try keychain.store.update(keychain.query("alice"), with: ItemChanges(attributes: ["acct": .string("carol")]),
+                                  by: keychain.caller)
+        let remote = Self.remote("alice", secret: "remote", modified: Date())
+        #expect(try keychain.store.applySyncedItem(remote, knownLog: known) == .changedLocally)
+        #expect(try keychain.secret("alice") == nil)
+        #expect(try keychain.secret("carol") == "secret of alice")
+    }
+
     @Test("Apply deletion: the row with the tombstone's identity is deleted (no log entry), .absent when there is none; no page of the database or WAL keeps its sealed bytes")
     func applyDeletionRemovesEveryTrace() throws {
         let keychain = try SyncTestKeychain("sync-apply-delete")

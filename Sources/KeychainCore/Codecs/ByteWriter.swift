@@ -1,10 +1,9 @@
 import Foundation
 
 /// Writes a byte string of known length front to back, in place, for the encoders of
-/// associated data, records and identity messages, which run on every call (also KeychainSync's
-/// messages, through `package` access). Appending to
-/// an array field by field cost more than the AES-GCM call the bytes feed (measured with
-/// callgrind); here each field is one copy.
+/// associated data, records and identity messages, which run on every call, and of
+/// KeychainSync's messages. Appending to an array field by field cost more than the AES-GCM
+/// call the bytes feed (measured with callgrind); here each field is one copy.
 package struct ByteWriter {
     private var cursor: UnsafeMutableRawPointer
     private let end: UnsafeMutableRawPointer

@@ -18,6 +18,7 @@ import GRDB
 /// A query naming none of the hashed attributes reads the clear columns of the table in
 /// insertion order, which opens nothing that does not match. Keys by tag or label and
 /// certificates by public-key hash have an index each (``KeyLookupColumns``).
+/// `sync_log` lists the changes to synchronizable items while sync is on (``SyncLogTable``).
 enum KeychainSchema {
     /// The storage format this library writes. Every migration that changes the schema raises
     /// it: a database that records it has nothing to migrate, and opening it skips the
