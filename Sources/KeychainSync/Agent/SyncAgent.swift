@@ -49,7 +49,7 @@ package final class SyncAgent: Sendable {
     /// Runs until the task is cancelled (SIGTERM and SIGINT cancel it in keychainctl).
     package func run(once: Bool = false) async throws(SyncFailure) {
         let lock = try AgentLock(files: files)
-        defer { lock.release() }
+        defer { withExtendedLifetime(lock) {} }
         let store: KeychainStore
         do {
             store = try KeychainStore.open(files)
@@ -122,7 +122,7 @@ package final class SyncAgent: Sendable {
 
 /// The lock that keeps one agent per keychain: `<name>.keychain-sync-lock`, held for the
 /// agent's life and dropped by the kernel if it dies.
-struct AgentLock: ~Copyable {
+final class AgentLock {
     private let fd: Int32
 
     init(files: KeychainFiles) throws(SyncFailure) {
@@ -147,7 +147,7 @@ struct AgentLock: ~Copyable {
         self.fd = fd
     }
 
-    consuming func release() {
+    deinit {
         flock(fd, LOCK_UN)
         close(fd)
     }

@@ -35,8 +35,9 @@ package struct SyncStatus: Sendable {
             Member(id: identity.id.shortHex, name: identity.name, isThisDevice: identity.id == me)
         }
         let pending: Int
+        let pushed = try session.state.integer(.logPushed)
         do {
-            pending = try store.syncLog(after: session.state.integer(.logPushed), limit: 1_000_000).count
+            pending = try store.syncLog(after: pushed, limit: 1_000_000).count
         } catch {
             throw .keychain(error)
         }
