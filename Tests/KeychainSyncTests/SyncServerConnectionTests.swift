@@ -43,7 +43,7 @@ struct SyncServerConnectionTests {
             try postgres.restart()
             do {
                 _ = try await server.records(group, after: 0, limit: 1)
-            } catch {
+            } catch let error as SyncServerError {
                 guard case .unreachable = error else {
                     Issue.record("\(error) after a restart")
                     return
@@ -70,7 +70,7 @@ struct SyncServerConnectionTests {
                         _ = try await server.groups()
                         return nil
                     } catch {
-                        return error
+                        return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
                     }
                 }
                 guard case .unreachable = outcome else {
@@ -85,7 +85,7 @@ struct SyncServerConnectionTests {
                     _ = try await SyncServer.connect(SyncServerAddress(parsing: address), logger: Fixture.logger)
                     return nil
                 } catch {
-                    return error
+                    return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
                 }
             }
             guard case .unreachable(let reason) = connecting else {
@@ -104,7 +104,7 @@ struct SyncServerConnectionTests {
             do {
                 _ = try await SyncServer.connect(SyncServerAddress(parsing: address), logger: Fixture.logger)
                 Issue.record("connected with a wrong password")
-            } catch {
+            } catch let error as SyncServerError {
                 guard case .rejected(let message) = error else {
                     Issue.record("\(error) for a wrong password")
                     return
@@ -139,7 +139,7 @@ struct SyncServerConnectionTests {
                     SyncServerAddress(parsing: postgres.tcpAddress(sslmode: "verify-full", rootCertificate: otherCA)),
                     logger: Fixture.logger)
                 Issue.record("connected with a CA that did not sign the server's certificate")
-            } catch {
+            } catch let error as SyncServerError {
                 guard case .unreachable(let reason) = error else {
                     Issue.record("\(error) for a wrong CA")
                     return
@@ -152,7 +152,8 @@ struct SyncServerConnectionTests {
                     SyncServerAddress(parsing: postgres.tcpAddress(sslmode: "verify-full")), logger: Fixture.logger)
             }
             try await Fixture.withServer(postgres.tcpAddress(sslmode: "require")) { server in
-                #expect(try await server.groups().count == 1)
+                let groups = try await server.groups()
+                #expect(groups.count == 1)
             }
         }
     }

@@ -57,16 +57,17 @@ public final class PostgresTestServer: @unchecked Sendable {
         password = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         owner = geteuid() == 0 ? try Self.unprivilegedUser() : nil
         port = try Self.freeLoopbackPort()
+        var certificates: (ca: URL, otherCA: URL)?
         do {
             try FileManager.default.createDirectory(at: socketFolder, withIntermediateDirectories: false)
-            if tls {
-                let certificates = try Self.makeCertificates(in: folder.appendingPathComponent("tls"))
-                caCertificate = certificates.ca
-                otherCACertificate = certificates.otherCA
-            } else {
-                caCertificate = nil
-                otherCACertificate = nil
-            }
+            if tls { certificates = try Self.makeCertificates(in: folder.appendingPathComponent("tls")) }
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        caCertificate = certificates?.ca
+        otherCACertificate = certificates?.otherCA
+        do {
             let passwordFile = folder.appendingPathComponent("password")
             try Data(password.utf8).write(to: passwordFile)
             if let owner { try Self.chownTree(folder, to: owner) }

@@ -38,20 +38,26 @@ package actor SyncServer {
     package static func connect(_ address: SyncServerAddress, logger: Logger) async throws(SyncServerError) -> SyncServer {
         let server = SyncServer(connector: try SyncServerConnector(address: address, logger: logger), logger: logger)
         do {
-            try await server.withConnection { connection, logger in
-                let exists = try await connection.query(
-                    "SELECT to_regclass('keychain_sync_schema') IS NOT NULL", logger: logger).collect()
-                guard try exists.first?.decode(Bool.self) == true else { return }
-                let found = try await SyncServerSchema.currentVersion(connection, logger: logger)
-                guard found <= SyncServerSchema.version else {
-                    throw SyncServerError.schemaTooNew(found: found, known: SyncServerSchema.version)
-                }
-            }
+            try await server.checkSchemaVersion()
         } catch {
             await server.close()
             throw error
         }
         return server
+    }
+
+    /// Fails with ``SyncServerError/schemaTooNew(found:known:)`` when the server's schema is
+    /// newer than this code's; a server without the schema yet is fine (``migrate()`` makes it).
+    private func checkSchemaVersion() async throws(SyncServerError) {
+        try await withConnection { connection, logger in
+            let exists = try await connection.query(
+                "SELECT to_regclass('keychain_sync_schema') IS NOT NULL", logger: logger).collect()
+            guard try exists.first?.decode(Bool.self) == true else { return }
+            let found = try await SyncServerSchema.currentVersion(connection, logger: logger)
+            guard found <= SyncServerSchema.version else {
+                throw SyncServerError.schemaTooNew(found: found, known: SyncServerSchema.version)
+            }
+        }
     }
 
     /// Closes the connection and ends every ``changes(_:)`` stream. Later calls fail with
@@ -72,7 +78,7 @@ package actor SyncServer {
 
     deinit {
         for listener in listeners.values { listener.stop() }
-        _ = connection?.close()
+        let _: EventLoopFuture<Void>? = connection?.close()
     }
 
     /// Creates or updates the schema. Idempotent; two clients running it at once take turns.
@@ -292,7 +298,6 @@ package actor SyncServer {
             listener.stop()
             Task { await self?.forgetListener(id) }
         }
-        listener.start()
         return stream
     }
 
@@ -303,7 +308,7 @@ package actor SyncServer {
     // MARK: - One call at a time, on a connection made again after a failure
 
     private func withConnection<Result: Sendable>(
-        _ body: (PostgresConnection, Logger) async throws -> sending Result
+        _ body: @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws(SyncServerError) -> Result {
         await takeTurn()
         defer { releaseTurn() }
