@@ -227,9 +227,9 @@ package actor SyncServer {
                         """, logger: logger)
                     try await connection.query(
                         """
-                        DELETE FROM keychain_sync_records WHERE group_id = \(group) AND item_id = \(record.itemID)
-                        AND version < (SELECT max(version) FROM keychain_sync_records
-                                       WHERE group_id = \(group) AND item_id = \(record.itemID))
+                        DELETE FROM keychain_sync_records AS old WHERE group_id = \(group) AND item_id = \(record.itemID)
+                        AND EXISTS (SELECT 1 FROM keychain_sync_records AS newer WHERE newer.group_id = old.group_id
+                                    AND newer.item_id = old.item_id AND newer.version > old.version)
                         """, logger: logger)
                 }
                 try await Self.notify(group, connection, logger)
