@@ -96,6 +96,36 @@ struct SyncServerConnectionTests {
         }
     }
 
+    /// A server killed outright (a crash) cuts the connection: calls are `.unreachable`, never
+    /// a hang; once it is started again, the next call works.
+    @Test func serverKilledThenStartedAgainNextCallWorks() async throws {
+        try await Fixture.withGroup { postgres, server, group in
+            try postgres.kill9()
+            let outcome = try await within(.seconds(30)) { () -> SyncServerError? in
+                do {
+                    _ = try await server.records(group, after: 0, limit: 1)
+                    return nil
+                } catch {
+                    return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
+                }
+            }
+            guard case .unreachable = outcome else {
+                Issue.record("\(String(describing: outcome)) from a killed server")
+                return
+            }
+            // The killed server's backends end on their own once they see it gone; until then
+            // a new one refuses to start on the same data.
+            var started = false
+            for _ in 0..<20 where !started {
+                started = (try? postgres.start()) != nil
+                if !started { try await Task.sleep(for: .milliseconds(500)) }
+            }
+            try #require(started, "PostgreSQL did not start again: \(postgres.log.suffix(2000))")
+            _ = try await server.append(group, records: [(Data([1]), Fixture.version(1), false, Data([1]))])
+            #expect(try await server.records(group, after: 0, limit: 10).count == 1)
+        }
+    }
+
     /// A wrong password is refused with the server's message, which never holds the password.
     @Test func wrongPasswordIsRejectedWithoutEchoingIt() async throws {
         try await PostgresTestServer.with { postgres in
