@@ -126,6 +126,42 @@ struct SyncServerConnectionTests {
         }
     }
 
+    /// A server that accepts connections but never answers (frozen) makes calls and new
+    /// connections `.unreachable` after their timeouts, not hang; once it runs again, the
+    /// next call works.
+    @Test func frozenServerTimesOutThenWorksAgain() async throws {
+        try await PostgresTestServer.with { postgres in
+            let address = try SyncServerAddress(parsing: postgres.tcpAddress())
+            let server = try await SyncServer.connect(address, logger: Fixture.logger, operationTimeout: .seconds(2))
+            try await server.migrate()
+            try postgres.pause()
+            let outcome = try await within(.seconds(40)) { () -> SyncServerError? in
+                do {
+                    _ = try await server.groups()
+                    return nil
+                } catch {
+                    return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
+                }
+            }
+            let connecting = try await within(.seconds(40)) { () -> SyncServerError? in
+                do {
+                    _ = try await SyncServer.connect(address, logger: Fixture.logger)
+                    return nil
+                } catch {
+                    return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
+                }
+            }
+            try postgres.resume()
+            guard case .unreachable = outcome, case .unreachable = connecting else {
+                Issue.record("\(String(describing: outcome)), \(String(describing: connecting)) from a frozen server")
+                await server.close()
+                return
+            }
+            #expect(try await server.groups().isEmpty)
+            await server.close()
+        }
+    }
+
     /// A wrong password is refused with the server's message, which never holds the password.
     @Test func wrongPasswordIsRejectedWithoutEchoingIt() async throws {
         try await PostgresTestServer.with { postgres in

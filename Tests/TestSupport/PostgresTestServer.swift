@@ -146,14 +146,29 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// process it started (each in a session of its own, so no process group holds them all).
     /// Killing the postmaster alone would leave each backend serving its client until it noticed.
     public func kill9() throws {
+        try signalServer(SIGKILL)
+    }
+
+    /// Freezes the server (SIGSTOP to every process of it): connections stay open and the
+    /// kernel still accepts new ones, but nothing answers, as with a hung machine.
+    public func pause() throws {
+        try signalServer(SIGSTOP)
+    }
+
+    /// Lets a paused server run again.
+    public func resume() throws {
+        try signalServer(SIGCONT)
+    }
+
+    private func signalServer(_ signal: Int32) throws {
         let pidFile = try String(contentsOf: dataFolder.appendingPathComponent("postmaster.pid"), encoding: .utf8)
-        guard let line = pidFile.split(separator: "\n").first, let pid = pid_t(line) else {
+        guard let line = pidFile.split(separator: "\n").first, let pid = pid_t(line), pid > 1 else {
             throw PostgresTestServerError.failed("no postmaster pid")
         }
-        guard pid > 1, kill(pid, SIGSTOP) == 0 else { throw PostgresTestServerError.failed("kill: \(errno)") }
-        // Stopped, the postmaster starts no new process while its children are found and killed.
-        for child in Self.children(of: pid) { kill(child, SIGKILL) }
-        kill(pid, SIGKILL)
+        // Stopped first, the postmaster starts no new process while its children are found.
+        guard kill(pid, SIGSTOP) == 0 else { throw PostgresTestServerError.failed("kill: \(errno)") }
+        for child in Self.children(of: pid) { kill(child, signal) }
+        kill(pid, signal)
     }
 
     /// The processes whose parent is `parent`, from /proc.

@@ -28,15 +28,25 @@ package actor SyncServer {
     private var listeners: [Int: NotificationListener] = [:]
     private var nextListenerID = 0
 
-    private init(connector: SyncServerConnector, logger: Logger) {
+    /// How long one call may wait for the server once connected.
+    private let operationTimeout: Duration
+
+    private init(connector: SyncServerConnector, logger: Logger, operationTimeout: Duration) {
         self.connector = connector
         self.logger = logger
+        self.operationTimeout = operationTimeout
     }
 
-    /// Connects to the server (``SyncServerError/unreachable(_:)`` within a few seconds when
-    /// it cannot) and checks that its schema is not newer than this code's.
-    package static func connect(_ address: SyncServerAddress, logger: Logger) async throws(SyncServerError) -> SyncServer {
-        let server = SyncServer(connector: try SyncServerConnector(address: address, logger: logger), logger: logger)
+    /// Connects to the server (``SyncServerError/unreachable(_:)`` within seconds when it
+    /// cannot) and checks that its schema is not newer than this code's. A call that gets no
+    /// answer within `operationTimeout` fails with ``SyncServerError/unreachable(_:)`` and
+    /// drops the connection.
+    package static func connect(
+        _ address: SyncServerAddress, logger: Logger, operationTimeout: Duration = .seconds(30)
+    ) async throws(SyncServerError) -> SyncServer {
+        let server = SyncServer(
+            connector: try SyncServerConnector(address: address, logger: logger), logger: logger,
+            operationTimeout: operationTimeout)
         do {
             try await server.checkSchemaVersion()
         } catch {
@@ -308,7 +318,7 @@ package actor SyncServer {
     // MARK: - One call at a time, on a connection made again after a failure
 
     private func withConnection<Result: Sendable>(
-        _ body: @Sendable (PostgresConnection, Logger) async throws -> Result
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws(SyncServerError) -> Result {
         await takeTurn()
         defer { releaseTurn() }
@@ -325,8 +335,11 @@ package actor SyncServer {
             }
             self.connection = connection
         }
+        let logger = self.logger
         do {
-            return try await body(connection, logger)
+            return try await withTimeout(operationTimeout, onTimeout: { let _: EventLoopFuture<Void> = connection.close() }) {
+                try await body(connection, logger)
+            }
         } catch {
             let failure = SyncServerError(error)
             if failure.isConnectionLost || connection.isClosed {
