@@ -43,7 +43,7 @@ struct SyncServerConnectionTests {
             try postgres.restart()
             do {
                 _ = try await server.records(group, after: 0, limit: 1)
-            } catch {
+            } catch let error as SyncServerError {
                 guard case .unreachable = error else {
                     Issue.record("\(error) after a restart")
                     return
@@ -70,7 +70,7 @@ struct SyncServerConnectionTests {
                         _ = try await server.groups()
                         return nil
                     } catch {
-                        return error
+                        return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
                     }
                 }
                 guard case .unreachable = outcome else {
@@ -85,7 +85,7 @@ struct SyncServerConnectionTests {
                     _ = try await SyncServer.connect(SyncServerAddress(parsing: address), logger: Fixture.logger)
                     return nil
                 } catch {
-                    return error
+                    return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
                 }
             }
             guard case .unreachable(let reason) = connecting else {
@@ -93,6 +93,72 @@ struct SyncServerConnectionTests {
                 return
             }
             #expect(!reason.contains(postgres.password))
+        }
+    }
+
+    /// A server killed outright (a crash) cuts the connection: calls are `.unreachable`, never
+    /// a hang; once it is started again, the next call works.
+    @Test func serverKilledThenStartedAgainNextCallWorks() async throws {
+        try await Fixture.withGroup { postgres, server, group in
+            try postgres.kill9()
+            let outcome = try await within(.seconds(30)) { () -> SyncServerError? in
+                do {
+                    _ = try await server.records(group, after: 0, limit: 1)
+                    return nil
+                } catch {
+                    return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
+                }
+            }
+            guard case .unreachable = outcome else {
+                Issue.record("\(String(describing: outcome)) from a killed server")
+                return
+            }
+            // The killed server's backends end on their own once they see it gone; until then
+            // a new one refuses to start on the same data.
+            var started = false
+            for _ in 0..<20 where !started {
+                started = (try? postgres.start()) != nil
+                if !started { try await Task.sleep(for: .milliseconds(500)) }
+            }
+            try #require(started, "PostgreSQL did not start again: \(postgres.log.suffix(2000))")
+            _ = try await server.append(group, records: [(Data([1]), Fixture.version(1), false, Data([1]))])
+            #expect(try await server.records(group, after: 0, limit: 10).count == 1)
+        }
+    }
+
+    /// A server that accepts connections but never answers (frozen) makes calls and new
+    /// connections `.unreachable` after their timeouts, not hang; once it runs again, the
+    /// next call works.
+    @Test func frozenServerTimesOutThenWorksAgain() async throws {
+        try await PostgresTestServer.with { postgres in
+            let address = try SyncServerAddress(parsing: postgres.tcpAddress())
+            let server = try await SyncServer.connect(address, logger: Fixture.logger, operationTimeout: .seconds(2))
+            try await server.migrate()
+            try postgres.pause()
+            let outcome = try await within(.seconds(40)) { () -> SyncServerError? in
+                do {
+                    _ = try await server.groups()
+                    return nil
+                } catch {
+                    return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
+                }
+            }
+            let connecting = try await within(.seconds(40)) { () -> SyncServerError? in
+                do {
+                    _ = try await SyncServer.connect(address, logger: Fixture.logger)
+                    return nil
+                } catch {
+                    return error as? SyncServerError ?? .rejected("not a SyncServerError: \(error)")
+                }
+            }
+            try postgres.resume()
+            guard case .unreachable = outcome, case .unreachable = connecting else {
+                Issue.record("\(String(describing: outcome)), \(String(describing: connecting)) from a frozen server")
+                await server.close()
+                return
+            }
+            #expect(try await server.groups().isEmpty)
+            await server.close()
         }
     }
 
@@ -104,7 +170,7 @@ struct SyncServerConnectionTests {
             do {
                 _ = try await SyncServer.connect(SyncServerAddress(parsing: address), logger: Fixture.logger)
                 Issue.record("connected with a wrong password")
-            } catch {
+            } catch let error as SyncServerError {
                 guard case .rejected(let message) = error else {
                     Issue.record("\(error) for a wrong password")
                     return
@@ -139,7 +205,7 @@ struct SyncServerConnectionTests {
                     SyncServerAddress(parsing: postgres.tcpAddress(sslmode: "verify-full", rootCertificate: otherCA)),
                     logger: Fixture.logger)
                 Issue.record("connected with a CA that did not sign the server's certificate")
-            } catch {
+            } catch let error as SyncServerError {
                 guard case .unreachable(let reason) = error else {
                     Issue.record("\(error) for a wrong CA")
                     return
@@ -152,7 +218,8 @@ struct SyncServerConnectionTests {
                     SyncServerAddress(parsing: postgres.tcpAddress(sslmode: "verify-full")), logger: Fixture.logger)
             }
             try await Fixture.withServer(postgres.tcpAddress(sslmode: "require")) { server in
-                #expect(try await server.groups().count == 1)
+                let groups = try await server.groups()
+                #expect(groups.count == 1)
             }
         }
     }

@@ -118,6 +118,7 @@ struct SyncServerStoreTests {
                 try await server.createGroup(group, genesis: Data("g".utf8))
             }
             let perWriter = 60
+            let writersDone = YieldCounter()
             let seen = try await withThrowingTaskGroup(of: Set<Data>.self) { tasks in
                 for writer in 0..<2 {
                     tasks.addTask {
@@ -128,6 +129,7 @@ struct SyncServerStoreTests {
                                 ])
                             }
                         }
+                        await writersDone.add()
                         return []
                     }
                 }
@@ -135,13 +137,17 @@ struct SyncServerStoreTests {
                     try await Fixture.withServer(address) { reader in
                         var cursor: Int64 = 0
                         var items: Set<Data> = []
-                        let deadline = ContinuousClock.now + .seconds(120)
-                        while items.count < 2 * perWriter && ContinuousClock.now < deadline {
-                            for record in try await reader.records(group, after: cursor, limit: 5) {
+                        // Reads until every record is seen, or until a read that began after both
+                        // writers finished finds nothing new: what is missing then was skipped.
+                        while items.count < 2 * perWriter {
+                            let finished = await writersDone.count == 2
+                            let page = try await reader.records(group, after: cursor, limit: 5)
+                            for record in page {
                                 #expect(record.sequence > cursor)
                                 cursor = record.sequence
                                 items.insert(record.itemID)
                             }
+                            if finished && page.isEmpty { break }
                         }
                         return items
                     }

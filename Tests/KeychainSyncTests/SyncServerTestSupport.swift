@@ -70,6 +70,9 @@ actor YieldCounter {
 
     private func increment() { count += 1 }
 
+    /// Counts one event of the test's own (a writer finishing).
+    func add() { count += 1 }
+
     func stop() { task?.cancel() }
 
     /// Whether the count reached `target` before `bound` passed (polled every 20 ms).

@@ -57,16 +57,17 @@ public final class PostgresTestServer: @unchecked Sendable {
         password = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         owner = geteuid() == 0 ? try Self.unprivilegedUser() : nil
         port = try Self.freeLoopbackPort()
+        var certificates: (ca: URL, otherCA: URL)?
         do {
             try FileManager.default.createDirectory(at: socketFolder, withIntermediateDirectories: false)
-            if tls {
-                let certificates = try Self.makeCertificates(in: folder.appendingPathComponent("tls"))
-                caCertificate = certificates.ca
-                otherCACertificate = certificates.otherCA
-            } else {
-                caCertificate = nil
-                otherCACertificate = nil
-            }
+            if tls { certificates = try Self.makeCertificates(in: folder.appendingPathComponent("tls")) }
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        caCertificate = certificates?.ca
+        otherCACertificate = certificates?.otherCA
+        do {
             let passwordFile = folder.appendingPathComponent("password")
             try Data(password.utf8).write(to: passwordFile)
             if let owner { try Self.chownTree(folder, to: owner) }
@@ -75,13 +76,15 @@ public final class PostgresTestServer: @unchecked Sendable {
                 "--auth-local=trust", "--auth-host=scram-sha-256", "--no-sync",
             ])
             try? FileManager.default.removeItem(at: passwordFile)
+            // fsync off for speed: a killed server (kill9) loses nothing, since every commit
+            // still reaches the operating system before it is acknowledged; only a machine
+            // crash would.
             var settings = """
 
                 listen_addresses = 'localhost'
                 port = \(port)
                 unix_socket_directories = '\(socketFolder.path)'
                 fsync = off
-                synchronous_commit = off
                 full_page_writes = off
                 max_connections = 60
 
@@ -139,13 +142,45 @@ public final class PostgresTestServer: @unchecked Sendable {
         ])
     }
 
-    /// Kills the postmaster with SIGKILL, as a crash or power cut would end it.
+    /// Kills the server with SIGKILL, as a crash would end it: the postmaster and every
+    /// process it started (each in a session of its own, so no process group holds them all).
+    /// Killing the postmaster alone would leave each backend serving its client until it noticed.
     public func kill9() throws {
+        try signalServer(SIGKILL)
+    }
+
+    /// Freezes the server (SIGSTOP to every process of it): connections stay open and the
+    /// kernel still accepts new ones, but nothing answers, as with a hung machine.
+    public func pause() throws {
+        try signalServer(SIGSTOP)
+    }
+
+    /// Lets a paused server run again.
+    public func resume() throws {
+        try signalServer(SIGCONT)
+    }
+
+    private func signalServer(_ signal: Int32) throws {
         let pidFile = try String(contentsOf: dataFolder.appendingPathComponent("postmaster.pid"), encoding: .utf8)
-        guard let line = pidFile.split(separator: "\n").first, let pid = pid_t(line) else {
+        guard let line = pidFile.split(separator: "\n").first, let pid = pid_t(line), pid > 1 else {
             throw PostgresTestServerError.failed("no postmaster pid")
         }
-        guard kill(pid, SIGKILL) == 0 else { throw PostgresTestServerError.failed("kill: \(errno)") }
+        // Stopped first, the postmaster starts no new process while its children are found.
+        guard kill(pid, SIGSTOP) == 0 else { throw PostgresTestServerError.failed("kill: \(errno)") }
+        for child in Self.children(of: pid) { kill(child, signal) }
+        kill(pid, signal)
+    }
+
+    /// The processes whose parent is `parent`, from /proc.
+    private static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(pid_t.init).filter { pid in
+            // /proc/<pid>/stat: "pid (name) state ppid ...": the name may hold spaces, not ")".
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent
+        }
     }
 
     /// Runs SQL as the superuser over the Unix socket (tampering as the server's owner

@@ -39,7 +39,7 @@ struct NotificationListener: Sendable {
                             }
                         }
                     } onCancel: {
-                        _ = connection.close()
+                        let _: EventLoopFuture<Void> = connection.close()
                     }
                 } catch {
                     logger.debug("Sync server notifications interrupted", metadata: ["reason": "\(SyncServerError(error))"])

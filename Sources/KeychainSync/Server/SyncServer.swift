@@ -28,30 +28,46 @@ package actor SyncServer {
     private var listeners: [Int: NotificationListener] = [:]
     private var nextListenerID = 0
 
-    private init(connector: SyncServerConnector, logger: Logger) {
+    /// How long one call may wait for the server once connected.
+    private let operationTimeout: Duration
+
+    private init(connector: SyncServerConnector, logger: Logger, operationTimeout: Duration) {
         self.connector = connector
         self.logger = logger
+        self.operationTimeout = operationTimeout
     }
 
-    /// Connects to the server (``SyncServerError/unreachable(_:)`` within a few seconds when
-    /// it cannot) and checks that its schema is not newer than this code's.
-    package static func connect(_ address: SyncServerAddress, logger: Logger) async throws(SyncServerError) -> SyncServer {
-        let server = SyncServer(connector: try SyncServerConnector(address: address, logger: logger), logger: logger)
+    /// Connects to the server (``SyncServerError/unreachable(_:)`` within seconds when it
+    /// cannot) and checks that its schema is not newer than this code's. A call that gets no
+    /// answer within `operationTimeout` fails with ``SyncServerError/unreachable(_:)`` and
+    /// drops the connection.
+    package static func connect(
+        _ address: SyncServerAddress, logger: Logger, operationTimeout: Duration = .seconds(30)
+    ) async throws(SyncServerError) -> SyncServer {
+        let server = SyncServer(
+            connector: try SyncServerConnector(address: address, logger: logger), logger: logger,
+            operationTimeout: operationTimeout)
         do {
-            try await server.withConnection { connection, logger in
-                let exists = try await connection.query(
-                    "SELECT to_regclass('keychain_sync_schema') IS NOT NULL", logger: logger).collect()
-                guard try exists.first?.decode(Bool.self) == true else { return }
-                let found = try await SyncServerSchema.currentVersion(connection, logger: logger)
-                guard found <= SyncServerSchema.version else {
-                    throw SyncServerError.schemaTooNew(found: found, known: SyncServerSchema.version)
-                }
-            }
+            try await server.checkSchemaVersion()
         } catch {
             await server.close()
             throw error
         }
         return server
+    }
+
+    /// Fails with ``SyncServerError/schemaTooNew(found:known:)`` when the server's schema is
+    /// newer than this code's; a server without the schema yet is fine (``migrate()`` makes it).
+    private func checkSchemaVersion() async throws(SyncServerError) {
+        try await withConnection { connection, logger in
+            let exists = try await connection.query(
+                "SELECT to_regclass('keychain_sync_schema') IS NOT NULL", logger: logger).collect()
+            guard try exists.first?.decode(Bool.self) == true else { return }
+            let found = try await SyncServerSchema.currentVersion(connection, logger: logger)
+            guard found <= SyncServerSchema.version else {
+                throw SyncServerError.schemaTooNew(found: found, known: SyncServerSchema.version)
+            }
+        }
     }
 
     /// Closes the connection and ends every ``changes(_:)`` stream. Later calls fail with
@@ -72,7 +88,7 @@ package actor SyncServer {
 
     deinit {
         for listener in listeners.values { listener.stop() }
-        _ = connection?.close()
+        let _: EventLoopFuture<Void>? = connection?.close()
     }
 
     /// Creates or updates the schema. Idempotent; two clients running it at once take turns.
@@ -221,9 +237,9 @@ package actor SyncServer {
                         """, logger: logger)
                     try await connection.query(
                         """
-                        DELETE FROM keychain_sync_records WHERE group_id = \(group) AND item_id = \(record.itemID)
-                        AND version < (SELECT max(version) FROM keychain_sync_records
-                                       WHERE group_id = \(group) AND item_id = \(record.itemID))
+                        DELETE FROM keychain_sync_records AS old WHERE group_id = \(group) AND item_id = \(record.itemID)
+                        AND EXISTS (SELECT 1 FROM keychain_sync_records AS newer WHERE newer.group_id = old.group_id
+                                    AND newer.item_id = old.item_id AND newer.version > old.version)
                         """, logger: logger)
                 }
                 try await Self.notify(group, connection, logger)
@@ -292,7 +308,6 @@ package actor SyncServer {
             listener.stop()
             Task { await self?.forgetListener(id) }
         }
-        listener.start()
         return stream
     }
 
@@ -303,7 +318,7 @@ package actor SyncServer {
     // MARK: - One call at a time, on a connection made again after a failure
 
     private func withConnection<Result: Sendable>(
-        _ body: (PostgresConnection, Logger) async throws -> sending Result
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws(SyncServerError) -> Result {
         await takeTurn()
         defer { releaseTurn() }
@@ -320,8 +335,11 @@ package actor SyncServer {
             }
             self.connection = connection
         }
+        let logger = self.logger
         do {
-            return try await body(connection, logger)
+            return try await withTimeout(operationTimeout, onTimeout: { let _: EventLoopFuture<Void> = connection.close() }) {
+                try await body(connection, logger)
+            }
         } catch {
             let failure = SyncServerError(error)
             if failure.isConnectionLost || connection.isClosed {

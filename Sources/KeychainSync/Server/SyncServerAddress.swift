@@ -120,7 +120,7 @@ package struct SyncServerAddress: Sendable, Equatable, CustomStringConvertible, 
         for parameter in query.split(separator: "&") {
             let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = try Self.decoded(pair[0], what: "parameter name")
-            let value = pair.count == 2 ? try Self.decoded(pair[1], what: "parameter \(key)") : ""
+            let value = try pair.count == 2 ? Self.decoded(pair[1], what: "parameter \(key)") : ""
             guard seen.insert(key).inserted else { throw .badAddress("the parameter \(key) is given twice") }
             switch key {
             case "sslmode":
@@ -159,9 +159,9 @@ package struct SyncServerAddress: Sendable, Equatable, CustomStringConvertible, 
             }
             self.tlsMode = mode
         }
-        guard let user = user ?? Self.currentUserName() else { throw .badAddress("it names no user") }
-        if database.isEmpty { database = user }
-        self.user = user
+        guard let resolvedUser = user ?? Self.currentUserName() else { throw .badAddress("it names no user") }
+        if database.isEmpty { database = resolvedUser }
+        self.user = resolvedUser
         self.password = password
         self.database = database
         self.rootCertificatePath = rootCertificatePath

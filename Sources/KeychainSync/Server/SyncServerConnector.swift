@@ -29,11 +29,19 @@ struct SyncServerConnector: Sendable {
         self.configuration = configuration
     }
 
+    /// How long connecting, TLS and authentication may take together: a server that accepts
+    /// the TCP connection and never answers is unreachable after that.
+    static let handshakeTimeout: Duration = .seconds(10)
+
     /// A new connection; every failure is a ``SyncServerError``.
     func connect() async throws(SyncServerError) -> PostgresConnection {
+        let configuration = self.configuration, logger = self.logger
         do {
-            return try await PostgresConnection.connect(
-                configuration: configuration, id: Int.random(in: 1...Int.max), logger: logger)
+            // Cancelled at the deadline, postgres-nio abandons the attempt and its channel.
+            return try await withTimeout(Self.handshakeTimeout) {
+                try await PostgresConnection.connect(
+                    configuration: configuration, id: Int.random(in: 1...Int.max), logger: logger)
+            }
         } catch {
             throw SyncServerError(error)
         }
