@@ -208,7 +208,7 @@ package actor SyncServer {
     package func removeJoinRequest(_ group: Data, device: Data) async throws(SyncServerError) {
         try Self.check(group: group)
         try await withConnection { connection, logger in
-            try await connection.query(
+            _ = try await connection.query(
                 "DELETE FROM keychain_sync_join_requests WHERE group_id = \(group) AND device = \(device)", logger: logger)
         }
     }
