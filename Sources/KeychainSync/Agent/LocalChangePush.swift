@@ -106,8 +106,7 @@ extension SyncSession {
 
     func seal(_ item: SyncedItem, itemID: Data, version: RecordVersion, tombstone: Bool,
               secrets: GroupSecrets) throws(SyncFailure) -> (itemID: Data, version: Data, isTombstone: Bool, record: Data) {
-        let content = tombstone ? SyncSealing.tombstone(of: item).serialized(includingSecret: false)
-            : item.serialized(includingSecret: true)
+        let content = item.serialized(includingSecret: !tombstone)
         do {
             let sealed = try SealedRecord.seal(content: content, itemID: itemID, version: version, isTombstone: tombstone,
                                                group: configuration.group, secrets: secrets, author: configuration.device)

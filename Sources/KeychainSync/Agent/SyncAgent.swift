@@ -81,15 +81,19 @@ package final class SyncAgent: Sendable {
         defer { ticker.cancel() }
         var backoff = Duration.milliseconds(250)
         var iterator = wakeups.makeAsyncIterator()
+        // What ends the loop with a failure; the connection is closed before it is thrown.
+        var ending: SyncFailure?
         while !Task.isCancelled {
             do {
                 if server == nil {
                     do {
                         let connected = try await SyncServer.connect(address, logger: logger)
                         server = connected
-                        let changes = await connected.changes(group.bytes)
-                        listening = Task {
-                            for await _ in changes { wake.yield() }
+                        if !once {
+                            let changes = await connected.changes(group.bytes)
+                            listening = Task {
+                                for await _ in changes { wake.yield() }
+                            }
                         }
                     } catch {
                         throw SyncFailure.server(error)
@@ -103,20 +107,27 @@ package final class SyncAgent: Sendable {
                 }
                 try? SyncState(files: files).set(.lastProblem, nil)
                 backoff = .milliseconds(250)
-                if once { return }
+                if once { break }
                 _ = await iterator.next()
             } catch {
                 let failure = error as? SyncFailure ?? .damaged("\(error)")
-                if case .removed = failure { throw failure }
-                if case .notConfigured = failure { throw failure }
-                logger.warning("sync pass failed; trying again", metadata: ["reason": "\(failure)", "in": "\(backoff)"])
+                switch failure {
+                case .removed, .notConfigured:
+                    ending = failure
+                default:
+                    break
+                }
                 try? SyncState(files: files).set(.lastProblem, failure.description)
-                if once { throw failure }
+                if once { ending = failure }
+                if ending != nil { break }
+                logger.warning("sync pass failed; trying again", metadata: ["reason": "\(failure)", "in": "\(backoff)"])
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(30))
             }
         }
+        listening?.cancel()
         await server?.close()
+        if let ending { throw ending }
     }
 }
 

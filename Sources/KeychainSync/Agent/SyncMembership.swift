@@ -44,15 +44,12 @@ package struct SyncMembership: Sendable {
             throw .damaged("the group's first roster could not be made: \(error)")
         }
         do {
+            // The server keeps the genesis as the roster of epoch 0; the founder holds the
+            // group's secrets itself, so no key wrap is needed until a second member joins.
             try await server.migrate()
-            let wrap = try KeyWrap.wrap(secrets, epoch: 0, group: group, to: device.publicIdentity, by: device)
             try await server.createGroup(group.bytes, genesis: genesis.encoded)
-            try await server.publishRoster(group.bytes, epoch: 0, roster: genesis.encoded,
-                                           wraps: [(device.publicIdentity.id.bytes, wrap.encoded)])
-        } catch let error as SyncServerError {
-            throw .server(error)
         } catch {
-            throw .damaged("the group could not be created: \(error)")
+            throw .server(error)
         }
         let configuration = SyncConfiguration(server: address, group: group, genesisHash: genesis.hash, device: device,
                                               membership: .member, secrets: secrets)

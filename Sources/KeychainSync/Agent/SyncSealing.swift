@@ -15,17 +15,9 @@ struct SyncSealing {
         key = SymmetricKey(data: secrets.itemID(for: Data("swift-keychain sync: state sealing key".utf8)))
     }
 
-    /// The tombstone content of `item`: its class and primary-key attributes, nothing else.
-    static func tombstone(of item: SyncedItem) -> SyncedItem {
-        let keyCodes = Set(item.itemClass.schema.primaryKey.map(\.code))
-        var tombstone = item
-        tombstone.attributes = item.attributes.filter { keyCodes.contains($0.key) }
-        tombstone.secret = nil
-        return tombstone
-    }
-
     func seal(_ item: SyncedItem) throws(SyncFailure) -> Data {
-        let content = Self.tombstone(of: item).serialized(includingSecret: false)
+        // A tombstone's content: the class and the identity attributes, no secret.
+        let content = item.serialized(includingSecret: false)
         do {
             guard let combined = try AES.GCM.seal(content, using: key).combined else {
                 throw SyncFailure.damaged("a tombstone could not be sealed")

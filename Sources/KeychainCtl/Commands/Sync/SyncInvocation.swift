@@ -44,7 +44,7 @@ enum SyncInvocation {
         let outcome = Outcome<T>()
         let semaphore = DispatchSemaphore(value: 0)
         let task = Task {
-            do {
+            do throws(SyncFailure) {
                 outcome.set(.success(try await work()))
             } catch {
                 outcome.set(.failure(error))
@@ -80,6 +80,15 @@ enum SyncInvocation {
         default:
             return .other("sync \(command): \(failure)")
         }
+    }
+
+    /// The server's address: the option, else `KEYCHAIN_SYNC_SERVER`, which keeps a password
+    /// out of the process list.
+    static func serverAddress(_ option: String?) throws -> String {
+        if let option { return option }
+        if let address = ProcessInfo.processInfo.environment["KEYCHAIN_SYNC_SERVER"], !address.isEmpty { return address }
+        throw ToolFailure(message: "keychainctl: sync: name the server with --server <url> or KEYCHAIN_SYNC_SERVER",
+                          exitStatus: ExitStatus.usage.code)
     }
 
     /// This machine's name, the default name of its device.

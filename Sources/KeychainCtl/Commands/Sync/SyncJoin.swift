@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import KeychainSync
 
 /// `sync join`: asks to join the group on a server, shows the code to compare, and waits for
@@ -14,7 +15,7 @@ struct SyncJoin: ParsableCommand {
             approval (--timeout), then the first sync run brings the group's items.
             """)
 
-    @Option(help: "The PostgreSQL server, as a URL (as for sync setup).") var server: String
+    @Option(help: "The PostgreSQL server, as a URL, as for sync setup (default: $KEYCHAIN_SYNC_SERVER).") var server: String?
     @Option(help: "The group's id, when the server holds several (sync status on a member shows it).") var group: String?
     @Option(help: "This device's name in the group (default: the host name).") var name: String?
     @Option(help: "Seconds to wait for the approval; 0 returns at once (sync run finishes the join).") var timeout: Int = 600
@@ -25,7 +26,7 @@ struct SyncJoin: ParsableCommand {
         let files = try SyncInvocation.files(options)
         let store = try SyncInvocation.open(files)
         let membership = SyncMembership(files: files, store: store, logger: SyncInvocation.logger)
-        let (server, group, name) = (self.server, self.group, self.name ?? SyncInvocation.hostName)
+        let (server, group, name) = (try SyncInvocation.serverAddress(self.server), self.group, self.name ?? SyncInvocation.hostName)
         let code = try SyncInvocation.run("join") { () async throws(SyncFailure) in
             try await membership.join(server: server, groupHex: group, deviceName: name)
         }

@@ -11,13 +11,16 @@ struct SyncSetup: ParsableCommand {
             group, and this device's keys, which never leave it. From then on, every \
             synchronizable item of the keychain goes to the group when sync run runs.
 
-            The server is a PostgreSQL URL: postgres://user[:password]@host[:port]/database, with \
-            ?sslmode=require or verify-full (and sslrootcert=<file>) for TLS, or \
-            postgres:///database?host=/run/postgresql for a Unix socket. PGPASSWORD is used when \
-            the URL has no password.
+            The server is a PostgreSQL URL: postgres://user[:password]@host[:port]/database. Over \
+            TCP it uses TLS and checks the server's certificate against the system's CAs \
+            (sslrootcert=<file> names your own CA; sslmode=require encrypts without checking; \
+            sslmode=disable turns TLS off); postgres:///database?host=/run/postgresql uses a Unix \
+            socket. A password on the command line shows in ps: give the URL in \
+            KEYCHAIN_SYNC_SERVER instead of --server. The URL is kept in the keychain, sealed, \
+            for sync run.
             """)
 
-    @Option(help: "The PostgreSQL server, as a URL.") var server: String
+    @Option(help: "The PostgreSQL server, as a URL (default: $KEYCHAIN_SYNC_SERVER).") var server: String?
     @Option(help: "This device's name in the group (default: the host name).") var name: String?
     @Flag(help: "Also write a systemd user unit that runs sync run.") var installUnit = false
     @OptionGroup var options: SyncOptions
@@ -26,7 +29,7 @@ struct SyncSetup: ParsableCommand {
         let files = try SyncInvocation.files(options)
         let store = try SyncInvocation.open(files)
         let membership = SyncMembership(files: files, store: store, logger: SyncInvocation.logger)
-        let (server, name) = (self.server, self.name ?? SyncInvocation.hostName)
+        let (server, name) = (try SyncInvocation.serverAddress(self.server), self.name ?? SyncInvocation.hostName)
         let configuration = try SyncInvocation.run("setup") { () async throws(SyncFailure) in
             try await membership.setup(server: server, deviceName: name)
         }
