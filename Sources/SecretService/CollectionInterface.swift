@@ -5,6 +5,7 @@ import Foundation
 /// provider can see.
 extension SecretServiceProvider {
     static let collectionInterface = "org.freedesktop.Secret.Collection"
+    static let itemInterface = "org.freedesktop.Secret.Item"
     /// The properties CreateItem reads; others are ignored, as the API allows.
     static let labelProperty = "org.freedesktop.Secret.Item.Label"
     static let attributesProperty = "org.freedesktop.Secret.Item.Attributes"
@@ -22,7 +23,8 @@ extension SecretServiceProvider {
             let replace = try arguments.boolean()
             var value = try secret.opened(with: try sessions.transport(of: secret.session, for: request.sender))
             defer { value.zero() }
-            let item = try createItem(attributes, label: label, secret: value, replace: replace)
+            let item = try createItem(attributes, label: label, secret: value, contentType: secret.contentType,
+                                      replace: replace)
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPath(item.path)
                 try writer.objectPath(SecretObject.none)
@@ -81,16 +83,34 @@ extension SecretServiceProvider {
 
     /// Stores a new item, or with `replace` changes the one whose attributes are exactly
     /// `attributes`; the item's object.
-    private func createItem(_ attributes: ItemAttributes, label: String, secret value: Data, replace: Bool)
-        throws(BusFailure) -> SecretObject
+    private func createItem(_ attributes: ItemAttributes, label: String, secret value: Data, contentType: String,
+                            replace: Bool) throws(BusFailure) -> SecretObject
     {
         if replace, let existing = try keychain.search(attributes).first(where: { $0.attributes == attributes }) {
-            try keychain.update(existing.reference, attributes: attributes, label: label, secret: value)
-            emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath, argument: existing.object.path)
+            try keychain.update(existing.reference, attributes: attributes, label: label, secret: value,
+                                contentType: contentType)
+            itemChanged(existing.object.path, ["Label", "Attributes", "Modified"])
             return existing.object
         }
-        let item = SecretObject.item(reference: try keychain.add(attributes, label: label, secret: value))
+        let item = SecretObject.item(reference: try keychain.add(attributes, label: label, secret: value,
+                                                                  contentType: contentType))
         emit(Self.collectionInterface, "ItemCreated", on: SecretObject.collectionPath, argument: item.path)
+        emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Items"])
         return item
+    }
+
+    /// Tells clients that the item at `path` changed: the collection's ItemChanged, and the
+    /// item's PropertiesChanged for `properties`.
+    func itemChanged(_ path: String, _ properties: [String]) {
+        emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath, argument: path)
+        emitPropertiesChanged(Self.itemInterface, on: path, properties)
+    }
+
+    /// Tells clients that the collection's lock changed: the service's CollectionChanged and
+    /// the collection's PropertiesChanged for Locked.
+    func lockChanged() {
+        emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath,
+             argument: SecretObject.collectionPath)
+        emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Locked"])
     }
 }
