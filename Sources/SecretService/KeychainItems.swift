@@ -63,9 +63,9 @@ struct KeychainItems: Sendable {
         }
         if status == errSecItemNotFound { return nil }
         try check(status, "SecItemCopyMatching")
-        guard let entry = result as? [String: Any], let data = entry[kSecValueData as String] as? Data else {
-            throw .failed("the keychain returned no secret for the item")
-        }
+        guard let entry = result as? [String: Any] else { throw .failed("the keychain returned no secret for the item") }
+        // An empty secret comes back without v_Data, as Apple's attributes-and-data results do.
+        let data = entry[kSecValueData as String] as? Data ?? Data()
         let stored = (entry[kSecAttrGeneric as String] as? Data).flatMap(ItemGenericData.init(encoded:))
         return (data, stored?.contentType ?? ItemGenericData.defaultContentType)
     }

@@ -18,8 +18,8 @@ import TestSupport
         return try bus.run("/usr/bin/python3", ["-c", prelude + script])
     }
 
-    /// CreateItem's and SetSecret's content type is what GetSecret and GetSecrets answer; a
-    /// secret stored without one (keychainctl's) is `text/plain`.
+    /// CreateItem's and SetSecret's content type is what GetSecret and GetSecrets answer, for
+    /// an empty secret too; a secret stored without one (keychainctl's) is `text/plain`.
     @Test func theContentTypeGivenIsTheOneReturned() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
             #expect(try bus.keychainctl("add-generic-password", "-s", "cli.example", "-a", "a", "-w", "pw").status == 0)
@@ -32,12 +32,16 @@ import TestSupport
                 [cli] = collection.search_items({'service': 'cli.example'})
                 secrets = service.call('GetSecrets', 'aoo', [item.item_path, cli.item_path], collection.session.object_path)[0]
                 print(secrets[item.item_path][3], secrets[cli.item_path][3])
+                empty = collection.create_item('E', {'service': 'empty.example', 'account': 'a'}, b'',
+                                               content_type='application/x-empty')
+                print(empty.get_secret(), empty.get_secret_content_type())
                 """)
             #expect(outcome.status == 0, "\(outcome.errors)")
             #expect(outcome.output == """
                 application/octet-stream b'\\x00\\x01'
                 application/json b'{}'
                 application/json text/plain
+                b'' application/x-empty
 
                 """)
         }
