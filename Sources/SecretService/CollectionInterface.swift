@@ -2,7 +2,7 @@ import Foundation
 
 /// `org.freedesktop.Secret.Collection` at `/org/freedesktop/secrets/collection/login`, also
 /// reached as `/org/freedesktop/secrets/aliases/default`: every generic password the
-/// provider can see.
+/// provider can see. Its Label is the keychain's own (``KeychainItems/label()``).
 extension SecretServiceProvider {
     static let collectionInterface = "org.freedesktop.Secret.Collection"
     static let itemInterface = "org.freedesktop.Secret.Item"
@@ -39,12 +39,25 @@ extension SecretServiceProvider {
     func collectionProperty(_ property: String, _ writer: MessageWriter) throws(BusFailure) {
         switch property {
         case "Items": try writer.objectPaths(try keychain.search(try ItemAttributes(checking: [:])).map(\.object.path))
-        case "Label": try writer.string("Login")
+        case "Label": try writer.string(try keychain.label())
         case "Locked": try writer.boolean(try keychain.isLocked())
         // The keychain records no dates for itself.
         case "Created", "Modified": try writer.uint64(0)
         default: throw .invalidArguments("no property \(property)")
         }
+    }
+
+    /// Sets the collection's Label, kept with the keychain; the others are read-only.
+    func setCollectionProperty(_ property: String, _ value: MessageReader) throws(BusFailure) {
+        guard property == "Label" else { throw .invalidArguments("the property \(property) cannot be set") }
+        let label = try value.string()
+        guard label.utf8.count <= Limits.stringBytes else {
+            throw .invalidArguments("the label is longer than \(Limits.stringBytes) bytes")
+        }
+        try keychain.setLabel(label)
+        emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath,
+             argument: SecretObject.collectionPath)
+        emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Label"])
     }
 
     /// The label and attributes among CreateItem's properties (`a{sv}`); both may be absent.

@@ -194,8 +194,11 @@ public final class SecretServiceProvider {
         do throws(BusFailure) {
             guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
             try checkCaller(call)
-            guard case .item(let reference)? = SecretObject(path: path) else { throw .noSuchObject(path) }
-            try setItemProperty(property, reference, MessageReader(message: value))
+            switch SecretObject(path: path) {
+            case .item(let reference)?: try setItemProperty(property, reference, MessageReader(message: value))
+            case .collection?: try setCollectionProperty(property, MessageReader(message: value))
+            default: throw .noSuchObject(path)
+            }
             return 1
         } catch {
             return sd_bus_error_set(errorOut, error.name, error.message)

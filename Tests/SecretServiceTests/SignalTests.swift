@@ -4,7 +4,7 @@ import TestSupport
 
 /// Signals (Secret Service API 0.2): Collection ItemCreated/ItemChanged/ItemDeleted, Service
 /// CollectionChanged, and org.freedesktop.DBus.Properties.PropertiesChanged for the
-/// collection's Items and Locked and an item's Label, Attributes and Modified, so that a
+/// collection's Items, Label and Locked and an item's Label, Attributes and Modified, so that a
 /// client showing them (Seahorse, a keyring browser) stays current. Heard by a jeepney
 /// listener on the bus, in the order sent.
 @Suite struct SignalTests {
@@ -25,6 +25,7 @@ import TestSupport
                     item.set_attributes({'service': 'sig.example', 'account': 'a', 'kind': 'k'})
                     item.set_secret(b'two')
                     item.delete()
+                    collection.set_label('Renamed')
                     collection.lock()
                     # A round trip after the last change: the signals sent before its reply are in.
                     collection.get_label()
@@ -47,6 +48,8 @@ import TestSupport
                 ITEM PropertiesChanged org.freedesktop.Secret.Item {} ['Modified']
                 COLLECTION ItemDeleted ITEM
                 COLLECTION PropertiesChanged org.freedesktop.Secret.Collection {} ['Items']
+                SERVICE CollectionChanged COLLECTION
+                COLLECTION PropertiesChanged org.freedesktop.Secret.Collection {} ['Label']
                 SERVICE CollectionChanged COLLECTION
                 COLLECTION PropertiesChanged org.freedesktop.Secret.Collection {} ['Locked']
 
