@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import Security
 
 /// The provider's Keychain Services calls: Secret Service items are generic passwords of the
@@ -37,6 +38,49 @@ struct KeychainItems: Sendable {
         if let service = query.values["service"] { search[kSecAttrService as String] = service }
         if let account = query.values["account"] { search[kSecAttrAccount as String] = account }
         return try found(search).filter { $0.attributes.matches(query) }
+    }
+
+    /// SearchItems' answer: the items matching `query` while the keychain is unlocked; while it
+    /// is locked, as locked, those its keychain service and account alone show to match (a
+    /// query of `service`, `account` or `username` only), so that a client unlocks them with a
+    /// prompt and reads them (``lockedMatches(_:)``). Any other query on a locked keychain is
+    /// IsLocked: telling its matches needs the sealed attributes; and so is every query when
+    /// not `namingLocked` (nothing can prompt: the client hears how to unlock instead).
+    func searchSplittingLocked(_ query: ItemAttributes, namingLocked: Bool) throws(BusFailure)
+        -> (unlocked: [String], locked: [String])
+    {
+        do throws(BusFailure) {
+            return (try search(query).map(\.object.path), [])
+        } catch where error.name == BusFailure.isLocked.name {
+            guard namingLocked, let locked = try lockedMatches(query) else { throw error }
+            return ([], locked.map { SecretObject.item(reference: $0).path })
+        }
+    }
+
+    /// The references of the items matching `query` found by the keychain's service and
+    /// account columns without opening them; nil when those do not decide the query.
+    ///
+    /// Exact for `service` and `account` (an item's keychain service and account are those
+    /// attributes, unless stand-ins, which no query of `secret-service:` values is taken to
+    /// name). A `username` is searched as the account: an item whose `username` is a plain
+    /// attribute beside another account is not found while locked.
+    private func lockedMatches(_ query: ItemAttributes) throws(BusFailure) -> [Data]? {
+        let values = query.values
+        guard values.keys.allSatisfy({ ["service", "account", "username"].contains($0) }),
+              !values.values.contains(where: { $0.hasPrefix("secret-service:") }) else { return nil }
+        if let account = values["account"], let username = values["username"], account != username { return nil }
+        var attributes: [String: AttributeValue] = [:]
+        if let service = values["service"] { attributes["svce"] = .string(service) }
+        if let account = values["account"] ?? values["username"] { attributes["acct"] = .string(account) }
+        do throws(KeychainError) {
+            let store = try KeychainStore.shared(environment.files, create: true)
+            let references = try store.referencesByColumns(
+                ItemQuery(itemClass: .genericPassword, attributes: attributes, limit: .all),
+                by: CallerIdentity(accessGroups: environment.accessGroups))
+            return references?.map(\.data)
+        } catch {
+            throw .failed("cannot search the locked keychain: \(error)")
+        }
     }
 
     /// The item `reference` names, or nil when there is none.

@@ -32,10 +32,12 @@ extension SecretServiceProvider {
         case "CreateCollection":
             throw .notSupported("this provider has one collection, login (alias default); it cannot create others")
         case "SearchItems":
-            let found = try keychain.search(try arguments.attributes())
+            // Locked items are named only when a prompt can unlock them.
+            let (unlocked, locked) = try keychain.searchSplittingLocked(
+                try arguments.attributes(), namingLocked: PasswordAsker.available() != nil)
             try reply(to: request) { (writer) throws(BusFailure) in
-                try writer.objectPaths(found.map(\.object.path))
-                try writer.objectPaths([])
+                try writer.objectPaths(unlocked)
+                try writer.objectPaths(locked)
             }
         case "Unlock":
             // The collection and its items share the keychain's lock: all unlocked at once.
