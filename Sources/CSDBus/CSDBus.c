@@ -31,8 +31,9 @@ static int find(sd_bus *bus, const char *path, const char *interface, void *cont
 }
 
 #define UNPRIVILEGED SD_BUS_VTABLE_UNPRIVILEGED
-// Properties whose change no signal announces: values are read on every Get.
-#define CONST_FLAGS (SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION)
+// A change is announced by PropertiesChanged naming the property without its value
+// (invalidation): values are read on every Get.
+#define CHANGE_FLAGS (SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION)
 
 static const sd_bus_vtable service_table[] = {
     SD_BUS_VTABLE_START(0),
@@ -52,7 +53,7 @@ static const sd_bus_vtable service_table[] = {
                              UNPRIVILEGED),
     SD_BUS_METHOD_WITH_NAMES("SetAlias", "so", SD_BUS_PARAM(name) SD_BUS_PARAM(collection), "", , method,
                              UNPRIVILEGED),
-    SD_BUS_PROPERTY("Collections", "ao", get, 0, CONST_FLAGS),
+    SD_BUS_PROPERTY("Collections", "ao", get, 0, CHANGE_FLAGS),
     SD_BUS_SIGNAL_WITH_NAMES("CollectionCreated", "o", SD_BUS_PARAM(collection), 0),
     SD_BUS_SIGNAL_WITH_NAMES("CollectionDeleted", "o", SD_BUS_PARAM(collection), 0),
     SD_BUS_SIGNAL_WITH_NAMES("CollectionChanged", "o", SD_BUS_PARAM(collection), 0),
@@ -67,11 +68,11 @@ static const sd_bus_vtable collection_table[] = {
     SD_BUS_METHOD_WITH_NAMES("CreateItem", "a{sv}(oayays)b",
                              SD_BUS_PARAM(properties) SD_BUS_PARAM(secret) SD_BUS_PARAM(replace), "oo",
                              SD_BUS_PARAM(item) SD_BUS_PARAM(prompt), method, UNPRIVILEGED),
-    SD_BUS_PROPERTY("Items", "ao", get, 0, CONST_FLAGS),
-    SD_BUS_PROPERTY("Label", "s", get, 0, CONST_FLAGS),
-    SD_BUS_PROPERTY("Locked", "b", get, 0, CONST_FLAGS),
-    SD_BUS_PROPERTY("Created", "t", get, 0, CONST_FLAGS),
-    SD_BUS_PROPERTY("Modified", "t", get, 0, CONST_FLAGS),
+    SD_BUS_PROPERTY("Items", "ao", get, 0, CHANGE_FLAGS),
+    SD_BUS_WRITABLE_PROPERTY("Label", "s", get, set, 0, CHANGE_FLAGS | UNPRIVILEGED),
+    SD_BUS_PROPERTY("Locked", "b", get, 0, CHANGE_FLAGS),
+    SD_BUS_PROPERTY("Created", "t", get, 0, CHANGE_FLAGS),
+    SD_BUS_PROPERTY("Modified", "t", get, 0, CHANGE_FLAGS),
     SD_BUS_SIGNAL_WITH_NAMES("ItemCreated", "o", SD_BUS_PARAM(item), 0),
     SD_BUS_SIGNAL_WITH_NAMES("ItemDeleted", "o", SD_BUS_PARAM(item), 0),
     SD_BUS_SIGNAL_WITH_NAMES("ItemChanged", "o", SD_BUS_PARAM(item), 0),
@@ -84,11 +85,11 @@ static const sd_bus_vtable item_table[] = {
     SD_BUS_METHOD_WITH_NAMES("GetSecret", "o", SD_BUS_PARAM(session), "(oayays)", SD_BUS_PARAM(secret), method,
                              UNPRIVILEGED),
     SD_BUS_METHOD_WITH_NAMES("SetSecret", "(oayays)", SD_BUS_PARAM(secret), "", , method, UNPRIVILEGED),
-    SD_BUS_PROPERTY("Locked", "b", get, 0, CONST_FLAGS),
-    SD_BUS_WRITABLE_PROPERTY("Attributes", "a{ss}", get, set, 0, CONST_FLAGS | UNPRIVILEGED),
-    SD_BUS_WRITABLE_PROPERTY("Label", "s", get, set, 0, CONST_FLAGS | UNPRIVILEGED),
-    SD_BUS_PROPERTY("Created", "t", get, 0, CONST_FLAGS),
-    SD_BUS_PROPERTY("Modified", "t", get, 0, CONST_FLAGS),
+    SD_BUS_PROPERTY("Locked", "b", get, 0, CHANGE_FLAGS),
+    SD_BUS_WRITABLE_PROPERTY("Attributes", "a{ss}", get, set, 0, CHANGE_FLAGS | UNPRIVILEGED),
+    SD_BUS_WRITABLE_PROPERTY("Label", "s", get, set, 0, CHANGE_FLAGS | UNPRIVILEGED),
+    SD_BUS_PROPERTY("Created", "t", get, 0, CHANGE_FLAGS),
+    SD_BUS_PROPERTY("Modified", "t", get, 0, CHANGE_FLAGS),
     SD_BUS_VTABLE_END,
 };
 

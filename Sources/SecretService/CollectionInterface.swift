@@ -2,9 +2,10 @@ import Foundation
 
 /// `org.freedesktop.Secret.Collection` at `/org/freedesktop/secrets/collection/login`, also
 /// reached as `/org/freedesktop/secrets/aliases/default`: every generic password the
-/// provider can see.
+/// provider can see. Its Label is the keychain's own (``KeychainItems/label()``).
 extension SecretServiceProvider {
     static let collectionInterface = "org.freedesktop.Secret.Collection"
+    static let itemInterface = "org.freedesktop.Secret.Item"
     /// The properties CreateItem reads; others are ignored, as the API allows.
     static let labelProperty = "org.freedesktop.Secret.Item.Label"
     static let attributesProperty = "org.freedesktop.Secret.Item.Attributes"
@@ -22,7 +23,8 @@ extension SecretServiceProvider {
             let replace = try arguments.boolean()
             var value = try secret.opened(with: try sessions.transport(of: secret.session, for: request.sender))
             defer { value.zero() }
-            let item = try createItem(attributes, label: label, secret: value, replace: replace)
+            let item = try createItem(attributes, label: label, secret: value, contentType: secret.contentType,
+                                      replace: replace)
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPath(item.path)
                 try writer.objectPath(SecretObject.none)
@@ -37,12 +39,25 @@ extension SecretServiceProvider {
     func collectionProperty(_ property: String, _ writer: MessageWriter) throws(BusFailure) {
         switch property {
         case "Items": try writer.objectPaths(try keychain.search(try ItemAttributes(checking: [:])).map(\.object.path))
-        case "Label": try writer.string("Login")
+        case "Label": try writer.string(try keychain.label())
         case "Locked": try writer.boolean(try keychain.isLocked())
         // The keychain records no dates for itself.
         case "Created", "Modified": try writer.uint64(0)
         default: throw .invalidArguments("no property \(property)")
         }
+    }
+
+    /// Sets the collection's Label, kept with the keychain; the others are read-only.
+    func setCollectionProperty(_ property: String, _ value: MessageReader) throws(BusFailure) {
+        guard property == "Label" else { throw .invalidArguments("the property \(property) cannot be set") }
+        let label = try value.string()
+        guard label.utf8.count <= Limits.stringBytes else {
+            throw .invalidArguments("the label is longer than \(Limits.stringBytes) bytes")
+        }
+        try keychain.setLabel(label)
+        emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath,
+             argument: SecretObject.collectionPath)
+        emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Label"])
     }
 
     /// The label and attributes among CreateItem's properties (`a{sv}`); both may be absent.
@@ -81,16 +96,34 @@ extension SecretServiceProvider {
 
     /// Stores a new item, or with `replace` changes the one whose attributes are exactly
     /// `attributes`; the item's object.
-    private func createItem(_ attributes: ItemAttributes, label: String, secret value: Data, replace: Bool)
-        throws(BusFailure) -> SecretObject
+    private func createItem(_ attributes: ItemAttributes, label: String, secret value: Data, contentType: String,
+                            replace: Bool) throws(BusFailure) -> SecretObject
     {
         if replace, let existing = try keychain.search(attributes).first(where: { $0.attributes == attributes }) {
-            try keychain.update(existing.reference, attributes: attributes, label: label, secret: value)
-            emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath, argument: existing.object.path)
+            try keychain.update(existing.reference, attributes: attributes, label: label, secret: value,
+                                contentType: contentType)
+            itemChanged(existing.object.path, ["Label", "Attributes", "Modified"])
             return existing.object
         }
-        let item = SecretObject.item(reference: try keychain.add(attributes, label: label, secret: value))
+        let item = SecretObject.item(reference: try keychain.add(attributes, label: label, secret: value,
+                                                                  contentType: contentType))
         emit(Self.collectionInterface, "ItemCreated", on: SecretObject.collectionPath, argument: item.path)
+        emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Items"])
         return item
+    }
+
+    /// Tells clients that the item at `path` changed: the collection's ItemChanged, and the
+    /// item's PropertiesChanged for `properties`.
+    func itemChanged(_ path: String, _ properties: [String]) {
+        emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath, argument: path)
+        emitPropertiesChanged(Self.itemInterface, on: path, properties)
+    }
+
+    /// Tells clients that the collection's lock changed: the service's CollectionChanged and
+    /// the collection's PropertiesChanged for Locked.
+    func lockChanged() {
+        emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath,
+             argument: SecretObject.collectionPath)
+        emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Locked"])
     }
 }

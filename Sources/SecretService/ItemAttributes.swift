@@ -37,10 +37,24 @@ struct ItemAttributes: Equatable, Sendable {
         return ItemAttributes(trusted: values)
     }
 
-    /// Whether every pair of `query` is one of these attributes (an empty query matches all).
+    /// Whether every pair of `query` is one of these attributes (an empty query matches all),
+    /// where `account` and `username` both name the item's account (``account``): a query's
+    /// `account` matches the account, and its `username` matches the account or a `username`
+    /// attribute kept beside an `account`. Python keyring's `username` and keychainctl's
+    /// account are then one thing.
     func matches(_ query: ItemAttributes) -> Bool {
-        query.values.allSatisfy { values[$0.key] == $0.value }
+        query.values.allSatisfy { name, value in
+            switch name {
+            case "account": account == value
+            case "username": account == value || values["username"] == value
+            default: values[name] == value
+            }
+        }
     }
+
+    /// The item's account: the `account` attribute, else `username` (Python keyring's name
+    /// for it); nil when it has neither.
+    var account: String? { values["account"] ?? values["username"] }
 
     /// The keychain's `kSecAttrService`: the `service` attribute, else ``fingerprint``.
     var keychainService: String { keychainService(copy: nil) }
@@ -51,7 +65,7 @@ struct ItemAttributes: Equatable, Sendable {
 
     /// Whether the keychain's service or account is a stand-in (``fingerprint``) rather than
     /// an attribute of the set.
-    var hasStandIn: Bool { values["service"] == nil || (values["account"] ?? values["username"]) == nil }
+    var hasStandIn: Bool { values["service"] == nil || account == nil }
 
     /// ``keychainService`` of a further item with this same set: the Secret Service lets a
     /// client create several (CreateItem without `replace`), while the keychain keeps one
@@ -60,7 +74,7 @@ struct ItemAttributes: Equatable, Sendable {
     func keychainService(copy: String?) -> String { values["service"] ?? standIn(copy: copy) }
 
     /// ``keychainAccount`` of a further item with this same set; see ``keychainService(copy:)``.
-    func keychainAccount(copy: String?) -> String { values["account"] ?? values["username"] ?? standIn(copy: copy) }
+    func keychainAccount(copy: String?) -> String { account ?? standIn(copy: copy) }
 
     private func standIn(copy: String?) -> String { fingerprint + (copy.map { ":" + $0 } ?? "") }
 
@@ -92,8 +106,16 @@ struct ItemAttributes: Equatable, Sendable {
     /// generic data of an item some other program wrote).
     init?(encoded data: Data) {
         let bytes = [UInt8](data)
-        guard bytes.count >= 8, Array(bytes[0..<4]) == Self.magic else { return nil }
-        var offset = 4
+        var offset = 0
+        guard let set = Self.decode(bytes, at: &offset), offset == bytes.count else { return nil }
+        self = set
+    }
+
+    /// The ``encoded`` set at `offset` of `bytes`, with `offset` moved past it; nil when none
+    /// starts there.
+    static func decode(_ bytes: [UInt8], at start: inout Int) -> ItemAttributes? {
+        guard bytes.count - start >= 8, Array(bytes[start..<start + 4]) == Self.magic else { return nil }
+        var offset = start + 4
         func integer() -> Int? {
             guard bytes.count - offset >= 4 else { return nil }
             let value = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
@@ -117,13 +139,13 @@ struct ItemAttributes: Equatable, Sendable {
             previous = name.bytes
             values[name.string] = value.string
         }
-        guard offset == bytes.count else { return nil }
-        self.values = values
+        start = offset
+        return ItemAttributes(trusted: values)
     }
 
     private static let magic: [UInt8] = Array("SSA1".utf8)
 
-    private static func append(_ value: UInt32, to bytes: inout Data) {
+    static func append(_ value: UInt32, to bytes: inout Data) {
         bytes.append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
     }
 }

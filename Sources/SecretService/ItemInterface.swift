@@ -8,22 +8,24 @@ extension SecretServiceProvider {
         case "Delete":
             guard try keychain.delete(reference) else { throw .noSuchObject(path) }
             emit(Self.collectionInterface, "ItemDeleted", on: SecretObject.collectionPath, argument: path)
+            emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Items"])
             try reply(to: request) { (writer) throws(BusFailure) in try writer.objectPath(SecretObject.none) }
         case "GetSecret":
             let session = try request.arguments.objectPath()
             let transport = try sessions.transport(of: session, for: request.sender)
-            guard var secret = try keychain.secret(of: reference) else { throw .noSuchObject(path) }
+            guard var (secret, contentType) = try keychain.secret(of: reference) else { throw .noSuchObject(path) }
             defer { secret.zero() }
             try reply(to: request, sensitive: true) { (writer) throws(BusFailure) in
-                try TransferredSecret.write(secret, session: session, transport: transport, to: writer)
+                try TransferredSecret.write(secret, contentType: contentType, session: session, transport: transport,
+                                            to: writer)
             }
         case "SetSecret":
             var secret = try TransferredSecret(reading: request.arguments)
             defer { secret.zero() }
             var value = try secret.opened(with: try sessions.transport(of: secret.session, for: request.sender))
             defer { value.zero() }
-            try keychain.update(reference, secret: value)
-            emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath, argument: path)
+            try keychain.update(reference, secret: value, contentType: secret.contentType)
+            itemChanged(path, ["Modified"])
             try reply(to: request) { _ throws(BusFailure) in }
         default:
             throw .notSupported("org.freedesktop.Secret.Item has no method \(member)")
@@ -57,8 +59,7 @@ extension SecretServiceProvider {
         default:
             throw .invalidArguments("the property \(property) cannot be set")
         }
-        let path = SecretObject.item(reference: reference).path
-        emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath, argument: path)
+        itemChanged(SecretObject.item(reference: reference).path, [property, "Modified"])
     }
 
     /// Seconds since 1970, as the API's `t` dates are; 0 for none.

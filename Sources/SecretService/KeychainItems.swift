@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 import Security
 
 /// The provider's Keychain Services calls: Secret Service items are generic passwords of the
@@ -32,10 +33,54 @@ struct KeychainItems: Sendable {
             kSecReturnPersistentRef as String: true,
         ]
         // Narrowed by the keychain's indexed fields where the query fixes them: an item with
-        // the attribute `service` has it as its service, and one with `account` as its account.
+        // the attribute `service` has it as its service, and one with `account` as its account
+        // (a `username` may be a plain attribute beside another account: not narrowed by).
         if let service = query.values["service"] { search[kSecAttrService as String] = service }
         if let account = query.values["account"] { search[kSecAttrAccount as String] = account }
         return try found(search).filter { $0.attributes.matches(query) }
+    }
+
+    /// SearchItems' answer: the items matching `query` while the keychain is unlocked; while it
+    /// is locked, as locked, those its keychain service and account alone show to match (a
+    /// query of `service`, `account` or `username` only), so that a client unlocks them with a
+    /// prompt and reads them (``lockedMatches(_:)``). Any other query on a locked keychain is
+    /// IsLocked: telling its matches needs the sealed attributes; and so is every query when
+    /// not `namingLocked` (nothing can prompt: the client hears how to unlock instead).
+    func searchSplittingLocked(_ query: ItemAttributes, namingLocked: Bool) throws(BusFailure)
+        -> (unlocked: [String], locked: [String])
+    {
+        do throws(BusFailure) {
+            return (try search(query).map(\.object.path), [])
+        } catch where error.name == BusFailure.isLocked.name {
+            guard namingLocked, let locked = try lockedMatches(query) else { throw error }
+            return ([], locked.map { SecretObject.item(reference: $0).path })
+        }
+    }
+
+    /// The references of the items matching `query` found by the keychain's service and
+    /// account columns without opening them; nil when those do not decide the query.
+    ///
+    /// Exact for `service` and `account` (an item's keychain service and account are those
+    /// attributes, unless stand-ins, which no query of `secret-service:` values is taken to
+    /// name). A `username` is searched as the account: an item whose `username` is a plain
+    /// attribute beside another account is not found while locked.
+    private func lockedMatches(_ query: ItemAttributes) throws(BusFailure) -> [Data]? {
+        let values = query.values
+        guard values.keys.allSatisfy({ ["service", "account", "username"].contains($0) }),
+              !values.values.contains(where: { $0.hasPrefix("secret-service:") }) else { return nil }
+        if let account = values["account"], let username = values["username"], account != username { return nil }
+        var attributes: [String: AttributeValue] = [:]
+        if let service = values["service"] { attributes["svce"] = .string(service) }
+        if let account = values["account"] ?? values["username"] { attributes["acct"] = .string(account) }
+        do throws(KeychainError) {
+            let store = try KeychainStore.shared(environment.files, create: true)
+            let references = try store.referencesByColumns(
+                ItemQuery(itemClass: .genericPassword, attributes: attributes, limit: .all),
+                by: CallerIdentity(accessGroups: environment.accessGroups))
+            return references?.map(\.data)
+        } catch {
+            throw .failed("cannot search the locked keychain: \(error)")
+        }
     }
 
     /// The item `reference` names, or nil when there is none.
@@ -48,27 +93,34 @@ struct KeychainItems: Sendable {
         ]).first
     }
 
-    /// The secret of the item `reference` names, or nil when there is none.
-    func secret(of reference: Data) throws(BusFailure) -> Data? {
+    /// The secret of the item `reference` names and its content type, or nil when there is
+    /// none. The caller zeroes the secret.
+    func secret(of reference: Data) throws(BusFailure) -> (value: Data, contentType: String)? {
         var result: CFTypeRef?
         let status = call {
             SecItemCopyMatching([
                 kSecClass as String: kSecClassGenericPassword,
                 kSecValuePersistentRef as String: reference,
                 kSecReturnData as String: true,
+                kSecReturnAttributes as String: true,
             ] as CFDictionary, &result)
         }
         if status == errSecItemNotFound { return nil }
         try check(status, "SecItemCopyMatching")
-        guard let data = result as? Data else { throw .failed("the keychain returned no secret for the item") }
-        return data
+        guard let entry = result as? [String: Any] else { throw .failed("the keychain returned no secret for the item") }
+        // An empty secret comes back without v_Data, as Apple's attributes-and-data results do.
+        let data = entry[kSecValueData as String] as? Data ?? Data()
+        let stored = (entry[kSecAttrGeneric as String] as? Data).flatMap(ItemGenericData.init(encoded:))
+        return (data, stored?.contentType ?? ItemGenericData.defaultContentType)
     }
 
-    /// Adds an item; its reference. A duplicate (another item with the same `service` and
-    /// `account` attributes, which name the keychain item) fails with a message saying so.
-    func add(_ attributes: ItemAttributes, label: String, secret: Data) throws(BusFailure) -> Data {
+    /// Adds an item whose secret has `contentType`; its reference. A duplicate (another item
+    /// with the same `service` and `account` attributes, which name the keychain item) fails
+    /// with a message saying so.
+    func add(_ attributes: ItemAttributes, label: String, secret: Data,
+             contentType: String = ItemGenericData.defaultContentType) throws(BusFailure) -> Data {
         var result: CFTypeRef?
-        let status = writing(attributes) { fields in
+        let status = writing(attributes, contentType: contentType) { fields in
             var item = fields
             item[kSecClass as String] = kSecClassGenericPassword
             item[kSecAttrLabel as String] = label
@@ -82,11 +134,28 @@ struct KeychainItems: Sendable {
     }
 
     /// Changes the item `reference` names: its attributes (and so its keychain service and
-    /// account), label or secret, those given, in one call.
-    func update(_ reference: Data, attributes: ItemAttributes? = nil, label: String? = nil, secret: Data? = nil)
-        throws(BusFailure)
+    /// account), label, secret or the secret's content type, those given, in one call.
+    ///
+    /// A content type other than the item's own is kept in its `kSecAttrGeneric`
+    /// (``ItemGenericData``); an item whose generic data another program wrote keeps
+    /// `text/plain`, and asking for another fails before anything changes.
+    func update(_ reference: Data, attributes: ItemAttributes? = nil, label: String? = nil, secret: Data? = nil,
+                contentType: String? = nil) throws(BusFailure)
     {
-        let status = writing(attributes) { fields in
+        var generic: (attributes: ItemAttributes, contentType: String)?
+        if attributes != nil || contentType != nil {
+            guard let current = try item(reference) else { throw .noSuchObject(SecretObject.item(reference: reference).path) }
+            let wanted = contentType ?? current.contentType
+            if attributes == nil, wanted == current.contentType {
+                generic = nil
+            } else if !current.genericDataIsOurs, wanted != ItemGenericData.defaultContentType {
+                throw .notSupported("this item's generic data belongs to another program, so its content type stays "
+                                    + "\(ItemGenericData.defaultContentType)")
+            } else {
+                generic = (attributes ?? current.attributes, wanted)
+            }
+        }
+        let status = writing(generic?.attributes, contentType: generic?.contentType ?? ItemGenericData.defaultContentType) { fields in
             var changes = fields
             if let label { changes[kSecAttrLabel as String] = label }
             if let secret { changes[kSecValueData as String] = secret }
@@ -118,21 +187,24 @@ struct KeychainItems: Sendable {
     /// when those fields are stand-ins that another item of the same set already has, once
     /// more with stand-ins of this item's own (``ItemAttributes/keychainService(copy:)``).
     /// Fields that are the set's own `service` and `account` are never changed.
-    private func writing(_ attributes: ItemAttributes?, _ write: ([String: Any]) -> OSStatus) -> OSStatus {
+    private func writing(_ attributes: ItemAttributes?, contentType: String, _ write: ([String: Any]) -> OSStatus)
+        -> OSStatus
+    {
         guard let attributes else { return call { write([:]) } }
-        let status = call { write(fields(of: attributes, copy: nil)) }
+        let generic = ItemGenericData(attributes: attributes, contentType: contentType)
+        let status = call { write(fields(of: generic, copy: nil)) }
         guard status == errSecDuplicateItem, attributes.hasStandIn else { return status }
         let copy = UUID().uuidString.lowercased()
-        return call { write(fields(of: attributes, copy: copy)) }
+        return call { write(fields(of: generic, copy: copy)) }
     }
 
-    /// The keychain fields that hold `attributes`, for the first item of that set (`copy`
-    /// nil) or a further one.
-    private func fields(of attributes: ItemAttributes, copy: String?) -> [String: Any] {
+    /// The keychain fields that hold `generic`, for the first item of that set (`copy` nil)
+    /// or a further one.
+    private func fields(of generic: ItemGenericData, copy: String?) -> [String: Any] {
         [
-            kSecAttrService as String: attributes.keychainService(copy: copy),
-            kSecAttrAccount as String: attributes.keychainAccount(copy: copy),
-            kSecAttrGeneric as String: attributes.encoded,
+            kSecAttrService as String: generic.attributes.keychainService(copy: copy),
+            kSecAttrAccount as String: generic.attributes.keychainAccount(copy: copy),
+            kSecAttrGeneric as String: generic.encoded,
         ]
     }
 
@@ -151,10 +223,16 @@ struct KeychainItems: Sendable {
         }
         return entries.compactMap { entry in
             guard let reference = entry[kSecValuePersistentRef as String] as? Data else { return nil }
-            let attributes = (entry[kSecAttrGeneric as String] as? Data).flatMap(ItemAttributes.init(encoded:))
+            // Another program may have written text or bytes of its own there.
+            let stored = entry[kSecAttrGeneric as String]
+            let generic = (stored as? Data).flatMap(ItemGenericData.init(encoded:))
+            let storedNothing = stored == nil || (stored as? Data)?.isEmpty == true || (stored as? String)?.isEmpty == true
+            let attributes = generic?.attributes
                 ?? .derived(service: entry[kSecAttrService as String] as? String ?? "",
                             account: entry[kSecAttrAccount as String] as? String ?? "")
             return StoredItem(reference: reference, attributes: attributes,
+                              contentType: generic?.contentType ?? ItemGenericData.defaultContentType,
+                              genericDataIsOurs: generic != nil || storedNothing,
                               label: entry[kSecAttrLabel as String] as? String ?? "",
                               created: entry[kSecAttrCreationDate as String] as? Date,
                               modified: entry[kSecAttrModificationDate as String] as? Date)

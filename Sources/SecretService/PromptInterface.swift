@@ -70,10 +70,7 @@ extension SecretServiceProvider {
             return
         }
         _ = sd_bus_send(bus, signal, nil)
-        if unlocked {
-            emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath,
-                 argument: SecretObject.collectionPath)
-        }
+        if unlocked { lockChanged() }
     }
 
     /// Completes the prompts whose asking ended; on the bus thread, when the loop is woken.

@@ -7,6 +7,13 @@ import Glibc
 /// The Secret Service provider: owns `org.freedesktop.secrets` on the user's session bus and
 /// answers the Secret Service API 0.2 over the keychain (see ``KeychainItems``).
 ///
+/// An item is a generic password: its `service` attribute is the keychain service, and its
+/// `account` attribute, else its `username` (Python keyring's name), the keychain account;
+/// with both, `account` wins and `username` stays a plain attribute. A search by `account`
+/// or `username` searches the account (``ItemAttributes/matches(_:)``), so keychainctl,
+/// secret-tool and Python keyring find each other's passwords. The secret's content type is
+/// kept with the item (``ItemGenericData``).
+///
 /// It runs on one thread: sd-bus calls the handlers from ``run()``, one message at a time.
 /// Only callers of the user who runs it are served.
 public final class SecretServiceProvider {
@@ -187,8 +194,11 @@ public final class SecretServiceProvider {
         do throws(BusFailure) {
             guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
             try checkCaller(call)
-            guard case .item(let reference)? = SecretObject(path: path) else { throw .noSuchObject(path) }
-            try setItemProperty(property, reference, MessageReader(message: value))
+            switch SecretObject(path: path) {
+            case .item(let reference)?: try setItemProperty(property, reference, MessageReader(message: value))
+            case .collection?: try setCollectionProperty(property, MessageReader(message: value))
+            default: throw .noSuchObject(path)
+            }
             return 1
         } catch {
             return sd_bus_error_set(errorOut, error.name, error.message)
@@ -272,6 +282,19 @@ public final class SecretServiceProvider {
         defer { sd_bus_message_unref(signal) }
         guard (try? MessageWriter(message: signal).objectPath(argument)) != nil else { return }
         _ = sd_bus_send(bus, signal, nil)
+    }
+
+    /// Emits org.freedesktop.DBus.Properties.PropertiesChanged for `names` of `interface` on
+    /// `path`. The properties are declared as emitting invalidation, so the signal names them
+    /// and a client reads the new values when it needs them. Dropped when it cannot be sent,
+    /// as ``emit(_:_:on:argument:)``.
+    func emitPropertiesChanged(_ interface: String, on path: String, _ names: [String]) {
+        var strings = names.map { strdup($0) }
+        defer { strings.forEach { free($0) } }
+        strings.append(nil)
+        _ = strings.withUnsafeMutableBufferPointer { buffer in
+            sd_bus_emit_properties_changed_strv(bus, path, interface, buffer.baseAddress)
+        }
     }
 
     // MARK: -

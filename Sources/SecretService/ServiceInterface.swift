@@ -32,30 +32,34 @@ extension SecretServiceProvider {
         case "CreateCollection":
             throw .notSupported("this provider has one collection, login (alias default); it cannot create others")
         case "SearchItems":
-            let found = try keychain.search(try arguments.attributes())
+            // Locked items are named only when a prompt can unlock them.
+            let (unlocked, locked) = try keychain.searchSplittingLocked(
+                try arguments.attributes(), namingLocked: PasswordAsker.available() != nil)
             try reply(to: request) { (writer) throws(BusFailure) in
-                try writer.objectPaths(found.map(\.object.path))
-                try writer.objectPaths([])
+                try writer.objectPaths(unlocked)
+                try writer.objectPaths(locked)
             }
         case "Unlock":
             // The collection and its items share the keychain's lock: all unlocked at once.
             let objects = try arguments.objectPaths(limit: Limits.pathsPerCall).filter(isCollectionOrItem)
             var prompt = SecretObject.none
-            if !objects.isEmpty, try keychain.isLocked(), try !keychain.unlockWithoutPassword() {
-                prompt = try prompts.create(for: request.sender, objects: objects).path
+            var unlockedNow = false
+            if !objects.isEmpty, try keychain.isLocked() {
+                unlockedNow = try keychain.unlockWithoutPassword()
+                if !unlockedNow { prompt = try prompts.create(for: request.sender, objects: objects).path }
             }
             let unlocked = prompt == SecretObject.none ? objects : []
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPaths(unlocked)
                 try writer.objectPath(prompt)
             }
+            if unlockedNow { lockChanged() }
         case "Lock":
             // Locks the keychain for every process of the user, as SecKeychainLock does.
             let objects = try arguments.objectPaths(limit: Limits.pathsPerCall).filter(isCollectionOrItem)
             if !objects.isEmpty {
                 try keychain.lock()
-                emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath,
-                     argument: SecretObject.collectionPath)
+                lockChanged()
             }
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPaths(objects)
@@ -76,7 +80,7 @@ extension SecretServiceProvider {
                 try writer.open("a", "{o(oayays)}")
                 var replyBytes = 0
                 for reference in references {
-                    guard var secret = try keychain.secret(of: reference) else { continue }
+                    guard var (secret, contentType) = try keychain.secret(of: reference) else { continue }
                     defer { secret.zero() }
                     replyBytes += secret.count
                     guard replyBytes <= Limits.secretBytesPerReply else {
@@ -85,7 +89,8 @@ extension SecretServiceProvider {
                     }
                     try writer.open("e", "o(oayays)")
                     try writer.objectPath(SecretObject.item(reference: reference).path)
-                    try TransferredSecret.write(secret, session: session, transport: transport, to: writer)
+                    try TransferredSecret.write(secret, contentType: contentType, session: session, transport: transport,
+                                                to: writer)
                     try writer.close()
                 }
                 try writer.close()

@@ -16,9 +16,6 @@ struct TransferredSecret {
     var value: [UInt8]
     let contentType: String
 
-    /// What every secret is returned as: the keychain keeps no content type.
-    static let storedContentType = "text/plain"
-
     /// Reads the struct from `reader`, bounded: the value by ``Limits/secretBytes`` and a
     /// block of padding.
     init(reading reader: MessageReader) throws(BusFailure) {
@@ -43,9 +40,9 @@ struct TransferredSecret {
         return Data(plaintext)
     }
 
-    /// Writes `secret`, sealed with `transport`, in `session`, to `writer`.
-    static func write(_ secret: Data, session: String, transport: SessionTransport, to writer: MessageWriter)
-        throws(BusFailure)
+    /// Writes `secret` of `contentType`, sealed with `transport`, in `session`, to `writer`.
+    static func write(_ secret: Data, contentType: String, session: String, transport: SessionTransport,
+                      to writer: MessageWriter) throws(BusFailure)
     {
         var (parameters, value) = try transport.seal(secret)
         defer { value.zero() }
@@ -53,7 +50,7 @@ struct TransferredSecret {
         try writer.objectPath(session)
         try writer.bytes(parameters)
         try writer.bytes(value)
-        try writer.string(storedContentType)
+        try writer.string(contentType)
         try writer.close()
     }
 

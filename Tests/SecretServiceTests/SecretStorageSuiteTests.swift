@@ -8,15 +8,21 @@ import TestTags
 /// sdist of the pinned version from PyPI with pip, checks its SHA-256, and runs its tests
 /// with that secretstorage and Debian's python3 (whose jeepney and cryptography it uses).
 ///
-/// The tests that pass now are pinned, and so are the ones that do not, each with why: a
-/// regression, or a fix that makes a known failure pass, fails this test until the lists
-/// are brought up to date.
+/// The tests that pass now are pinned, and so are the ones the suite skips: a regression,
+/// or a change in what the suite skips, fails this test until the lists are brought up to
+/// date.
 @Suite struct SecretStorageSuiteTests {
     static let version = "3.5.0"
     static let sdistSHA256 = "f04b8e4689cbce351744d5537bf6b1329c6fc68f91fa666f60a380edddcd11be"
 
-    /// The suite's tests that pass against the provider.
+    /// The suite's tests that pass against the provider: all that it does not skip.
     static let passing: Set<String> = [
+        "test_collection.CollectionTest.test_all_collections",
+        "test_collection.CollectionTest.test_all_items",
+        "test_collection.CollectionTest.test_create_empty_item",
+        // The collection's Label is writable, kept with the keychain.
+        "test_collection.CollectionTest.test_label",
+        "test_collection.CollectionTest.test_repr",
         "test_context_manager.ContextManagerTest.test_closing_context_manager",
         "test_exceptions.ExceptionsTest.test_double_deleting",
         "test_exceptions.ExceptionsTest.test_non_existing_collection",
@@ -35,19 +41,6 @@ import TestTags
         "test_item.ItemTest.test_secret_wrong_type",
         "test_item.ItemTest.test_unlock",
     ]
-
-    /// Known failures, and why. Every CollectionTest sets the collection's Label (its
-    /// tearDown puts the old label back), which the API makes writable; the provider's one
-    /// collection, login, has the fixed label "Login", since the keychain keeps no label for
-    /// itself yet, and refuses the write with PropertyReadOnly.
-    static let failing: Set<String> = [
-        "test_collection.CollectionTest.test_all_collections",
-        "test_collection.CollectionTest.test_all_items",
-        "test_collection.CollectionTest.test_create_empty_item",
-        "test_collection.CollectionTest.test_label",
-        "test_collection.CollectionTest.test_repr",
-    ]
-
     /// The suite skips these itself against a real service (BUS_NAME org.freedesktop.secrets):
     /// they need its mock server's collections.
     static let skipped: Set<String> = [
@@ -132,13 +125,11 @@ import TestTags
                 }
             }
             let failures = reasons.joined(separator: "\n")
-            #expect(outcomes["passed", default: []].count == 16, "\(failures)")
+            #expect(outcomes["passed", default: []].count == 21, "\(failures)")
             #expect(outcomes["passed", default: []] == Self.passing, "\(failures)")
-            #expect(outcomes["failed", default: []] == Self.failing, "\(failures)")
+            #expect(outcomes["failed", default: []] == [], "\(failures)")
             #expect(outcomes["skipped", default: []] == Self.skipped)
-            // Each known failure fails for the reason given, and only for it.
-            let readOnlyLabel = "PropertyReadOnly] (\"Property 'Label' is not writable.\",)"
-            #expect(reasons.allSatisfy { $0.hasSuffix(readOnlyLabel) }, "\(failures)")
+            #expect(reasons.isEmpty, "\(failures)")
         }
     }
 }

@@ -54,20 +54,24 @@ import TestSupport
         }
     }
 
-    /// A locked keychain: the provider cannot prompt, so clients get IsLocked with the command
-    /// that unlocks it; once unlocked with keychainctl, the same lookup succeeds.
+    /// A locked keychain where the provider cannot prompt (neither pinentry nor
+    /// systemd-ask-password on its PATH): clients get IsLocked with the command that unlocks
+    /// it; once unlocked with keychainctl, the same lookup succeeds.
     @Test func aLockedKeychainIsReportedWithHowToUnlockIt() throws {
-        try withProvider { (bus: PrivateSessionBus) throws in
-            #expect(try bus.keychainctl("create-keychain", "-p", "keychain password", "login").status == 0)
-            #expect(try bus.keychainctl("add-generic-password", "-s", "locked.example", "-a", "me", "-w", "pw").status == 0)
-            #expect(try bus.keychainctl("lock-keychain", "login").status == 0)
-            let locked = try bus.secretTool("lookup", "service", "locked.example", "account", "me")
-            #expect(locked.status != 0)
-            #expect(locked.output == "")
-            #expect(locked.errors.contains("the keychain is locked: unlock it with keychainctl unlock-keychain"),
-                    "\(locked.errors)")
-            #expect(try bus.keychainctl("unlock-keychain", "-p", "keychain password", "login").status == 0)
-            #expect(try bus.secretTool("lookup", "service", "locked.example", "account", "me").output == "pw")
-        }
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        let emptyPath = TestScratch.folder("empty-path")
+        try FileManager.default.createDirectory(at: emptyPath, withIntermediateDirectories: true)
+        try bus.startProvider(environment: ["PATH": emptyPath.path])
+        #expect(try bus.keychainctl("create-keychain", "-p", "keychain password", "login").status == 0)
+        #expect(try bus.keychainctl("add-generic-password", "-s", "locked.example", "-a", "me", "-w", "pw").status == 0)
+        #expect(try bus.keychainctl("lock-keychain", "login").status == 0)
+        let locked = try bus.secretTool("lookup", "service", "locked.example", "account", "me")
+        #expect(locked.status != 0)
+        #expect(locked.output == "")
+        #expect(locked.errors.contains("the keychain is locked: unlock it with keychainctl unlock-keychain"),
+                "\(locked.errors)")
+        #expect(try bus.keychainctl("unlock-keychain", "-p", "keychain password", "login").status == 0)
+        #expect(try bus.secretTool("lookup", "service", "locked.example", "account", "me").output == "pw")
     }
 }

@@ -121,7 +121,8 @@ import Glibc
     }
 
     /// Lock is the keychain's own lock, shared by every process of the user: keychainctl sees
-    /// the keychain locked and secret-tool gets IsLocked. Unlock returns a prompt; pinentry is
+    /// the keychain locked, and a search whose matches need the sealed attributes is
+    /// IsLocked. Unlock returns a prompt; pinentry is
     /// asked (title, description, prompt, then GETPIN) and its password, percent-escaped on
     /// the wire, unlocks the keychain for everyone; Completed says not dismissed.
     @Test func pinentryAnswersTheUnlockPromptAndTheKeychainUnlocksForEveryone() throws {
@@ -129,8 +130,14 @@ import Glibc
         try withLockedKeychain(prompter: pinentry) { bus in
             let locked = try bus.keychainctl("find-generic-password", "-s", "locked.example", "-w")
             #expect(locked.status != 0 && locked.output.isEmpty)
-            let lookup = try bus.secretTool("lookup", "service", "locked.example", "account", "me")
-            #expect(lookup.status != 0 && lookup.errors.contains("locked"), "\(lookup.errors)")
+            let search = try python(bus, """
+                try:
+                    list(collection.search_items({'service': 'locked.example', 'type': 'x'}))
+                except Exception as error:
+                    print(type(error).__name__, 'IsLocked' in str(error))
+                """)
+            #expect(search.output == "DBusErrorResponse True\n", "\(search.errors)")
+            #expect(pinentry.commands.isEmpty)
 
             let unlock = try python(bus, "print(collection.unlock(), collection.is_locked())")
             #expect(unlock.output == "False False\n", "\(unlock.errors)")
@@ -139,6 +146,27 @@ import Glibc
             #expect(try bus.keychainctl("find-generic-password", "-s", "locked.example", "-w").output == "pw\n")
             // The password never reaches the provider's log.
             #expect(!(try bus.providerErrors()).contains("word"))
+        }
+    }
+
+    /// Service.SearchItems on a locked keychain names the items its service and account show
+    /// to match as locked (the API's second list), so that libsecret unlocks them with a
+    /// prompt: secret-tool lookup asks pinentry and prints the secret; a lookup of an item
+    /// that is not there asks nothing.
+    @Test func secretToolLookupOnALockedKeychainPromptsAndReadsTheSecret() throws {
+        let pinentry = try FakePrompter(answers: [Self.passwordOnTheWire])
+        try withLockedKeychain(prompter: pinentry) { bus in
+            let missing = try bus.secretTool("lookup", "service", "other.example", "account", "me")
+            #expect(missing.status != 0 && missing.output.isEmpty)
+            #expect(pinentry.commands.isEmpty)
+            let search = try bus.call("/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "SearchItems",
+                                      "a{ss}", "1", "service", "locked.example")
+            #expect(search.output.hasPrefix("aoao 0 1 \"/org/freedesktop/secrets/collection/login/"), "\(search.errors)")
+            let lookup = try bus.secretTool("lookup", "service", "locked.example", "account", "me")
+            #expect(lookup.status == 0, "\(lookup.errors)")
+            #expect(lookup.output == "pw")
+            #expect(pinentry.commands == ["SETTITLE", "SETDESC", "SETPROMPT", "GETPIN", "BYE"])
+            #expect(try bus.keychainctl("find-generic-password", "-s", "locked.example", "-w").output == "pw\n")
         }
     }
 
