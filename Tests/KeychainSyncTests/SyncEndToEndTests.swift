@@ -137,4 +137,76 @@ struct SyncEndToEndTests {
         // What it had stays with it.
         #expect(try c.password(service: "before", account: "x") == "shared-before")
     }
+
+    /// Requirement "deletes as tombstones, kept long enough for offline members, then
+    /// collected": a member's pass collects tombstones older than 30 days, and a member whose
+    /// last pass is older than that deletes the items whose deletion it can no longer read.
+    @Test func longAbsentMemberLearnsOfExpiredDeletions() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "kept", account: "x", password: "still-here")
+        try a.store(service: "gone", account: "x", password: "deleted-later")
+        #expect(try a.run("sync", "run", "--once").status == 0)
+        #expect(try b.run("sync", "run", "--once").status == 0)
+        #expect(try b.password(service: "gone", account: "x") == "deleted-later")
+
+        try a.delete(service: "gone", account: "x")
+        #expect(try a.run("sync", "run", "--once").status == 0)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_records WHERE tombstone").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        // Thirty-one days pass for the server's tombstone and for b, which stayed away.
+        try server.psql("UPDATE keychain_sync_records SET stored_at = now() - interval '31 days' WHERE tombstone")
+        // a collected last an hour ago, so its next pass collects again.
+        try a.ageSyncState(key: "lastCollection", byMilliseconds: 3_600_000)
+        #expect(try a.run("sync", "run", "--once").status == 0)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_records WHERE tombstone").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        try b.ageSyncState(key: "lastSync", byMilliseconds: 31 * 86_400_000)
+
+        #expect(try b.run("sync", "run", "--once").status == 0)
+        #expect(try b.password(service: "gone", account: "x") == nil)
+        #expect(try b.password(service: "kept", account: "x") == "still-here")
+    }
+
+    /// Requirement "a systemd user unit that sync setup can install": `sync run --install-unit`
+    /// writes one that runs this keychainctl on this keychain, rewrites its own file, and
+    /// leaves a file it did not write alone.
+    @Test func installUnitWritesASystemdUserUnit() throws {
+        let member = try SyncMember("unit")
+        #expect(try member.run("list-keychains").status == 0)
+        let installed = try member.run("sync", "run", "--install-unit")
+        #expect(installed.status == 0, "\(installed.errors)")
+        let unit = member.home.appendingPathComponent("config/systemd/user/keychain-sync-login.service")
+        let text = try String(contentsOf: unit, encoding: .utf8)
+        let database = member.keychainFolder.appendingPathComponent("login.keychain-db").path
+        #expect(text.contains("ExecStart=\(member.program.executable.resolvingSymlinksInPath().path) sync run --keychain \(database)\n"))
+        #expect(text.contains("Restart=on-failure"))
+        #expect(installed.output.contains("systemctl --user enable --now keychain-sync-login.service"))
+        #expect(try member.run("sync", "run", "--install-unit").status == 0)
+
+        try Data("[Service]\nExecStart=/bin/true\n".utf8).write(to: unit)
+        let refused = try member.run("sync", "run", "--install-unit")
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("was not written by keychainctl"))
+        #expect(try String(contentsOf: unit, encoding: .utf8) == "[Service]\nExecStart=/bin/true\n")
+    }
+
+    /// Requirement "bad input gets an error with a clear message": sync commands on a keychain
+    /// that is in no group, a code that is not one, and a server that is not there.
+    @Test func syncCommandsExplainWhatIsWrong() throws {
+        let member = try SyncMember("lonely")
+        let status = try member.run("sync", "status")
+        #expect(status.status == 1)
+        #expect(status.errors.contains("not in a sync group"))
+        let code = try member.run("sync", "approve", "not-a-code")
+        #expect(code.status == 2)
+        #expect(code.errors.contains("is not a join code"))
+        let unreachable = try member.run("sync", "setup", "--server", "postgres://nobody:hunter2-secret@127.0.0.1:1/keychain?sslmode=disable")
+        #expect(unreachable.status == 1)
+        #expect(unreachable.errors.contains("unreachable"))
+        #expect(!unreachable.errors.contains("hunter2-secret"))
+        let missing = try member.run("sync", "setup")
+        #expect(missing.status == 2)
+        #expect(missing.errors.contains("KEYCHAIN_SYNC_SERVER"))
+    }
 }

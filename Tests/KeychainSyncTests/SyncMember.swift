@@ -60,6 +60,23 @@ final class SyncMember: @unchecked Sendable {
                                   stderr: .open(log.path, O_WRONLY | O_APPEND))
     }
 
+    /// Runs `script` with /bin/sh, in which `$0` is keychainctl, with `variables` added to the
+    /// member's environment: a README line as a user types it.
+    func shell(_ script: String, variables: [String: String] = [:]) throws -> (status: Int32, output: String, errors: String) {
+        try SpawnedProcess.runToEnd("/bin/sh", ["-c", script, program.executable.path],
+                                    environment: environment.merging(variables) { $1 }, outputIn: home.appendingPathComponent("io"))
+    }
+
+    /// Starts `script` as ``shell(_:variables:)`` does, in the background, its output in `log`.
+    func startShell(_ script: String, variables: [String: String] = [:], log: URL) throws -> SpawnedProcess {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        return try SpawnedProcess("/bin/sh", ["-c", "exec " + script, program.executable.path],
+                                  environment: environment.merging(variables) { $1 },
+                                  stdin: .open("/dev/null", O_RDONLY),
+                                  stdout: .open(log.path, O_WRONLY | O_APPEND),
+                                  stderr: .open(log.path, O_WRONLY | O_APPEND))
+    }
+
     /// Starts this member's agent, passing at least every second when nothing wakes it.
     func startAgent() throws {
         precondition(agent == nil, "the agent runs already")
@@ -103,6 +120,16 @@ final class SyncMember: @unchecked Sendable {
         if update { arguments.insert("-U", at: 1) }
         let result = try run(arguments)
         guard result.status == 0 else { throw SyncTestFailure("add-generic-password on \(name): \(result.errors)") }
+    }
+
+    /// Moves a time in the agent's state file back, as if that much time had passed (sqlite3,
+    /// another implementation than the agent's).
+    func ageSyncState(key: String, byMilliseconds milliseconds: Int64) throws {
+        let state = keychainFolder.appendingPathComponent("login.keychain-sync").path
+        let aged = try SpawnedProcess.runToEnd("/usr/bin/sqlite3", [state,
+            "UPDATE progress SET value = value - \(milliseconds) WHERE key = '\(key)'"],
+            environment: environment, outputIn: home.appendingPathComponent("io"))
+        guard aged.status == 0 else { throw SyncTestFailure("sqlite3: \(aged.errors)") }
     }
 
     func delete(service: String, account: String) throws {

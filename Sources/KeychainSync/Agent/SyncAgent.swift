@@ -33,6 +33,8 @@ package final class SyncAgent: Sendable {
     package func pass(store: KeychainStore, server: SyncServer) async throws(SyncFailure) -> PassReport {
         var session = try SyncSession.load(files: files, store: store)
         try await session.refreshMembership(server: server, logger: logger)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let lastSync = try session.state.integer(.lastSync)
         var report = PassReport()
         for _ in 0..<4 {
             report.sent += try await session.push(server: server, logger: logger)
@@ -42,7 +44,11 @@ package final class SyncAgent: Sendable {
             report.pull.stopped = pull.stopped
             if !pull.stopped { break }
         }
-        try session.state.set(.lastSync, Int64(Date().timeIntervalSince1970 * 1000))
+        if lastSync > 0, now - lastSync > TombstoneRetention.reconcileAfter {
+            report.pull.applied += try await session.reconcileAfterLongAbsence(server: server, logger: logger)
+        }
+        try await session.collectExpiredTombstones(server: server, now: now, logger: logger)
+        try session.state.set(.lastSync, now)
         return report
     }
 
@@ -105,11 +111,15 @@ package final class SyncAgent: Sendable {
                     logger.info("synced", metadata: ["sent": "\(report.sent)", "applied": "\(report.pull.applied)",
                                                      "rejected": "\(report.pull.rejected)"])
                 }
-                try? SyncState(files: files).set(.lastProblem, nil)
+                if let state = try? SyncState.open(files: files), (try? state.text(.lastProblem)) != nil {
+                    try? state.set(.lastProblem, nil)
+                }
                 backoff = .milliseconds(250)
                 if once { break }
                 _ = await iterator.next()
             } catch {
+                // Stopped (SIGTERM, SIGINT) while a call was under way: not a failure.
+                if Task.isCancelled { break }
                 let failure = error as? SyncFailure ?? .damaged("\(error)")
                 switch failure {
                 case .removed, .notConfigured:
@@ -117,7 +127,7 @@ package final class SyncAgent: Sendable {
                 default:
                     break
                 }
-                try? SyncState(files: files).set(.lastProblem, failure.description)
+                try? SyncState.open(files: files).set(.lastProblem, failure.description)
                 if once { ending = failure }
                 if ending != nil { break }
                 logger.warning("sync pass failed; trying again", metadata: ["reason": "\(failure)", "in": "\(backoff)"])

@@ -134,7 +134,7 @@ package struct SyncMembership: Sendable {
     /// Keeps a new configuration and the state that goes with it, and turns the log on.
     private func begin(_ configuration: SyncConfiguration, genesis: Roster) throws(SyncFailure) {
         SyncState.remove(files: files)
-        let state = try SyncState(files: files)
+        let state = try SyncState.open(files: files)
         try state.saveRoster(genesis)
         try item.save(configuration)
         do {

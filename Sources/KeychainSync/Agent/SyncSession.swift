@@ -19,7 +19,7 @@ package struct SyncSession: Sendable {
     /// Loads the session of the keychain `files` name; `.notConfigured` when it is in no group.
     package static func load(files: KeychainFiles, store: KeychainStore) throws(SyncFailure) -> SyncSession {
         guard let configuration = try SyncConfigurationItem(store: store).load() else { throw .notConfigured }
-        let state = try SyncState(files: files)
+        let state = try SyncState.open(files: files)
         let encoded = try state.rosters()
         guard let first = encoded.first else { throw .damaged("the sync state holds no roster; run keychainctl sync leave, then join again") }
         var chain: RosterChain

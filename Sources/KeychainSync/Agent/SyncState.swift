@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KeychainCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,9 +30,25 @@ package final class SyncState: Sendable {
         files.directory.appendingPathComponent("\(files.name).keychain-sync")
     }
 
-    /// Opens (creating) the state of the keychain `files` name.
-    package init(files: KeychainFiles) throws(SyncFailure) {
-        let path = Self.url(for: files).path
+    /// The states this process has open, by path: one connection per file and process. A
+    /// second one would open and close a descriptor of the file, and closing any descriptor of
+    /// a file drops every POSIX lock the process holds on it, the first connection's included:
+    /// another process then takes the database for unused and resets its shared memory under it.
+    private static let opened = Mutex<[String: SyncState]>([:])
+
+    /// The state of the keychain `files` names, opened (and created) on first use in this
+    /// process.
+    package static func open(files: KeychainFiles) throws(SyncFailure) -> SyncState {
+        let path = url(for: files).path
+        return try opened.withLock { (states: inout [String: SyncState]) throws(SyncFailure) -> SyncState in
+            if let state = states[path] { return state }
+            let state = try SyncState(path: path)
+            states[path] = state
+            return state
+        }
+    }
+
+    private init(path: String) throws(SyncFailure) {
         do {
             // Created 0600 without following links, and checked, before SQLite opens it.
             guard let fd = try PrivateFile.open(path, flags: O_RDWR | O_CREAT, role: "sync state") else {
@@ -59,9 +76,12 @@ package final class SyncState: Sendable {
         }
     }
 
-    /// Removes the state files of `files`' keychain (leaving the group).
+    /// Closes and removes the state files of `files`' keychain (leaving the group, or starting
+    /// anew in one).
     package static func remove(files: KeychainFiles) {
         let path = url(for: files).path
+        let state = opened.withLock { $0.removeValue(forKey: path) }
+        try? state?.database.close()
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
@@ -102,6 +122,8 @@ package final class SyncState: Sendable {
         case lastSync
         /// The last failure, for `sync status`.
         case lastProblem
+        /// When this member last collected the server's expired tombstones, in ms since 1970.
+        case lastCollection
     }
 
     package func integer(_ key: Key) throws(SyncFailure) -> Int64 {
@@ -142,6 +164,15 @@ package final class SyncState: Sendable {
         try run { db in
             try Row.fetchOne(db, sql: "SELECT item_id, sealed_identity FROM mirror WHERE row_id = ?", arguments: [rowID])
                 .map { MirrorEntry(rowID: rowID, itemID: $0["item_id"], sealedIdentity: $0["sealed_identity"]) }
+        }
+    }
+
+    /// Every row of the mirror: one per synced item this keychain holds.
+    package func mirrorEntries() throws(SyncFailure) -> [MirrorEntry] {
+        try run { db in
+            try Row.fetchAll(db, sql: "SELECT row_id, item_id, sealed_identity FROM mirror ORDER BY row_id").map {
+                MirrorEntry(rowID: $0["row_id"], itemID: $0["item_id"], sealedIdentity: $0["sealed_identity"])
+            }
         }
     }
 

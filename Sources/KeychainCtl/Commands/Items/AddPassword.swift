@@ -67,8 +67,13 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
                 keychain.narrowed(fields.updateSearch), during: "add-\(Fields.noun)") {
                 var changes = fields.changes
                 changes[kSecValueData as String] = secret
-                try store.update(existing, with: changes)
-                return
+                do {
+                    try store.update(existing, with: changes)
+                    return
+                } catch let failure as ToolFailure where failure.status == errSecItemNotFound {
+                    // Deleted by another process (a sync agent, say) since it was found: added
+                    // below, as if it had not been there.
+                }
             }
             var attributes = fields.newItem
             attributes[kSecClass as String] = Fields.itemClass
