@@ -138,7 +138,7 @@ import TestSupport
                            "dump-keychain", "error", "create-keychain", "delete-keychain", "list-keychains",
                            "default-keychain", "login-keychain", "unlock-keychain", "lock-keychain",
                            "set-keychain-password", "set-keychain-settings", "show-keychain-info",
-                           "export-archive", "import-archive", "search"] {
+                           "export-archive", "import-archive", "search", "sync"] {
             let help = try keychainctl(subcommand, "--help")
             #expect(help.status == 0, "\(subcommand)")
             #expect(help.output.contains("USAGE: keychainctl \(subcommand)"), "\(subcommand)")
