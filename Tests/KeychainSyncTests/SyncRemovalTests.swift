@@ -112,6 +112,28 @@ struct SyncRemovalTests {
         #expect(!pass.errors.contains("rejected a record"))
     }
 
+    /// Requirement "`sync leave` vouches for the leaving device's own records": what it wrote,
+    /// also a change it had not sent yet when it left, reaches the members that pull after it
+    /// left; it reads nothing written after.
+    @Test func leavingMemberSendsAndVouchesForItsOwnRecords() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try b.store(service: "sent", account: "x", password: "sent-before-leaving")
+        #expect(try b.run("sync", "run", "--once").status == 0)
+        try b.store(service: "unsent", account: "x", password: "changed-just-before-leaving")
+
+        let leave = try b.run("sync", "leave")
+        #expect(leave.status == 0, "\(leave.errors)")
+        let pass = try a.run("sync", "run", "--once")
+        #expect(pass.status == 0, "\(pass.errors)")
+        #expect(!pass.errors.contains("rejected a record"))
+        #expect(try a.password(service: "sent", account: "x") == "sent-before-leaving")
+        #expect(try a.password(service: "unsent", account: "x") == "changed-just-before-leaving")
+        #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "2\n")
+    }
+
     /// Requirement "a removal is published only if no record reached the group after the
     /// sequence the remover read to": the server refuses it (nothing stored) otherwise.
     @Test func publishRosterRefusesWhenRecordsFollowTheReadSequence() async throws {
