@@ -72,7 +72,7 @@ struct KeyWrapTests {
         try fixture.add(phone)
         try fixture.add(laptop)
         let beforeRemoval = fixture.secrets
-        try fixture.remove(phone.id, cutoff: 0)
+        try fixture.remove(phone.id)
         let wrap = try KeyWrap.wrap(fixture.secrets, epoch: 3, group: fixture.group, to: laptop.publicIdentity, by: fixture.founder)
         let secrets = try wrap.open(as: laptop, group: fixture.group, chain: fixture.chain)
         #expect(secrets.key(epoch: 3) == fixture.secrets.key(epoch: 3))

@@ -21,11 +21,13 @@ struct RosterChainTests {
         let laptop = DeviceIdentity.generate(name: "laptop")
         try fixture.add(phone)
         try fixture.add(laptop)
-        try fixture.remove(phone.id, cutoff: 9)
+        let kept = try fixture.record(Data("kept".utf8), by: phone)
+        try fixture.remove(phone.id, vouching: [kept])
         let current = try Roster(encoded: fixture.chain.current.encoded)
         #expect(current.epoch == 3 && fixture.secrets.currentEpoch == 3)
         #expect(current.members.map(\.id) == [fixture.founder.id, laptop.id])
-        #expect(current.removed == [phone.id: 9])
+        #expect(current.removed == [phone.id: 3])
+        #expect(current.vouched == [kept.vouched])
         #expect(current.hash == fixture.chain.current.hash)
         #expect(current.previousHash == fixture.chain.roster(epoch: 2)?.hash)
         #expect(fixture.chain.roster(epoch: 4) == nil)
@@ -101,13 +103,18 @@ struct RosterChainTests {
         try fixture.add(phone)
         let current = fixture.chain.current
         #expect(throws: MembershipError.alreadyMember) { _ = try current.adding(phone.publicIdentity, signer: fixture.founder) }
-        #expect(throws: MembershipError.notMember) { _ = try current.removing(.random(), cutoff: 0, signer: fixture.founder) }
-        try fixture.remove(phone.id, cutoff: 0)
+        #expect(throws: MembershipError.notMember) { _ = try current.removing(.random(), vouching: [], signer: fixture.founder) }
+        // A removal vouches only for the removed device's records.
+        let founders = try fixture.record(Data("x".utf8), by: fixture.founder)
+        #expect(throws: MembershipError.vouchedForAnotherDevice) {
+            _ = try current.removing(phone.id, vouching: [founders.vouched], signer: fixture.founder)
+        }
+        try fixture.remove(phone.id)
         #expect(throws: MembershipError.previouslyRemoved) {
             _ = try fixture.chain.current.adding(phone.publicIdentity, signer: fixture.founder)
         }
         #expect(throws: MembershipError.lastMember) {
-            _ = try fixture.chain.current.removing(fixture.founder.id, cutoff: 0, signer: fixture.founder)
+            _ = try fixture.chain.current.removing(fixture.founder.id, vouching: [], signer: fixture.founder)
         }
     }
 
@@ -116,8 +123,10 @@ struct RosterChainTests {
         var fixture = try SyncGroupFixture()
         let phone = DeviceIdentity.generate(name: "phone")
         try fixture.add(phone)
-        try fixture.chain.append(fixture.chain.current.removing(phone.id, cutoff: 3, signer: phone))
-        #expect(fixture.chain.current.removed[phone.id] == 3)
+        let own = try fixture.record(Data("own".utf8), by: phone)
+        try fixture.chain.append(fixture.chain.current.removing(phone.id, vouching: [own.vouched], signer: phone))
+        #expect(fixture.chain.current.removed[phone.id] == 2)
+        #expect(fixture.chain.outlivesRemovals(own.vouched))
         #expect(rejection {
             try fixture.chain.append(try fixture.chain.current.adding(DeviceIdentity.generate(name: "x").publicIdentity,
                                                                      signer: fixture.founder))

@@ -110,22 +110,33 @@ struct SealedRecordTests {
                 == .badSignature(.record))
     }
 
-    @Test("A removed member's records count up to its cutoff counter, not after; it cannot open the new epoch's records")
-    func removedMemberCutoff() throws {
+    /// Requirement "a removed member cannot inject a wrong secret": the removal roster vouches
+    /// for exactly the removed device's records that stay valid; every other record of it is
+    /// rejected, also one it signs afterwards with the old epoch's key and its own signing key.
+    @Test("A removed member's vouched records stay valid; any other record of it, old or forged after, is rejected")
+    func removedMemberVouchedRecords() throws {
         var fixture = try SyncGroupFixture()
         let member = DeviceIdentity.generate(name: "laptop")
         try fixture.add(member)
         let memberSecrets = fixture.secrets
-        let atCutoff = try fixture.record(content, by: member, counter: 5)
-        let pastCutoff = try fixture.record(content, by: member, counter: 6)
-        try fixture.remove(member.id, cutoff: 5)
-        #expect(try atCutoff.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) == content)
-        #expect(rejection { _ = try pastCutoff.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) }
-                == .removedAuthorPastCutoff)
-        // The removed member still sealing under its old key: refused past the cutoff as well.
-        let late = try fixture.record(content, by: member, counter: 7, secrets: memberSecrets)
-        #expect(rejection { _ = try late.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) }
-                == .removedAuthorPastCutoff)
+        let vouched = try fixture.record(content, by: member, item: "kept", time: 5_000, counter: 5)
+        let superseded = try fixture.record(content, by: member, item: "other", time: 4_000, counter: 4)
+        try fixture.remove(member.id, vouching: [vouched])
+        #expect(try vouched.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) == content)
+        #expect(rejection { _ = try superseded.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) }
+                == .removedAuthorNotVouched)
+        // Forged after the removal under the old epoch's key: a low counter, a later time, any
+        // item; and another content under the very item and version that stay valid.
+        let wrongSecret = Data("a wrong secret".utf8)
+        for forged in [
+            try fixture.record(wrongSecret, by: member, item: "kept", time: 9_999_999, counter: 1, secrets: memberSecrets),
+            try fixture.record(wrongSecret, by: member, item: "any", time: 9_999_999, counter: 2, secrets: memberSecrets),
+            try fixture.record(wrongSecret, by: member, item: "kept", time: 5_000, counter: 5, secrets: memberSecrets),
+        ] {
+            #expect(forged.epoch == 1)
+            #expect(rejection { _ = try forged.fromServer().open(secrets: fixture.secrets, chain: fixture.chain) }
+                    == .removedAuthorNotVouched)
+        }
         // The new epoch's records do not open with what the removed member holds.
         let fresh = try fixture.record(content, by: fixture.founder)
         #expect(fresh.epoch == 2)

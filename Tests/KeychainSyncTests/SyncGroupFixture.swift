@@ -22,9 +22,9 @@ struct SyncGroupFixture {
         _ = secrets.advanceKeepingKey()
     }
 
-    /// Removes `device` with `cutoff` (a new roster and a fresh key).
-    mutating func remove(_ device: DeviceID, cutoff: UInt64) throws {
-        try chain.append(chain.current.removing(device, cutoff: cutoff, signer: founder))
+    /// Removes `device`, vouching for `records` of it (a new roster and a fresh key).
+    mutating func remove(_ device: DeviceID, vouching records: [SealedRecord] = []) throws {
+        try chain.append(chain.current.removing(device, vouching: records.map(\.vouched), signer: founder))
         _ = secrets.rotate()
     }
 
@@ -42,6 +42,9 @@ struct SyncGroupFixture {
 }
 
 extension SealedRecord {
+    /// What a removal roster lists to keep this record valid.
+    var vouched: VouchedRecord { VouchedRecord(itemID: itemID, version: version, digest: digest) }
+
     /// The record as a member reads it back from the server, with the server's columns equal
     /// to its header.
     func fromServer(_ bytes: Data? = nil) throws -> SealedRecord {

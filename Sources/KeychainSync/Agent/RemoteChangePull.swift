@@ -19,10 +19,13 @@ extension SyncSession {
     /// never applied. The cursor and what was applied move together, in one state transaction
     /// after the keychain's own: an agent killed between the two applies the same records
     /// again, which gives the same rows.
-    package func pull(server: SyncServer, logger: Logger, batch: Int = 500) async throws(SyncFailure) -> PullReport {
+    ///
+    /// The membership is refreshed after reading each batch and before applying it: a roster
+    /// is published before any record appended after it (SyncServer.publishRoster), so a
+    /// removal is known before the records that follow it are checked.
+    package mutating func pull(server: SyncServer, logger: Logger, batch: Int = 500) async throws(SyncFailure) -> PullReport {
         var report = PullReport()
-        guard let secrets = configuration.secrets, isMember else { return report }
-        let sealing = SyncSealing(secrets: secrets)
+        guard configuration.secrets != nil, isMember else { return report }
         var cursor = try state.integer(.cursor)
         while true {
             let records: [ServerRecord]
@@ -32,8 +35,12 @@ extension SyncSession {
                 throw .server(error)
             }
             guard !records.isEmpty else { return report }
+            try await refreshMembership(server: server, logger: logger)
+            guard let secrets = configuration.secrets else { return report }
+            let sealing = SyncSealing(secrets: secrets)
             let knownLog = try state.integer(.logPushed)
             var changes: [SyncState.ItemChange] = []
+            var readBack: [VouchedRecord] = []
             var seen: [Data: RecordVersion] = [:]
             var reached = cursor
             for record in records {
@@ -44,6 +51,12 @@ extension SyncSession {
                     guard sealed.group == configuration.group else { throw SyncRejection.wrongGroup(.record) }
                     let known = try seen[sealed.itemID] ?? state.knownVersion(of: sealed.itemID)
                     if let known, known >= sealed.version {
+                        if known == sealed.version, known.device == me {
+                            // Its own record read back: keeps the digest of the server's copy,
+                            // once it checks, for a removal to vouch for.
+                            _ = try sealed.open(secrets: secrets, chain: chain)
+                            readBack.append(VouchedRecord(itemID: sealed.itemID, version: known, digest: sealed.digest))
+                        }
                         reached = record.sequence
                         continue
                     }
@@ -96,16 +109,17 @@ extension SyncSession {
                 case .changedLocally:
                     report.stopped = true
                 case .applied(let rowID):
-                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: (rowID, try sealing.seal(item))))
+                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: (rowID, try sealing.seal(item)),
+                                         digest: sealed.digest))
                 case .deleted, .absent:
-                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil))
+                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil, digest: sealed.digest))
                 }
                 if report.stopped { break }
                 seen[sealed.itemID] = sealed.version
                 report.applied += 1
                 reached = record.sequence
             }
-            try state.record(changes, progress: [(.cursor, reached)])
+            try state.record(changes, readBack: readBack, progress: [(.cursor, reached)])
             cursor = reached
             if report.stopped || records.count < batch { return report }
         }

@@ -10,11 +10,16 @@ package struct SyncMembership: Sendable {
     package let files: KeychainFiles
     package let store: KeychainStore
     let logger: Logger
+    /// Runs between a removal's last read of the server and its publication: tests append
+    /// records there to check that the removal reads them and vouches for them.
+    let beforePublishingRemoval: (@Sendable () async -> Void)?
 
-    package init(files: KeychainFiles, store: KeychainStore, logger: Logger) {
+    package init(files: KeychainFiles, store: KeychainStore, logger: Logger,
+                 beforePublishingRemoval: (@Sendable () async -> Void)? = nil) {
         self.files = files
         self.store = store
         self.logger = logger
+        self.beforePublishingRemoval = beforePublishingRemoval
     }
 
     var item: SyncConfigurationItem { SyncConfigurationItem(store: store) }
@@ -186,32 +191,39 @@ package struct SyncMembership: Sendable {
     }
 
     /// `sync remove DEVICE`: a new roster without it and a new group key, wrapped to the
-    /// members that remain, so that it cannot read anything written after. What it wrote up to
-    /// the last record this member accepted from it stays valid (the cutoff); anything later
-    /// is rejected by every member.
+    /// members that remain, so that it cannot read anything written after. Of its records, the
+    /// roster vouches for those that hold the latest version this member knows of an item,
+    /// after reading every record the server has; every member rejects any other record of it,
+    /// so what it signs after its removal (it still holds the old key and its signing key)
+    /// never counts.
     package func remove(device: String) async throws(SyncFailure) -> DevicePublicIdentity {
         var session = try SyncSession.load(files: files, store: store)
         let server = try await Self.connect(session.configuration.server, logger: logger)
         defer { Task { await server.close() } }
         try await session.refreshMembership(server: server, logger: logger)
-        guard session.isMember, let secrets = session.configuration.secrets else { throw .usage("this device is not an approved member") }
+        guard session.isMember, session.configuration.secrets != nil else { throw .usage("this device is not an approved member") }
         let target = try Self.member(named: device, in: session.chain.current)
         guard target.id != session.me else { throw .usage("to take this device out of the group, use keychainctl sync leave") }
-        try await rotate(removing: target, session: &session, secrets: secrets, server: server)
+        try await rotate(removing: target.id, session: &session, server: server)
         return target
     }
 
     /// `sync leave`: takes this device out (a roster without it, a new key for the others),
     /// turns the log off and forgets the configuration and state. The synced items stay in
     /// this keychain; they no longer sync.
+    ///
+    /// The leaving device signs its own removal and makes the others' new key: it is honest by
+    /// definition, as it could have kept writing as a member. Like any removal, the roster
+    /// vouches for its records that stay valid, after it sent its last changes and read
+    /// everything.
     package func leave() async throws(SyncFailure) {
         var session = try SyncSession.load(files: files, store: store)
-        if session.isMember, let secrets = session.configuration.secrets, session.chain.current.members.count > 1 {
+        if session.isMember, session.configuration.secrets != nil, session.chain.current.members.count > 1 {
             let server = try await Self.connect(session.configuration.server, logger: logger)
             defer { Task { await server.close() } }
             try await session.refreshMembership(server: server, logger: logger)
-            if let me = session.chain.current.members.first(where: { $0.id == session.me }) {
-                try await rotate(removing: me, session: &session, secrets: secrets, server: server)
+            if session.isMember {
+                try await rotate(removing: session.me, session: &session, server: server)
             }
         }
         try forget()
@@ -229,24 +241,50 @@ package struct SyncMembership: Sendable {
         SyncState.remove(files: files)
     }
 
-    private func rotate(removing target: DevicePublicIdentity, session: inout SyncSession, secrets: GroupSecrets,
+    /// How many times a removal reads the group again when records keep arriving before it
+    /// can publish.
+    static let removalAttempts = 5
+
+    /// Removes `target` (this device itself when it leaves): sends this member's changes and
+    /// reads every record the server holds (a pass), makes the roster vouching for the
+    /// target's records among the latest versions known here, and publishes it only if no
+    /// record reached the group since the pass read; otherwise reads again and retries.
+    private func rotate(removing target: DeviceID, session: inout SyncSession,
                         server: SyncServer) async throws(SyncFailure) {
-        var secrets = secrets
-        let cutoff = target.id == session.me ? UInt64(bitPattern: try session.state.integer(.logPushed))
-            : try session.state.highestCounter(of: target.id)
-        let next: Roster
-        do {
-            next = try session.chain.current.removing(target.id, cutoff: cutoff, signer: session.configuration.device)
-        } catch {
-            throw .damaged("the roster could not be changed: \(error)")
+        for _ in 0..<Self.removalAttempts {
+            let pass = try await SyncAgent(files: files, logger: logger).pass(store: store, server: server)
+            guard !pass.pull.stopped else {
+                throw .usage("this member could not read every record of the group (is the keychain locked?); unlock it and run the command again")
+            }
+            session = try SyncSession.load(files: files, store: store)
+            guard session.isMember, var secrets = session.configuration.secrets else { throw .usage("this device is not an approved member") }
+            guard session.chain.current.member(target) != nil else { throw .usage("that device is no longer a member of the group") }
+            let readThrough = try session.state.integer(.cursor)
+            let next: Roster
+            do {
+                next = try session.chain.current.removing(target, vouching: try session.state.vouchedRecords(of: target),
+                                                          signer: session.configuration.device)
+            } catch let failure as SyncFailure {
+                throw failure
+            } catch {
+                throw .damaged("the roster could not be changed: \(error)")
+            }
+            _ = secrets.rotate()
+            await beforePublishingRemoval?()
+            do {
+                try await publish(next, secrets: secrets, session: &session, server: server, readThrough: readThrough)
+                return
+            } catch .server(.recordsAppended) {
+                logger.info("records reached the group during the removal; reading them and trying again")
+            }
         }
-        _ = secrets.rotate()
-        try await publish(next, secrets: secrets, session: &session, server: server)
+        throw .usage("records keep reaching the sync group; run the command again")
     }
 
     /// Publishes `next` with the keys wrapped to each of its members, then keeps both here.
+    /// With `readThrough`, only if the server holds no record after that sequence.
     private func publish(_ next: Roster, secrets: GroupSecrets, session: inout SyncSession,
-                         server: SyncServer) async throws(SyncFailure) {
+                         server: SyncServer, readThrough: Int64? = nil) async throws(SyncFailure) {
         let group = session.configuration.group
         var wraps: [(device: Data, wrap: Data)] = []
         do {
@@ -258,7 +296,8 @@ package struct SyncMembership: Sendable {
             throw .damaged("the group's keys could not be wrapped: \(error)")
         }
         do {
-            try await server.publishRoster(group.bytes, epoch: Int64(bitPattern: next.epoch), roster: next.encoded, wraps: wraps)
+            try await server.publishRoster(group.bytes, epoch: Int64(bitPattern: next.epoch), roster: next.encoded, wraps: wraps,
+                                           readThrough: readThrough)
         } catch .alreadyExists {
             throw .usage("another member changed the group at the same moment; run the command again")
         } catch {

@@ -8,8 +8,8 @@ import Glibc
 
 /// The agent's progress, beside the keychain (`<name>.keychain-sync`, 0600): how far it has
 /// read the server and the keychain's change log, the latest version it knows of each item,
-/// which keychain row holds which synced item, the rosters it verified, and the highest
-/// counter it accepted from each author (a removal's cutoff).
+/// which keychain row holds which synced item, and the rosters it verified. The latest versions
+/// are also what a removal vouches for (``vouchedRecords(of:)``).
 ///
 /// Nothing here is secret or names an item: item ids are keyed hashes, versions are times and
 /// device ids, and what a tombstone must carry about a row (its class and primary key) is
@@ -98,6 +98,14 @@ package final class SyncState: Sendable {
                 CREATE TABLE author (device BLOB PRIMARY KEY NOT NULL, counter INTEGER NOT NULL);
                 """)
         }
+        // Removals vouch for the exact records that stay valid (read from `known`, with the
+        // digest of each record as the server holds it), not for counters up to a cutoff.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                DROP TABLE author;
+                ALTER TABLE known ADD COLUMN record_digest BLOB;
+                """)
+        }
         return migrator
     }
 
@@ -182,20 +190,23 @@ package final class SyncState: Sendable {
 
     /// Records what a push sent (or a pull applied), in one transaction: the item's version,
     /// where it lives now (nil: nowhere, a deletion) and the progress key that moved.
-    package func record(_ changes: [ItemChange], progress: [(Key, Int64)]) throws(SyncFailure) {
+    /// `readBack` are this member's own records read back from the server: their digest as
+    /// the server holds it is kept, for a removal to vouch for.
+    package func record(_ changes: [ItemChange], readBack: [VouchedRecord] = [], progress: [(Key, Int64)]) throws(SyncFailure) {
         try run { db in
             for change in changes {
-                try db.execute(sql: "INSERT OR REPLACE INTO known (item_id, version) VALUES (?, ?)",
-                               arguments: [change.itemID, change.version.encoded])
+                try db.execute(sql: "INSERT OR REPLACE INTO known (item_id, version, record_digest) VALUES (?, ?, ?)",
+                               arguments: [change.itemID, change.version.encoded, change.digest])
                 try db.execute(sql: "DELETE FROM mirror WHERE item_id = ?", arguments: [change.itemID])
                 if let place = change.place {
                     try db.execute(sql: "INSERT OR REPLACE INTO mirror (row_id, item_id, sealed_identity) VALUES (?, ?, ?)",
                                    arguments: [place.rowID, change.itemID, place.sealedIdentity])
                 }
+            }
+            for record in readBack {
                 try db.execute(sql: """
-                    INSERT INTO author (device, counter) VALUES (?, ?)
-                    ON CONFLICT (device) DO UPDATE SET counter = max(counter, excluded.counter)
-                    """, arguments: [change.version.device.bytes, Int64(bitPattern: change.version.counter)])
+                    UPDATE known SET record_digest = ? WHERE item_id = ? AND version = ? AND record_digest IS NOT ?
+                    """, arguments: [record.digest, record.itemID, record.version.encoded, record.digest])
             }
             for (key, value) in progress { try Self.set(db, key, value) }
         }
@@ -207,14 +218,34 @@ package final class SyncState: Sendable {
         package var version: RecordVersion
         /// The keychain row that holds it now, with its sealed identity; nil when deleted.
         package var place: (rowID: Int64, sealedIdentity: Data)?
+        /// The digest of the record as the server holds it (SealedRecord.digest); nil for a
+        /// record this member sent, until it reads it back from the server.
+        package var digest: Data? = nil
     }
 
-    /// The highest counter accepted from `device` (0: none).
-    package func highestCounter(of device: DeviceID) throws(SyncFailure) -> UInt64 {
-        let value = try run { db in
-            try Int64.fetchOne(db, sql: "SELECT counter FROM author WHERE device = ?", arguments: [device.bytes]) ?? 0
+    /// The items whose latest version this member knows was written by `device`, with that
+    /// version and the digest of the record as read from the server: what a roster removing
+    /// `device` vouches for (every other record of it is superseded here, or was never read).
+    package func vouchedRecords(of device: DeviceID) throws(SyncFailure) -> [VouchedRecord] {
+        // The version's bytes 8..<24 are its device (RecordVersion's layout; substr counts from 1).
+        let rows = try run { db in
+            try Row.fetchAll(db, sql: """
+                SELECT item_id, version, record_digest FROM known
+                WHERE substr(version, 9, 16) = ? AND record_digest IS NOT NULL
+                """, arguments: [device.bytes])
+                .map { (itemID: $0["item_id"] as Data, version: $0["version"] as Data, digest: $0["record_digest"] as Data) }
         }
-        return UInt64(bitPattern: value)
+        var records: [VouchedRecord] = []
+        records.reserveCapacity(rows.count)
+        for row in rows {
+            do {
+                records.append(VouchedRecord(itemID: row.itemID, version: try RecordVersion(encoded: row.version),
+                                             digest: row.digest))
+            } catch {
+                throw .damaged("the sync state holds a malformed version")
+            }
+        }
+        return records
     }
 
     // MARK: - Rosters

@@ -11,6 +11,8 @@ package enum MembershipError: Error, Sendable, Equatable, CustomStringConvertibl
     case notMember
     /// Removing the last member would leave no one to sign the next roster.
     case lastMember
+    /// A removal vouching for a record that another device wrote.
+    case vouchedForAnotherDevice
     /// The group secrets do not reach that epoch.
     case epochNotHeld(UInt64)
     /// A record's version names another device than its author.
@@ -29,6 +31,7 @@ package enum MembershipError: Error, Sendable, Equatable, CustomStringConvertibl
         case .previouslyRemoved: "the device was removed from the group and must join with a new identity"
         case .notMember: "the device is not a member"
         case .lastMember: "the last member cannot be removed"
+        case .vouchedForAnotherDevice: "a removal can vouch only for records of the device it removes"
         case .epochNotHeld(let epoch): "no group key held for epoch \(epoch)"
         case .authorNotVersionDevice: "the record's version names another device than its author"
         case .badItemID: "an item id must be 32 bytes"

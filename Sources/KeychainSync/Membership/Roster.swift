@@ -18,12 +18,19 @@ import Foundation
 /// | member count   | 4, at least 1                                                  |
 /// | members        | each a 4-byte length and a DevicePublicIdentity's encoded form, ids distinct |
 /// | removed count  | 4                                                              |
-/// | removed        | each a device id (16) and its cutoff counter (8), ids ascending, none a member |
+/// | removed        | each a device id (16) and the epoch of the roster that removed it (8, 1 to this epoch), ids ascending, none a member |
+/// | vouched count  | 4                                                              |
+/// | vouched        | each a VouchedRecord (item id 32, version 32, digest 32), ascending and distinct; each version's device is one this roster removes (removal epoch = this epoch) |
 /// | signer         | 16, a device id                                                |
 /// | signature      | 64, ECDSA P-256 SHA-256 (raw r‖s) over every byte before it    |
 ///
 /// `hash` is SHA-256 of every byte before the signature. `removed` keeps every removal since
-/// genesis: a removed device's records count only up to its cutoff counter.
+/// genesis with the epoch that made it; `vouched` lists, in the roster that removes a device
+/// only, exactly which of its records stay valid (the latest version of each item the remover
+/// held, when that device wrote it, with the digest of the record as the server holds it).
+/// Members accept a removed device's record only when that roster vouches for its item id,
+/// version and digest (SealedRecord.open), so a removed device that still holds an old epoch's
+/// key and its signing key cannot write anything that counts.
 package struct Roster: Sendable {
     static let hashCount = 32
 
@@ -31,7 +38,10 @@ package struct Roster: Sendable {
     package let epoch: UInt64
     package let previousHash: Data
     package let members: [DevicePublicIdentity]
+    /// Every device removed since genesis, with the epoch of the roster that removed it.
     package let removed: [DeviceID: UInt64]
+    /// The records of the devices this roster removes that stay valid; empty in every other roster.
+    package let vouched: Set<VouchedRecord>
     package let signer: DeviceID
     package let encoded: Data
     /// SHA-256 of the signed bytes, which the next roster names and members pin at genesis.
@@ -44,7 +54,7 @@ package struct Roster: Sendable {
     /// The first roster of a new group, with `founder` its only member.
     package static func genesis(group: GroupID, founder: DeviceIdentity) throws(MembershipError) -> Roster {
         try signed(group: group, epoch: 0, previousHash: Data(count: hashCount),
-                   members: [founder.publicIdentity], removed: [:], signer: founder)
+                   members: [founder.publicIdentity], removed: [:], vouched: [], signer: founder)
     }
 
     /// The next roster, with `member` added, signed by `signer` (a member of this one).
@@ -53,20 +63,30 @@ package struct Roster: Sendable {
         guard self.member(member.id) == nil else { throw .alreadyMember }
         guard removed[member.id] == nil else { throw .previouslyRemoved }
         return try Self.signed(group: groupID, epoch: epoch + 1, previousHash: hash,
-                               members: members + [member], removed: removed, signer: signer)
+                               members: members + [member], removed: removed, vouched: [], signer: signer)
     }
 
-    /// The next roster, without `device`, whose records count only up to counter `cutoff`
-    /// (the highest of its counters the remover has seen), signed by `signer` (a member of
-    /// this one, possibly `device` itself when it leaves).
-    package func removing(_ device: DeviceID, cutoff: UInt64, signer: DeviceIdentity) throws(MembershipError) -> Roster {
+    /// The next roster, without `device`, of whose records only `vouching` stay valid (the
+    /// latest version of each item the remover holds, where `device` wrote it), signed by
+    /// `signer` (a member of this one, possibly `device` itself when it leaves).
+    package func removing(_ device: DeviceID, vouching: some Sequence<VouchedRecord>,
+                          signer: DeviceIdentity) throws(MembershipError) -> Roster {
         guard member(signer.id) != nil else { throw .signerNotMember }
         guard member(device) != nil else { throw .notMember }
         guard members.count > 1 else { throw .lastMember }
+        let vouched = Set(vouching)
+        guard vouched.allSatisfy({ $0.author == device }) else { throw .vouchedForAnotherDevice }
         var removed = removed
-        removed[device] = cutoff
+        removed[device] = epoch + 1
         return try Self.signed(group: groupID, epoch: epoch + 1, previousHash: hash,
-                               members: members.filter { $0.id != device }, removed: removed, signer: signer)
+                               members: members.filter { $0.id != device }, removed: removed, vouched: vouched,
+                               signer: signer)
+    }
+
+    /// Whether this roster lists `record` among the records of the devices it removes that
+    /// stay valid (see ``RosterChain/outlivesRemovals(_:)``).
+    package func vouches(_ record: VouchedRecord) -> Bool {
+        vouched.contains(record)
     }
 
     /// The member with that id, nil when it is none.
@@ -76,15 +96,19 @@ package struct Roster: Sendable {
 
     /// Verifies that `next` follows this roster: same group, epoch + 1, names this roster's
     /// hash, signed by a member of this roster, keeps every member's keys, and keeps every
-    /// removal with its cutoff (a member that leaves the list must be in `removed`).
+    /// removal with its epoch; a device it newly removes was a member here and is removed at
+    /// `next`'s epoch (a member that leaves the list must be in `removed`).
     package func verifyNext(_ next: Roster) throws(SyncRejection) {
         guard next.groupID == groupID else { throw .wrongGroup(.roster) }
         guard next.epoch == epoch + 1 else { throw .rosterEpochNotNext(expected: epoch + 1, found: next.epoch) }
         guard next.previousHash == hash else { throw .rosterPreviousHashMismatch(epoch: next.epoch) }
         guard let signer = member(next.signer) else { throw .unknownAuthor(.roster, epoch: epoch) }
         guard next.isSigned(by: signer) else { throw .badSignature(.roster) }
-        for (device, cutoff) in removed where next.removed[device] != cutoff {
+        for (device, removalEpoch) in removed where next.removed[device] != removalEpoch {
             throw .rosterInconsistent(epoch: next.epoch)
+        }
+        for (device, removalEpoch) in next.removed where removed[device] == nil {
+            guard member(device) != nil, removalEpoch == next.epoch else { throw .rosterInconsistent(epoch: next.epoch) }
         }
         for member in members {
             if let kept = next.member(member.id) {
@@ -98,7 +122,7 @@ package struct Roster: Sendable {
     /// Verifies that this is a well-formed genesis: epoch 0, no previous hash, no removals,
     /// one member who signed it.
     func verifyGenesis() throws(SyncRejection) {
-        guard epoch == 0, previousHash == Data(count: Self.hashCount), removed.isEmpty,
+        guard epoch == 0, previousHash == Data(count: Self.hashCount), removed.isEmpty, vouched.isEmpty,
               members.count == 1, members[0].id == signer
         else { throw .genesisMismatch }
         guard isSigned(by: members[0]) else { throw .badSignature(.roster) }
@@ -110,12 +134,15 @@ package struct Roster: Sendable {
     }
 
     private static func signed(group: GroupID, epoch: UInt64, previousHash: Data, members: [DevicePublicIdentity],
-                               removed: [DeviceID: UInt64], signer: DeviceIdentity) throws(MembershipError) -> Roster {
+                               removed: [DeviceID: UInt64], vouched: Set<VouchedRecord>,
+                               signer: DeviceIdentity) throws(MembershipError) -> Roster {
         let body = SyncField.message(.roster, [.fixed(group.bytes), .uint64(epoch), .fixed(previousHash),
                                                .uint32(UInt32(members.count))]
             + members.map { .sized($0.encoded) }
             + [.uint32(UInt32(removed.count))]
             + removed.sorted { $0.key < $1.key }.flatMap { [SyncField.fixed($0.key.bytes), .uint64($0.value)] }
+            + [.uint32(UInt32(vouched.count))]
+            + vouched.sorted().map { .fixed($0.encoded) }
             + [.fixed(signer.id.bytes)])
         let signature: Data
         do { signature = try signer.signature(for: body) } catch { throw .cryptoFailure }
@@ -146,8 +173,24 @@ package struct Roster: Sendable {
             let device = try DeviceID(bytes: reader.fixed(DeviceID.count), kind: kind)
             guard previous.map({ $0 < device }) ?? true, memberIndex[device] == nil
             else { throw .malformed(kind) }
-            removed[device] = try reader.uint64()
+            let removalEpoch = try reader.uint64()
+            guard removalEpoch >= 1, removalEpoch <= epoch else { throw .malformed(kind) }
+            removed[device] = removalEpoch
             previous = device
+        }
+        let vouchedCount = try reader.count(entrySize: VouchedRecord.encodedCount)
+        var vouched = Set<VouchedRecord>(minimumCapacity: vouchedCount)
+        var previousVouched: VouchedRecord?
+        for _ in 0..<vouchedCount {
+            let itemID = try reader.fixed(SealedRecord.itemIDCount)
+            let version: RecordVersion
+            do { version = try RecordVersion(encoded: reader.fixed(RecordVersion.encodedCount)) } catch { throw .malformed(kind) }
+            let record = VouchedRecord(itemID: itemID, version: version, digest: try reader.fixed(VouchedRecord.digestCount))
+            // Only records of a device this roster removes; ascending, so each is listed once.
+            guard previousVouched.map({ $0 < record }) ?? true, removed[record.author] == epoch
+            else { throw .malformed(kind) }
+            vouched.insert(record)
+            previousVouched = record
         }
         signer = try DeviceID(bytes: reader.fixed(DeviceID.count), kind: kind)
         signedCount = reader.offset
@@ -156,6 +199,7 @@ package struct Roster: Sendable {
         self.members = members
         self.memberIndex = memberIndex
         self.removed = removed
+        self.vouched = vouched
         self.encoded = Data(encoded)
         hash = Data(SHA256.hash(data: self.encoded.prefix(signedCount)))
     }

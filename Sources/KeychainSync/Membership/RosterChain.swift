@@ -23,6 +23,15 @@ package struct RosterChain: Sendable {
     package var genesis: Roster { rosters[0] }
     package var groupID: GroupID { rosters[0].groupID }
 
+    /// Whether `record` still counts as far as removals go: always when its author was never
+    /// removed; when it was, only if the roster that removed it vouches for the record's item
+    /// id and version. Every member that knows the removal decides the same, whatever order it
+    /// read things in, and nothing the removed device signs afterwards is vouched for.
+    package func outlivesRemovals(_ record: VouchedRecord) -> Bool {
+        guard let removalEpoch = current.removed[record.author] else { return true }
+        return roster(epoch: removalEpoch)?.vouches(record) ?? false
+    }
+
     /// The roster of `epoch`, nil when the chain does not reach it yet.
     package func roster(epoch: UInt64) -> Roster? {
         epoch < UInt64(rosters.count) ? rosters[Int(epoch)] : nil

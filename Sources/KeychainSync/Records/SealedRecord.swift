@@ -79,16 +79,22 @@ package struct SealedRecord: Sendable {
         self.encoded = Data(encoded)
     }
 
+    /// SHA-256 of the signed bytes (header and sealed box, not the signature): what a removal
+    /// roster names to vouch for this record.
+    package var digest: Data {
+        Data(SHA256.hash(data: encoded.prefix(signedCount)))
+    }
+
     /// The content, after checking the record against the chain: same group, a roster known
-    /// for its epoch, an author who is a member at that epoch (and, if removed since, whose
-    /// counter is at most its cutoff), a valid signature, a key for the epoch, and content that
-    /// opens.
+    /// for its epoch, an author who is a member at that epoch (and, if removed since, a record
+    /// the roster that removed it vouches for), a valid signature, a key for the epoch, and
+    /// content that opens.
     package func open(secrets: GroupSecrets, chain: RosterChain) throws(SyncRejection) -> Data {
         guard group == chain.groupID else { throw .wrongGroup(.record) }
         guard let roster = chain.roster(epoch: epoch) else { throw .unknownEpoch(epoch) }
         guard let author = roster.member(version.device) else { throw .unknownAuthor(.record, epoch: epoch) }
-        if let cutoff = chain.current.removed[version.device], version.counter > cutoff {
-            throw .removedAuthorPastCutoff
+        guard chain.outlivesRemovals(VouchedRecord(itemID: itemID, version: version, digest: digest)) else {
+            throw .removedAuthorNotVouched
         }
         guard SyncSignature.isValid(encoded.suffix(from: signedCount), for: encoded.prefix(signedCount),
                                     by: author.signingKey)

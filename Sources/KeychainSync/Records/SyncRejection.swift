@@ -17,8 +17,8 @@ package enum SyncRejection: Error, Sendable, Equatable, CustomStringConvertible 
     case versionMismatch
     /// The author or signer is not a member of the roster of that epoch.
     case unknownAuthor(SyncMessageKind, epoch: UInt64)
-    /// A removed member's record whose counter is past the cutoff its removal set.
-    case removedAuthorPastCutoff
+    /// A removed member's record that the roster which removed it does not vouch for.
+    case removedAuthorNotVouched
     /// The signature does not verify with the signer's key.
     case badSignature(SyncMessageKind)
     /// No roster of that epoch is known yet.
@@ -31,8 +31,8 @@ package enum SyncRejection: Error, Sendable, Equatable, CustomStringConvertible 
     case rosterEpochNotNext(expected: UInt64, found: UInt64)
     /// A roster that does not name the hash of the roster before it.
     case rosterPreviousHashMismatch(epoch: UInt64)
-    /// A roster that changes a member's keys, forgets a removal or changes its cutoff, or drops
-    /// a member without recording its removal.
+    /// A roster that changes a member's keys, forgets a removal or changes its epoch, or drops
+    /// a member without recording its removal at its own epoch.
     case rosterInconsistent(epoch: UInt64)
     /// A genesis roster that is not the one pinned at setup or join, or not a well-formed genesis.
     case genesisMismatch
@@ -52,7 +52,7 @@ package enum SyncRejection: Error, Sendable, Equatable, CustomStringConvertible 
         case .itemIDMismatch: "record's item id differs from the server's item id"
         case .versionMismatch: "record's version differs from the server's version"
         case .unknownAuthor(let kind, let epoch): "\(kind.rawValue) signed by a device that is not a member at epoch \(epoch)"
-        case .removedAuthorPastCutoff: "record by a removed member, made after its removal cutoff"
+        case .removedAuthorNotVouched: "record by a removed member that its removal does not vouch for"
         case .badSignature(let kind): "\(kind.rawValue) with a bad signature"
         case .unknownEpoch(let epoch): "no roster known for epoch \(epoch)"
         case .missingEpochKey(let epoch): "no group key held for epoch \(epoch)"

@@ -140,11 +140,32 @@ package actor SyncServer {
     /// Stores the roster of a new epoch with the key wraps for its members, in one transaction,
     /// and notifies the group. ``SyncServerError/alreadyExists`` (nothing stored) when that
     /// epoch exists, ``SyncServerError/notFound`` when the group does not.
-    package func publishRoster(_ group: Data, epoch: Int64, roster: Data, wraps: [(device: Data, wrap: Data)]) async throws(SyncServerError) {
+    ///
+    /// With `readThrough`, the roster is stored only if the group holds no record with a higher
+    /// sequence (``SyncServerError/recordsAppended``, nothing stored, otherwise): a removal
+    /// vouches for the removed device's records the remover read, so it must have read them
+    /// all. The check holds the lock ``append(_:records:)`` takes, so no append commits
+    /// between it and the roster: records appended later have higher sequences than any the
+    /// remover read and commit after the roster does.
+    package func publishRoster(
+        _ group: Data, epoch: Int64, roster: Data, wraps: [(device: Data, wrap: Data)], readThrough: Int64? = nil
+    ) async throws(SyncServerError) {
         try Self.check(group: group)
         guard epoch >= 0 else { throw .invalidArgument("an epoch cannot be negative") }
+        let channel = SyncServerSchema.channel(for: group)
         try await withConnection { connection, logger in
             try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(\(SyncServerSchema.appendLockClass), hashtext(\(channel)))", logger: logger)
+                if let readThrough {
+                    let rows = try await connection.query(
+                        "SELECT coalesce(max(sequence), 0)::bigint FROM keychain_sync_records WHERE group_id = \(group)",
+                        logger: logger
+                    ).collect()
+                    guard try (rows.first?.decode(Int64.self) ?? 0) <= readThrough else {
+                        throw SyncServerError.recordsAppended
+                    }
+                }
                 try await connection.query(
                     "INSERT INTO keychain_sync_rosters (group_id, epoch, roster) VALUES (\(group), \(epoch), \(roster))",
                     logger: logger)

@@ -21,6 +21,9 @@ package enum SyncServerError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidArgument(String)
     /// The connection was closed by ``SyncServer/close()``.
     case closed
+    /// Records were appended to the group after the sequence a roster's publisher read to
+    /// (``SyncServer/publishRoster(_:epoch:roster:wraps:readThrough:)``): read them and retry.
+    case recordsAppended
 
     package var description: String {
         switch self {
@@ -33,6 +36,7 @@ package enum SyncServerError: Error, Sendable, Equatable, CustomStringConvertibl
             "The sync server's schema is version \(found); this program knows versions up to \(known). Update it."
         case .invalidArgument(let reason): "Invalid request to the sync server: \(reason)"
         case .closed: "The connection to the sync server was closed."
+        case .recordsAppended: "Records reached the sync group after the ones read; read them and try again."
         }
     }
 }

@@ -1,0 +1,208 @@
+import Foundation
+import KeychainCore
+import KeychainSync
+import Logging
+import Testing
+import TestSupport
+
+/// Removing a member keeps its promises against a removed device that still holds the old
+/// epoch's key and its signing key, with a real PostgreSQL and keychainctl as users run it
+/// (contract: "a server that alters, reorders, replays or withholds records cannot make a
+/// member accept a wrong secret"; a removal roster vouches for the removed device's records
+/// that stay valid).
+@Suite("Removing sync members", .serialized)
+struct SyncRemovalTests {
+    static let logger = Logger(label: "keychain-sync-removal-tests")
+
+    /// Requirement "a removed member cannot inject a wrong secret": after its removal, the
+    /// removed device signs a record with a low counter, a time far ahead and an item it knew,
+    /// under the old epoch's key, and inserts it on the server; every member rejects it and
+    /// keeps the removed device's real record, which a member that pulled only after the
+    /// removal still accepts (vouched).
+    @Test func forgedRecordOfRemovedMemberIsRejectedByEveryMember() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try c.store(service: "from-c", account: "x", password: "real-secret-of-c")
+        #expect(try c.run("sync", "run", "--once").status == 0)
+        // The remover reads c's record; b reads nothing until after the removal.
+        #expect(try a.run("sync", "run", "--once").status == 0)
+        #expect(try a.password(service: "from-c", account: "x") == "real-secret-of-c")
+
+        let removal = try a.run("sync", "remove", "c")
+        #expect(removal.status == 0, "\(removal.errors)")
+        try insertForgedRecord(by: c, service: "from-c", account: "x", secret: "forged-secret", server: server)
+
+        for member in [a, b] {
+            let pass = try member.run("sync", "run", "--once")
+            #expect(pass.status == 0, "\(pass.errors)")
+            #expect(pass.errors.contains("rejected a record"), "\(member.name) logs the rejection")
+            #expect(!pass.errors.contains("forged-secret"))
+            #expect(try member.password(service: "from-c", account: "x") == "real-secret-of-c", "on \(member.name)")
+        }
+    }
+
+    /// Requirement "the pull learns of a removal before applying records appended after it":
+    /// a member whose view of the group predates the removal reads a batch holding the forged
+    /// record; it refreshes the membership before applying the batch, so it rejects it.
+    @Test func memberLearningTheRemovalMidPullRejectsLaterRecords() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try c.store(service: "from-c", account: "x", password: "real-secret-of-c")
+        for member in [c, a, b] { #expect(try member.run("sync", "run", "--once").status == 0) }
+        #expect(try b.password(service: "from-c", account: "x") == "real-secret-of-c")
+
+        // b's session as it stands before the removal: c is a member in its chain.
+        let store = try KeychainStore.open(b.files)
+        var session = try SyncSession.load(files: b.files, store: store)
+        #expect(session.chain.current.member(try c.deviceID()) != nil)
+        let epochBefore = session.chain.current.epoch
+
+        #expect(try a.run("sync", "remove", "c").status == 0)
+        try insertForgedRecord(by: c, service: "from-c", account: "x", secret: "forged-secret", server: server)
+
+        let connection = try await SyncServer.connect(SyncServerAddress(parsing: server.tcpAddress()), logger: Self.logger)
+        let report: SyncSession.PullReport
+        do {
+            report = try await session.pull(server: connection, logger: Self.logger)
+        } catch {
+            await connection.close()
+            throw error
+        }
+        await connection.close()
+        #expect(report.rejected == 1 && report.applied == 0)
+        #expect(session.chain.current.epoch == epochBefore + 1)
+        #expect(try b.password(service: "from-c", account: "x") == "real-secret-of-c")
+    }
+
+    /// Requirement "the remover has seen every record of the removed device before it
+    /// publishes": a record the device appends between the remover's pull and its publication
+    /// makes the server refuse the roster; the remover reads again, vouches for it and
+    /// publishes, and a member that pulls afterwards accepts that record.
+    @Test func recordAppendedBeforePublicationIsReadAndVouched() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        for member in [a, b, c] { #expect(try member.run("sync", "run", "--once").status == 0) }
+
+        let attempts = Counter()
+        let store = try KeychainStore.open(a.files)
+        let membership = SyncMembership(files: a.files, store: store, logger: Self.logger) {
+            // Only before the first attempt: c writes and sends a record.
+            guard attempts.increment() == 1 else { return }
+            do {
+                try c.store(service: "late", account: "x", password: "late-secret-of-c")
+                let pass = try c.run("sync", "run", "--once")
+                if pass.status != 0 { Issue.record("c's pass failed: \(pass.errors)") }
+            } catch {
+                Issue.record("c could not write: \(error)")
+            }
+        }
+        let removed = try await membership.remove(device: "c")
+        #expect(removed.name == "c")
+        #expect(attempts.value == 2, "the first publication is refused, the second goes through")
+
+        let pass = try b.run("sync", "run", "--once")
+        #expect(pass.status == 0, "\(pass.errors)")
+        #expect(try b.password(service: "late", account: "x") == "late-secret-of-c")
+        #expect(!pass.errors.contains("rejected a record"))
+    }
+
+    /// Requirement "`sync leave` vouches for the leaving device's own records": what it wrote,
+    /// also a change it had not sent yet when it left, reaches the members that pull after it
+    /// left; it reads nothing written after.
+    @Test func leavingMemberSendsAndVouchesForItsOwnRecords() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try b.store(service: "sent", account: "x", password: "sent-before-leaving")
+        #expect(try b.run("sync", "run", "--once").status == 0)
+        try b.store(service: "unsent", account: "x", password: "changed-just-before-leaving")
+
+        let leave = try b.run("sync", "leave")
+        #expect(leave.status == 0, "\(leave.errors)")
+        let pass = try a.run("sync", "run", "--once")
+        #expect(pass.status == 0, "\(pass.errors)")
+        #expect(!pass.errors.contains("rejected a record"))
+        #expect(try a.password(service: "sent", account: "x") == "sent-before-leaving")
+        #expect(try a.password(service: "unsent", account: "x") == "changed-just-before-leaving")
+        #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "2\n")
+    }
+
+    /// Requirement "a removal is published only if no record reached the group after the
+    /// sequence the remover read to": the server refuses it (nothing stored) otherwise.
+    @Test func publishRosterRefusesWhenRecordsFollowTheReadSequence() async throws {
+        try await SyncServerFixture.withGroup { _, server, group in
+            let sequence = try await server.append(group, records: [
+                (itemID: SyncServerFixture.randomBytes(32), version: SyncServerFixture.version(1), isTombstone: false,
+                 record: Data("r".utf8)),
+            ])
+            await #expect(throws: SyncServerError.recordsAppended) {
+                try await server.publishRoster(group, epoch: 1, roster: Data("r1".utf8), wraps: [], readThrough: sequence - 1)
+            }
+            #expect(try await server.rosters(group, after: 0).isEmpty)
+            try await server.publishRoster(group, epoch: 1, roster: Data("r1".utf8), wraps: [], readThrough: sequence)
+            #expect(try await server.rosters(group, after: 0).map(\.epoch) == [1])
+        }
+    }
+
+    /// Signs, as `member` (removed, with what it kept), a record of the item `service`/`account`
+    /// holding `secret`, with counter 1 and a time a day ahead, under the newest epoch key it
+    /// holds, and inserts it into the server's records table.
+    private func insertForgedRecord(by member: SyncMember, service: String, account: String, secret: String,
+                                    server: PostgresTestServer) throws {
+        // The removed device changes its own copy, then seals that row as a record.
+        try member.store(service: service, account: account, password: secret, update: true)
+        let store = try KeychainStore.open(member.files)
+        let session = try SyncSession.load(files: member.files, store: store)
+        let secrets = try #require(session.configuration.secrets)
+        let entry = try #require(try store.syncLog(after: session.state.integer(.logPushed), limit: 100).last)
+        let item = try #require(try store.syncedItem(rowID: entry.rowID))
+        let version = RecordVersion(time: UInt64(Date().timeIntervalSince1970 * 1000) + 86_400_000,
+                                    device: session.me, counter: 1)
+        let itemID = secrets.itemID(for: item.identityBytes)
+        let record = try SealedRecord.seal(content: item.serialized(includingSecret: true), itemID: itemID, version: version,
+                                           isTombstone: false, group: session.configuration.group, secrets: secrets,
+                                           author: session.configuration.device)
+        func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
+        try server.psql("""
+            INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
+            VALUES (decode('\(hex(session.configuration.group.bytes))', 'hex'), decode('\(hex(itemID))', 'hex'),
+                    decode('\(hex(version.encoded))', 'hex'), false, decode('\(hex(record.encoded))', 'hex'))
+            """)
+    }
+}
+
+extension SyncMember {
+    /// The member's default keychain, for the package API in this process.
+    var files: KeychainFiles {
+        KeychainFiles(directory: keychainFolder, name: "login",
+                      machineSecret: home.appendingPathComponent("state/swift-keychain/machine-secret"))
+    }
+
+    /// This member's device id, from its sync configuration.
+    func deviceID() throws -> DeviceID {
+        let store = try KeychainStore.open(files)
+        return try SyncSession.load(files: files, store: store).me
+    }
+}
+
+/// A count shared with a @Sendable closure.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
+}
