@@ -137,10 +137,8 @@ let package = Package(
                 // PEM files (certificates and keys) and certificate fingerprints.
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                // `keychainctl sync`: the agent and the membership commands, and the core's
-                // files and store they work on.
+                // `keychainctl sync`: the agent and the membership commands.
                 "KeychainSync",
-                "KeychainCore",
             ],
             path: "Sources/KeychainCtl",
             exclude: ["Program"]

@@ -22,6 +22,12 @@ package enum SyncFailure: Error, Sendable, CustomStringConvertible {
     /// No approval came in time.
     case notApproved
 
+    /// The Keychain Services status it reports, when the keychain said no.
+    package var keychainStatus: Int32? {
+        if case .keychain(let error) = self { return error.status }
+        return nil
+    }
+
     package var description: String {
         switch self {
         case .keychain(let error): "the keychain: \(error)"

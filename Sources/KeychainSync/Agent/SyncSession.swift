@@ -26,10 +26,8 @@ package struct SyncSession: Sendable {
         do {
             chain = try RosterChain(genesis: try Roster(encoded: first), pinnedHash: configuration.genesisHash)
             for next in encoded.dropFirst() { try chain.append(try Roster(encoded: next)) }
-        } catch let rejection as SyncRejection {
-            throw .rejected(rejection)
         } catch {
-            throw .damaged("the sync state holds a roster that cannot be read")
+            throw .rejected(error)
         }
         return SyncSession(files: files, store: store, configuration: configuration, chain: chain, state: state)
     }

@@ -19,9 +19,8 @@ struct SyncApprove: ParsableCommand {
 
     func run() throws {
         guard let code = JoinCode(parsing: code) else { throw ValidationError("not a join code") }
-        let files = try SyncInvocation.files(options)
-        let store = try SyncInvocation.open(files)
-        let membership = SyncMembership(files: files, store: store, logger: SyncInvocation.logger)
+        let keychain = try SyncInvocation.keychain(options)
+        let membership = keychain.membership(logger: SyncInvocation.logger)
         let device = try SyncInvocation.run("approve") { () async throws(SyncFailure) in
             try await membership.approve(code: code)
         }

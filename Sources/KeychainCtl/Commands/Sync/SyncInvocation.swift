@@ -1,5 +1,4 @@
 import Foundation
-import KeychainCore
 import KeychainSync
 import Logging
 import Security
@@ -11,20 +10,13 @@ import Glibc
 /// from ArgumentParser's synchronous `run()`, and failures as keychainctl reports them.
 enum SyncInvocation {
     /// The keychain `option` names (as every keychainctl command takes it), opened.
-    static func files(_ option: SyncOptions) throws -> KeychainFiles {
+    static func keychain(_ option: SyncOptions) throws -> SyncKeychain {
         let location = KeychainLocation(argument: option.keychain)
         _ = try location.open()
-        let database = URL(fileURLWithPath: location.path)
-        var name = database.lastPathComponent
-        if name.hasSuffix(".keychain-db") { name.removeLast(".keychain-db".count) }
-        return KeychainFiles(directory: database.deletingLastPathComponent(), name: name)
-    }
-
-    static func open(_ files: KeychainFiles) throws(ToolFailure) -> KeychainStore {
         do {
-            return try KeychainStore.open(files)
+            return try SyncKeychain.open(databasePath: location.path)
         } catch {
-            throw .status(error.status, during: "sync", reason: error.description)
+            throw toolFailure(error, command: "")
         }
     }
 
@@ -72,13 +64,15 @@ enum SyncInvocation {
     }
 
     static func toolFailure(_ failure: SyncFailure, command: String) -> ToolFailure {
+        let operation = command.isEmpty ? "sync" : "sync \(command)"
+        if let status = failure.keychainStatus {
+            return .status(status, during: operation, reason: failure.description)
+        }
         switch failure {
-        case .keychain(let error):
-            return .status(error.status, during: "sync \(command)", reason: failure.description)
         case .usage(let text):
-            return ToolFailure(message: "keychainctl: sync \(command): \(text)", exitStatus: ExitStatus.failure.code)
+            return ToolFailure(message: "keychainctl: \(operation): \(text)", exitStatus: ExitStatus.failure.code)
         default:
-            return .other("sync \(command): \(failure)")
+            return .other("\(operation): \(failure)")
         }
     }
 
@@ -89,6 +83,11 @@ enum SyncInvocation {
         if let address = ProcessInfo.processInfo.environment["KEYCHAIN_SYNC_SERVER"], !address.isEmpty { return address }
         throw ToolFailure(message: "keychainctl: sync: name the server with --server <url> or KEYCHAIN_SYNC_SERVER",
                           exitStatus: ExitStatus.usage.code)
+    }
+
+    /// keychainctl's own path, as the kernel knows it, for the systemd unit.
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     /// This machine's name, the default name of its device.

@@ -23,9 +23,8 @@ struct SyncJoin: ParsableCommand {
     @OptionGroup var options: SyncOptions
 
     func run() throws {
-        let files = try SyncInvocation.files(options)
-        let store = try SyncInvocation.open(files)
-        let membership = SyncMembership(files: files, store: store, logger: SyncInvocation.logger)
+        let keychain = try SyncInvocation.keychain(options)
+        let membership = keychain.membership(logger: SyncInvocation.logger)
         let (server, group, name) = (try SyncInvocation.serverAddress(self.server), self.group, self.name ?? SyncInvocation.hostName)
         let code = try SyncInvocation.run("join") { () async throws(SyncFailure) in
             try await membership.join(server: server, groupHex: group, deviceName: name)
@@ -34,7 +33,7 @@ struct SyncJoin: ParsableCommand {
             To admit this device (\(name)), run on a member: keychainctl sync approve \(code)
 
             """)
-        if installUnit { try SyncRun.installUnit(files) }
+        if installUnit { try SyncRun.installUnit(keychain) }
         guard timeout > 0 else { return }
         // The code must reach a reader of a pipe before the wait.
         fflush(nil)

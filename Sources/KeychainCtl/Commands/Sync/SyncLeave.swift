@@ -16,9 +16,8 @@ struct SyncLeave: ParsableCommand {
     @OptionGroup var options: SyncOptions
 
     func run() throws {
-        let files = try SyncInvocation.files(options)
-        let store = try SyncInvocation.open(files)
-        let membership = SyncMembership(files: files, store: store, logger: SyncInvocation.logger)
+        let keychain = try SyncInvocation.keychain(options)
+        let membership = keychain.membership(logger: SyncInvocation.logger)
         let local = self.local
         try SyncInvocation.run("leave") { () async throws(SyncFailure) in
             if local { try membership.forget() } else { try await membership.leave() }

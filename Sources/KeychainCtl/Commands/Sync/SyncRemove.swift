@@ -16,9 +16,8 @@ struct SyncRemove: ParsableCommand {
     @OptionGroup var options: SyncOptions
 
     func run() throws {
-        let files = try SyncInvocation.files(options)
-        let store = try SyncInvocation.open(files)
-        let membership = SyncMembership(files: files, store: store, logger: SyncInvocation.logger)
+        let keychain = try SyncInvocation.keychain(options)
+        let membership = keychain.membership(logger: SyncInvocation.logger)
         let target = device
         let removed = try SyncInvocation.run("remove") { () async throws(SyncFailure) in
             try await membership.remove(device: target)

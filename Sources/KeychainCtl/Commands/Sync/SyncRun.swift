@@ -1,5 +1,5 @@
 import ArgumentParser
-import KeychainCore
+import Foundation
 import KeychainSync
 
 /// `sync run`: the agent.
@@ -25,21 +25,28 @@ struct SyncRun: ParsableCommand {
     }
 
     func run() throws {
-        let files = try SyncInvocation.files(options)
+        let keychain = try SyncInvocation.keychain(options)
         if installUnit {
-            try Self.installUnit(files)
+            try Self.installUnit(keychain)
             return
         }
-        let agent = SyncAgent(files: files, logger: SyncInvocation.logger, interval: .seconds(interval))
+        let agent = keychain.agent(logger: SyncInvocation.logger, interval: .seconds(interval))
         let once = self.once
         try SyncInvocation.run("run") { () async throws(SyncFailure) in
             try await agent.run(once: once)
         }
     }
 
-    static func installUnit(_ files: KeychainFiles) throws {
-        let unit = try SyncUnitFile(keychain: files)
-        let path = try unit.install()
+    static func installUnit(_ keychain: SyncKeychain) throws {
+        let unit: SyncUnitFile
+        let path: String
+        do {
+            unit = try keychain.unitFile(executable: SyncInvocation.executablePath,
+                                         environment: ProcessInfo.processInfo.environment)
+            path = try unit.install()
+        } catch {
+            throw SyncInvocation.toolFailure(error, command: "run")
+        }
         ConsoleOutput.write("""
             Wrote \(path).
             Start it now and at every login: systemctl --user daemon-reload && systemctl --user enable --now \(unit.unitName)

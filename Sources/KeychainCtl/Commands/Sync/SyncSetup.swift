@@ -26,9 +26,8 @@ struct SyncSetup: ParsableCommand {
     @OptionGroup var options: SyncOptions
 
     func run() throws {
-        let files = try SyncInvocation.files(options)
-        let store = try SyncInvocation.open(files)
-        let membership = SyncMembership(files: files, store: store, logger: SyncInvocation.logger)
+        let keychain = try SyncInvocation.keychain(options)
+        let membership = keychain.membership(logger: SyncInvocation.logger)
         let (server, name) = (try SyncInvocation.serverAddress(self.server), self.name ?? SyncInvocation.hostName)
         let configuration = try SyncInvocation.run("setup") { () async throws(SyncFailure) in
             try await membership.setup(server: server, deviceName: name)
@@ -38,6 +37,6 @@ struct SyncSetup: ParsableCommand {
             On another machine: keychainctl sync join --server <the same server>
 
             """)
-        if installUnit { try SyncRun.installUnit(files) }
+        if installUnit { try SyncRun.installUnit(keychain) }
     }
 }

@@ -12,11 +12,10 @@ struct SyncStatusCommand: ParsableCommand {
     @OptionGroup var options: SyncOptions
 
     func run() throws {
-        let files = try SyncInvocation.files(options)
-        let store = try SyncInvocation.open(files)
+        let keychain = try SyncInvocation.keychain(options)
         let askServer = !offline
         let status = try SyncInvocation.run("status") { () async throws(SyncFailure) in
-            try await SyncStatus.read(files: files, store: store, askServer: askServer, logger: SyncInvocation.logger)
+            try await keychain.status(askServer: askServer, logger: SyncInvocation.logger)
         }
         var lines = [
             "server: \(status.server)",

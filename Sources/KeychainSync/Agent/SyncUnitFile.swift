@@ -5,21 +5,20 @@ import KeychainCore
 /// `$XDG_CONFIG_HOME/systemd/user/keychain-sync-<name>.service`, naming keychainctl and the
 /// keychain by absolute path, restarted after a failure. A file of that name that keychainctl
 /// did not write is left alone.
-struct SyncUnitFile {
+package struct SyncUnitFile: Sendable {
     static let marker = "# Written by keychainctl sync, which rewrites this file."
 
-    let unitName: String
+    package let unitName: String
     let file: MarkedConfigurationFile
     let text: String
 
-    init(keychain: KeychainFiles, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ToolFailure) {
-        let executable = Self.executablePath()
+    init(executable: String, keychain: KeychainFiles, environment: [String: String]) throws(SyncFailure) {
         let database = keychain.database.path
         for path in [executable, database] {
             if let refused = path.unicodeScalars.first(where: {
                 "\"'\\%$` ".unicodeScalars.contains($0) || $0.value < 0x20 || $0.value == 0x7F
             }) {
-                throw .other("sync: \(path.debugDescription) holds \(String(refused).debugDescription), which a systemd unit cannot name unquoted")
+                throw .usage("\(path.debugDescription) holds \(String(refused).debugDescription), which a systemd unit cannot name unquoted")
             }
         }
         let safeName = String(keychain.name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
@@ -28,7 +27,7 @@ struct SyncUnitFile {
         do {
             folder = try MarkedConfigurationFile.folder("XDG_CONFIG_HOME", default: ".config", environment: environment)
         } catch {
-            throw .other("sync: \(error)")
+            throw .usage("\(error)")
         }
         file = MarkedConfigurationFile(path: folder + "/systemd/user/" + unitName, marker: Self.marker)
         text = """
@@ -47,22 +46,17 @@ struct SyncUnitFile {
             """
     }
 
-    /// keychainctl's own path, as the kernel knows it.
-    static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-
     /// Writes the unit; its path.
-    func install() throws(ToolFailure) -> String {
+    package func install() throws(SyncFailure) -> String {
         do {
             guard try file.isOursOrAbsent() else {
-                throw ToolFailure.other("sync: \(file.path) exists and was not written by keychainctl; leaving it alone")
+                throw SyncFailure.usage("\(file.path) exists and was not written by keychainctl; leaving it alone")
             }
             try file.write(text)
-        } catch let failure as ToolFailure {
+        } catch let failure as SyncFailure {
             throw failure
         } catch {
-            throw .other("sync: \(error)")
+            throw .usage("\(error)")
         }
         return file.path
     }
