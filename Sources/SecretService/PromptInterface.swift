@@ -37,9 +37,10 @@ extension SecretServiceProvider {
                 try reply(to: request) { _ throws(BusFailure) in }
                 let completions = completions
                 let dismissal = prompt.dismissal
+                let asked = locked
                 Thread.detachNewThread {
                     var outcome = PromptOutcome.accepted
-                    for keychain in locked where outcome == .accepted {
+                    for keychain in asked where outcome == .accepted {
                         outcome = asker.ask(.unlocking(keychain: keychain.keychainName), dismissal: dismissal) { password in
                             keychain.unlock(password: password)
                         }

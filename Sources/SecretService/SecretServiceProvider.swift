@@ -145,16 +145,13 @@ public final class SecretServiceProvider {
     }
 
     /// Whether the object at `path` exists with `interface`: sessions while open, collections
-    /// while their keychain is there, items whenever the path is well formed (a call on an
-    /// item that is gone is NoSuchObject).
+    /// and items whenever the path is well formed (a call on a collection or item that is
+    /// gone is NoSuchObject, which clients take for "not there").
     private func has(_ path: String, _ interface: String) -> Bool {
         guard let object = SecretObject(path: path), object.interface == interface else { return false }
-        switch object {
-        case .session(let number): return sessions.exists(number)
-        case .prompt(let number): return prompts.exists(number)
-        case .collection(let name?): return keychains.exists(name)
-        default: return true
-        }
+        if case .session(let number) = object { return sessions.exists(number) }
+        if case .prompt(let number) = object { return prompts.exists(number) }
+        return true
     }
 
     /// The items of the collection `name` (nil: the alias `default`); NoSuchObject when its

@@ -53,18 +53,26 @@ extension SecretServiceProvider {
             }
         case "SearchItems":
             // Every collection is searched. Locked items are named only when a prompt can
-            // unlock them.
+            // unlock them. A locked keychain whose matches cannot be told without opening it
+            // is left out, so that it does not stop searches of the others; when nothing was
+            // found at all, the answer is its IsLocked, which says how to unlock it.
             let query = try arguments.attributes()
             let namingLocked = PasswordAsker.available() != nil
             var unlocked: [String] = []
             var locked: [String] = []
+            var unsearched: BusFailure?
             for name in keychains.names() {
                 // A keychain deleted since the list was read has no items.
                 guard let items = try? keychains.items(in: name) else { continue }
-                let found = try items.searchSplittingLocked(query, namingLocked: namingLocked)
-                unlocked += found.unlocked
-                locked += found.locked
+                do throws(BusFailure) {
+                    let found = try items.searchSplittingLocked(query, namingLocked: namingLocked)
+                    unlocked += found.unlocked
+                    locked += found.locked
+                } catch where error.name == BusFailure.isLockedName {
+                    unsearched = unsearched ?? error
+                }
             }
+            if let unsearched, unlocked.isEmpty, locked.isEmpty { throw unsearched }
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPaths(unlocked)
                 try writer.objectPaths(locked)
@@ -166,6 +174,8 @@ extension SecretServiceProvider {
                 throw .noSuchObject(path)
             }
             try reply(to: request) { _ throws(BusFailure) in }
+            // Collections lists the default first.
+            emitPropertiesChanged(SecretObject.service.interface, on: SecretObject.servicePath, ["Collections"])
         default:
             throw .notSupported("org.freedesktop.Secret.Service has no method \(member)")
         }
