@@ -72,6 +72,31 @@ import TestSupport
         }
     }
 
+    /// A well-formed path of a keychain that is not there is NoSuchObject, for the collection
+    /// and for items under it, and a call there never creates that keychain; a spelling of a
+    /// name other than its one encoding (a needless escape, uppercase hex, a stray `_`) is no
+    /// object of the provider's, so that each keychain has one path.
+    @Test func aMissingKeychainIsNoSuchObjectAndIsNeverCreated() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let missing = Self.collectionPrefix + "nothere"
+            let label = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets", missing,
+                                                        "org.freedesktop.Secret.Collection", "Label"])
+            #expect(label.errors.contains("no such object"), "\(label.errors)")
+            let item = missing + "/67656e70" + String(repeating: "0", count: 32)
+            let delete = try bus.call(item, "org.freedesktop.Secret.Item", "Delete")
+            #expect(delete.errors.contains("no such object"), "\(delete.errors)")
+            let search = try bus.call(missing, "org.freedesktop.Secret.Collection", "SearchItems", "a{ss}", "0")
+            #expect(search.errors.contains("no such object"), "\(search.errors)")
+            #expect(!(try bus.keychainctl("list-keychains").output.contains("nothere")))
+            for spelling in ["l_6fgin", "login_", "a_5Fb", "_"] {
+                let call = try bus.call(Self.collectionPrefix + spelling, "org.freedesktop.Secret.Collection", "SearchItems",
+                                        "a{ss}", "0")
+                #expect(call.errors.contains("Unknown object"), "\(spelling): \(call.errors)")
+            }
+            #expect(bus.providerIsRunning)
+        }
+    }
+
     /// A locked keychain whose matches cannot be told without its password (a search by an
     /// attribute other than service and account) does not stop a search of the others:
     /// secret-tool finds the login item; a search that finds nothing anywhere is IsLocked,
