@@ -13,6 +13,13 @@ extension SecretServiceProvider {
     /// The property CreateCollection reads.
     static let collectionLabelProperty = "org.freedesktop.Secret.Collection.Label"
 
+    /// Answers a call on the collection of `keychain`.
+    ///
+    /// Delete deletes the keychain and every secret in it, without a prompt, unless it is the
+    /// default keychain, which is refused: every client's alias `default`, keychainctl and
+    /// every SecItem call use it, and it would come back empty at its next use. No password is
+    /// asked because it would protect nothing: any process of the user may remove the
+    /// keychain's files (GNOME Keyring and `keychainctl delete-keychain` ask none either).
     func collectionMethod(_ member: String, _ keychain: KeychainItems, _ request: Request) throws(BusFailure) {
         let arguments = request.arguments
         switch member {
@@ -35,12 +42,7 @@ extension SecretServiceProvider {
                 try writer.objectPath(SecretObject.none)
             }
         case "Delete":
-            // Deleting a keychain destroys every secret in it. The default keychain is
-            // refused: every client's alias `default` (and keychainctl, and every SecItem
-            // call) uses it, and it would come back empty at its next use. Another keychain
-            // is deleted at once, without asking for its password, as GNOME Keyring and
-            // `keychainctl delete-keychain` do: any process of the user may remove its files,
-            // so a password prompt would protect nothing.
+            // See the doc comment: the default keychain is refused, another deleted at once.
             guard !keychain.isDefault else {
                 throw .notSupported("\(keychain.name) is the default keychain, which cannot be deleted here; make another "
                                     + "keychain the default first (SetAlias default), or use keychainctl delete-keychain")
