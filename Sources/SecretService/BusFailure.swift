@@ -14,16 +14,25 @@ struct BusFailure: Error, Sendable {
         BusFailure(name: "org.freedesktop.Secret.Error.NoSession", message: "no open session of this client: \(path)")
     }
 
-    /// The keychain is locked; the provider cannot show a prompt to unlock it.
-    static let isLocked = BusFailure(
-        name: "org.freedesktop.Secret.Error.IsLocked",
-        message: "the keychain is locked: unlock it with keychainctl unlock-keychain")
+    static let isLockedName = "org.freedesktop.Secret.Error.IsLocked"
 
-    /// The keychain is locked and nothing on the provider's PATH can ask for its password.
-    static let noPrompter = BusFailure(
-        name: "org.freedesktop.Secret.Error.IsLocked",
-        message: "the keychain is locked and neither pinentry nor systemd-ask-password is on the PATH of "
-            + "keychain-secret-service to ask for its password: unlock it with keychainctl unlock-keychain")
+    /// The keychain `name` is locked; the provider cannot show a prompt to unlock it.
+    static func isLocked(_ name: String) -> BusFailure {
+        BusFailure(name: isLockedName, message: "the keychain \(name) is locked: unlock it with keychainctl unlock-keychain \(name)")
+    }
+
+    /// The keychain `name` is locked and nothing on the provider's PATH can ask for its password.
+    static func noPrompter(_ name: String) -> BusFailure {
+        BusFailure(name: isLockedName,
+                   message: "the keychain \(name) is locked and neither pinentry nor systemd-ask-password is on the PATH of "
+                       + "keychain-secret-service to ask for its password: unlock it with keychainctl unlock-keychain \(name)")
+    }
+
+    /// Nothing on the provider's PATH can ask for a new collection's password.
+    static let noPrompterForNewPassword = BusFailure(
+        name: "org.freedesktop.DBus.Error.NotSupported",
+        message: "neither pinentry nor systemd-ask-password is on the PATH of keychain-secret-service to ask for the new "
+            + "collection's password: create the keychain with keychainctl create-keychain instead")
 
     static func invalidArguments(_ message: String) -> BusFailure {
         BusFailure(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)

@@ -1,21 +1,33 @@
 import Foundation
 
-/// `org.freedesktop.Secret.Collection` at `/org/freedesktop/secrets/collection/login`, also
-/// reached as `/org/freedesktop/secrets/aliases/default`: every generic password the
-/// provider can see. Its Label is the keychain's own (``KeychainItems/label()``).
+/// `org.freedesktop.Secret.Collection` at `/org/freedesktop/secrets/collection/<name>`: a
+/// keychain of the user's folder and the generic passwords of it the provider can see; the
+/// default keychain is also reached as `/org/freedesktop/secrets/aliases/default`. Its Label
+/// is the keychain's own (``KeychainItems/label()``).
 extension SecretServiceProvider {
     static let collectionInterface = "org.freedesktop.Secret.Collection"
     static let itemInterface = "org.freedesktop.Secret.Item"
     /// The properties CreateItem reads; others are ignored, as the API allows.
     static let labelProperty = "org.freedesktop.Secret.Item.Label"
     static let attributesProperty = "org.freedesktop.Secret.Item.Attributes"
+    /// The property CreateCollection reads.
+    static let collectionLabelProperty = "org.freedesktop.Secret.Collection.Label"
 
-    func collectionMethod(_ member: String, _ request: Request) throws(BusFailure) {
+    /// Answers a call on the collection of `keychain`.
+    ///
+    /// Delete deletes the keychain and every secret in it, without a prompt, unless it is the
+    /// default keychain, which is refused: every client's alias `default`, keychainctl and
+    /// every SecItem call use it, and it would come back empty at its next use. No password is
+    /// asked because it would protect nothing: any process of the user may remove the
+    /// keychain's files (GNOME Keyring and `keychainctl delete-keychain` ask none either).
+    func collectionMethod(_ member: String, _ keychain: KeychainItems, _ request: Request) throws(BusFailure) {
         let arguments = request.arguments
         switch member {
         case "SearchItems":
             let found = try keychain.search(try arguments.attributes())
-            try reply(to: request) { (writer) throws(BusFailure) in try writer.objectPaths(found.map(\.object.path)) }
+            try reply(to: request) { (writer) throws(BusFailure) in
+                try writer.objectPaths(found.map { keychain.object($0.reference).path })
+            }
         case "CreateItem":
             let (label, attributes) = try itemProperties(arguments)
             var secret = try TransferredSecret(reading: arguments)
@@ -23,22 +35,30 @@ extension SecretServiceProvider {
             let replace = try arguments.boolean()
             var value = try secret.opened(with: try sessions.transport(of: secret.session, for: request.sender))
             defer { value.zero() }
-            let item = try createItem(attributes, label: label, secret: value, contentType: secret.contentType,
-                                      replace: replace)
+            let item = try createItem(in: keychain, attributes, label: label, secret: value,
+                                      contentType: secret.contentType, replace: replace)
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPath(item.path)
                 try writer.objectPath(SecretObject.none)
             }
         case "Delete":
-            throw .notSupported("the login collection cannot be deleted; delete its items one by one")
+            // See the doc comment: the default keychain is refused, another deleted at once.
+            guard !keychain.isDefault else {
+                throw .notSupported("\(keychain.name) is the default keychain, which cannot be deleted here; make another "
+                                    + "keychain the default first (SetAlias default), or use keychainctl delete-keychain")
+            }
+            try keychains.delete(keychain.name)
+            try reply(to: request) { (writer) throws(BusFailure) in try writer.objectPath(SecretObject.none) }
+            collectionsChanged("CollectionDeleted", keychain.name)
         default:
             throw .notSupported("\(Self.collectionInterface) has no method \(member)")
         }
     }
 
-    func collectionProperty(_ property: String, _ writer: MessageWriter) throws(BusFailure) {
+    func collectionProperty(_ property: String, _ keychain: KeychainItems, _ writer: MessageWriter) throws(BusFailure) {
         switch property {
-        case "Items": try writer.objectPaths(try keychain.search(try ItemAttributes(checking: [:])).map(\.object.path))
+        case "Items":
+            try writer.objectPaths(try keychain.search(try ItemAttributes(checking: [:])).map { keychain.object($0.reference).path })
         case "Label": try writer.string(try keychain.label())
         case "Locked": try writer.boolean(try keychain.isLocked())
         // The keychain records no dates for itself.
@@ -48,16 +68,16 @@ extension SecretServiceProvider {
     }
 
     /// Sets the collection's Label, kept with the keychain; the others are read-only.
-    func setCollectionProperty(_ property: String, _ value: MessageReader) throws(BusFailure) {
+    func setCollectionProperty(_ property: String, _ keychain: KeychainItems, _ value: MessageReader) throws(BusFailure) {
         guard property == "Label" else { throw .invalidArguments("the property \(property) cannot be set") }
         let label = try value.string()
         guard label.utf8.count <= Limits.stringBytes else {
             throw .invalidArguments("the label is longer than \(Limits.stringBytes) bytes")
         }
         try keychain.setLabel(label)
-        emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath,
-             argument: SecretObject.collectionPath)
-        emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Label"])
+        let path = SecretObject.collectionPath(keychain.name)
+        emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath, argument: path)
+        emitPropertiesChanged(Self.collectionInterface, on: path, ["Label"])
     }
 
     /// The label and attributes among CreateItem's properties (`a{sv}`); both may be absent.
@@ -96,34 +116,44 @@ extension SecretServiceProvider {
 
     /// Stores a new item, or with `replace` changes the one whose attributes are exactly
     /// `attributes`; the item's object.
-    private func createItem(_ attributes: ItemAttributes, label: String, secret value: Data, contentType: String,
-                            replace: Bool) throws(BusFailure) -> SecretObject
+    private func createItem(in keychain: KeychainItems, _ attributes: ItemAttributes, label: String, secret value: Data,
+                            contentType: String, replace: Bool) throws(BusFailure) -> SecretObject
     {
         if replace, let existing = try keychain.search(attributes).first(where: { $0.attributes == attributes }) {
             try keychain.update(existing.reference, attributes: attributes, label: label, secret: value,
                                 contentType: contentType)
-            itemChanged(existing.object.path, ["Label", "Attributes", "Modified"])
-            return existing.object
+            let item = keychain.object(existing.reference)
+            itemChanged(item, ["Label", "Attributes", "Modified"])
+            return item
         }
-        let item = SecretObject.item(reference: try keychain.add(attributes, label: label, secret: value,
-                                                                  contentType: contentType))
-        emit(Self.collectionInterface, "ItemCreated", on: SecretObject.collectionPath, argument: item.path)
-        emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Items"])
+        let item = keychain.object(try keychain.add(attributes, label: label, secret: value, contentType: contentType))
+        let collection = SecretObject.collectionPath(keychain.name)
+        emit(Self.collectionInterface, "ItemCreated", on: collection, argument: item.path)
+        emitPropertiesChanged(Self.collectionInterface, on: collection, ["Items"])
         return item
     }
 
-    /// Tells clients that the item at `path` changed: the collection's ItemChanged, and the
-    /// item's PropertiesChanged for `properties`.
-    func itemChanged(_ path: String, _ properties: [String]) {
-        emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath, argument: path)
-        emitPropertiesChanged(Self.itemInterface, on: path, properties)
+    /// Tells clients that `item` changed: its collection's ItemChanged, and the item's
+    /// PropertiesChanged for `properties`.
+    func itemChanged(_ item: SecretObject, _ properties: [String]) {
+        guard case .item(let collection?, _) = item else { return }
+        emit(Self.collectionInterface, "ItemChanged", on: SecretObject.collectionPath(collection), argument: item.path)
+        emitPropertiesChanged(Self.itemInterface, on: item.path, properties)
     }
 
-    /// Tells clients that the collection's lock changed: the service's CollectionChanged and
-    /// the collection's PropertiesChanged for Locked.
-    func lockChanged() {
-        emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath,
-             argument: SecretObject.collectionPath)
-        emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Locked"])
+    /// Tells clients that the lock of the keychain `name` changed: the service's
+    /// CollectionChanged and the collection's PropertiesChanged for Locked.
+    func lockChanged(_ name: String) {
+        let path = SecretObject.collectionPath(name)
+        emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath, argument: path)
+        emitPropertiesChanged(Self.collectionInterface, on: path, ["Locked"])
+    }
+
+    /// Tells clients that the keychain `name` came or went: the service's `signal`
+    /// (CollectionCreated, CollectionDeleted) and its PropertiesChanged for Collections.
+    func collectionsChanged(_ signal: String, _ name: String) {
+        emit(SecretObject.service.interface, signal, on: SecretObject.servicePath,
+             argument: SecretObject.collectionPath(name))
+        emitPropertiesChanged(SecretObject.service.interface, on: SecretObject.servicePath, ["Collections"])
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
 
-/// `org.freedesktop.Secret.Item` at `/org/freedesktop/secrets/collection/login/<reference>`.
+/// `org.freedesktop.Secret.Item` at `/org/freedesktop/secrets/collection/<name>/<reference>`:
+/// a generic password of the keychain `name`.
 extension SecretServiceProvider {
-    func itemMethod(_ member: String, _ reference: Data, _ request: Request) throws(BusFailure) {
-        let path = SecretObject.item(reference: reference).path
+    func itemMethod(_ member: String, _ keychain: KeychainItems, _ reference: Data, _ request: Request) throws(BusFailure) {
+        let path = keychain.object(reference).path
         switch member {
         case "Delete":
             guard try keychain.delete(reference) else { throw .noSuchObject(path) }
-            emit(Self.collectionInterface, "ItemDeleted", on: SecretObject.collectionPath, argument: path)
-            emitPropertiesChanged(Self.collectionInterface, on: SecretObject.collectionPath, ["Items"])
+            let collection = SecretObject.collectionPath(keychain.name)
+            emit(Self.collectionInterface, "ItemDeleted", on: collection, argument: path)
+            emitPropertiesChanged(Self.collectionInterface, on: collection, ["Items"])
             try reply(to: request) { (writer) throws(BusFailure) in try writer.objectPath(SecretObject.none) }
         case "GetSecret":
             let session = try request.arguments.objectPath()
@@ -25,17 +27,19 @@ extension SecretServiceProvider {
             var value = try secret.opened(with: try sessions.transport(of: secret.session, for: request.sender))
             defer { value.zero() }
             try keychain.update(reference, secret: value, contentType: secret.contentType)
-            itemChanged(path, ["Modified"])
+            itemChanged(keychain.object(reference), ["Modified"])
             try reply(to: request) { _ throws(BusFailure) in }
         default:
             throw .notSupported("org.freedesktop.Secret.Item has no method \(member)")
         }
     }
 
-    func itemProperty(_ property: String, _ reference: Data, _ writer: MessageWriter) throws(BusFailure) {
+    func itemProperty(_ property: String, _ keychain: KeychainItems, _ reference: Data, _ writer: MessageWriter)
+        throws(BusFailure)
+    {
         // A locked keychain cannot tell whether the item is there: its items are all locked.
         if property == "Locked", try keychain.isLocked() { return try writer.boolean(true) }
-        guard let item = try keychain.item(reference) else { throw .noSuchObject(SecretObject.item(reference: reference).path) }
+        guard let item = try keychain.item(reference) else { throw .noSuchObject(keychain.object(reference).path) }
         switch property {
         case "Locked": try writer.boolean(false)
         case "Attributes": try writer.attributes(item.attributes)
@@ -46,7 +50,9 @@ extension SecretServiceProvider {
         }
     }
 
-    func setItemProperty(_ property: String, _ reference: Data, _ value: MessageReader) throws(BusFailure) {
+    func setItemProperty(_ property: String, _ keychain: KeychainItems, _ reference: Data, _ value: MessageReader)
+        throws(BusFailure)
+    {
         switch property {
         case "Label":
             let label = try value.string()
@@ -59,7 +65,7 @@ extension SecretServiceProvider {
         default:
             throw .invalidArguments("the property \(property) cannot be set")
         }
-        itemChanged(SecretObject.item(reference: reference).path, [property, "Modified"])
+        itemChanged(keychain.object(reference), [property, "Modified"])
     }
 
     /// Seconds since 1970, as the API's `t` dates are; 0 for none.

@@ -2,32 +2,51 @@ import Foundation
 import KeychainCore
 import Security
 
-/// The provider's Keychain Services calls: Secret Service items are generic passwords of the
-/// default keychain, reached through the public `SecItem` API.
+/// The provider's Keychain Services calls on one keychain, a collection: Secret Service items
+/// are its generic passwords, reached through the public `SecItem` API with
+/// `kSecUseKeychain`.
 ///
-/// The provider holds its own access group, where new items go, and keychainctl's, so that
-/// items the user added with keychainctl are found by Secret Service clients (keychainctl
-/// sees every group, so the reverse holds too). Other programs' groups stay out of reach.
+/// The provider holds its own access group, where new items go, and keychainctl's (see
+/// ``UserKeychains/forThisProcess()``). Other programs' groups stay out of reach.
 struct KeychainItems: Sendable {
+    /// The folder, groups and default keychain the calls run in.
     let environment: KeychainEnvironment
+    /// The keychain, named in every call.
+    let keychain: SecKeychain
 
-    /// The process's keychain and groups (``KeychainEnvironment/process``), with
-    /// keychainctl's group added.
-    static func forThisProcess() -> KeychainItems {
-        var environment = KeychainEnvironment.process
-        if !environment.accessGroups.contains("keychainctl") { environment.accessGroups.append("keychainctl") }
-        return KeychainItems(environment: environment)
+    init(environment: KeychainEnvironment, name: String) {
+        self.environment = environment
+        keychain = SecKeychain(files: KeychainFiles(directory: environment.directory, name: name))
     }
 
+    /// The default keychain's items, for an import.
+    static func forThisProcess() -> KeychainItems {
+        UserKeychains.forThisProcess().defaultItems()
+    }
+
+    /// The keychain's name, which names its collection.
+    var name: String { keychain.files.name }
+
+    /// Whether it is the default keychain, which is created on its first use; another
+    /// keychain that is gone stays gone (its calls are NoSuchObject).
+    var isDefault: Bool { keychain.files == environment.files }
+
     /// The database file, for messages.
-    var keychainPath: String {
-        environment.directory.appendingPathComponent("\(environment.keychainName).keychain-db").path
+    var keychainPath: String { keychain.path }
+
+    /// The object of the item `reference` names in this collection.
+    func object(_ reference: Data) -> SecretObject { .item(collection: name, reference: reference) }
+
+    /// The keychain's store, for what the `SecItem` API does not give (labels, locked searches).
+    func store() throws(KeychainError) -> KeychainStore {
+        try KeychainStore.shared(keychain.files, create: isDefault)
     }
 
     /// Every item whose attributes include all of `query`'s pairs.
     func search(_ query: ItemAttributes) throws(BusFailure) -> [StoredItem] {
         var search: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
+            kSecUseKeychain as String: keychain,
             kSecMatchLimit as String: kSecMatchLimitAll,
             kSecReturnAttributes as String: true,
             kSecReturnPersistentRef as String: true,
@@ -50,10 +69,10 @@ struct KeychainItems: Sendable {
         -> (unlocked: [String], locked: [String])
     {
         do throws(BusFailure) {
-            return (try search(query).map(\.object.path), [])
-        } catch where error.name == BusFailure.isLocked.name {
+            return (try search(query).map { object($0.reference).path }, [])
+        } catch where error.name == BusFailure.isLockedName {
             guard namingLocked, let locked = try lockedMatches(query) else { throw error }
-            return ([], locked.map { SecretObject.item(reference: $0).path })
+            return ([], locked.map { object($0).path })
         }
     }
 
@@ -73,8 +92,7 @@ struct KeychainItems: Sendable {
         if let service = values["service"] { attributes["svce"] = .string(service) }
         if let account = values["account"] ?? values["username"] { attributes["acct"] = .string(account) }
         do throws(KeychainError) {
-            let store = try KeychainStore.shared(environment.files, create: true)
-            let references = try store.referencesByColumns(
+            let references = try store().referencesByColumns(
                 ItemQuery(itemClass: .genericPassword, attributes: attributes, limit: .all),
                 by: CallerIdentity(accessGroups: environment.accessGroups))
             return references?.map(\.data)
@@ -87,6 +105,7 @@ struct KeychainItems: Sendable {
     func item(_ reference: Data) throws(BusFailure) -> StoredItem? {
         try found([
             kSecClass as String: kSecClassGenericPassword,
+            kSecUseKeychain as String: keychain,
             kSecValuePersistentRef as String: reference,
             kSecReturnAttributes as String: true,
             kSecReturnPersistentRef as String: true,
@@ -100,6 +119,7 @@ struct KeychainItems: Sendable {
         let status = call {
             SecItemCopyMatching([
                 kSecClass as String: kSecClassGenericPassword,
+                kSecUseKeychain as String: keychain,
                 kSecValuePersistentRef as String: reference,
                 kSecReturnData as String: true,
                 kSecReturnAttributes as String: true,
@@ -123,6 +143,7 @@ struct KeychainItems: Sendable {
         let status = writing(attributes, contentType: contentType) { fields in
             var item = fields
             item[kSecClass as String] = kSecClassGenericPassword
+            item[kSecUseKeychain as String] = keychain
             item[kSecAttrLabel as String] = label
             item[kSecValueData as String] = secret
             item[kSecReturnPersistentRef as String] = true
@@ -144,7 +165,7 @@ struct KeychainItems: Sendable {
     {
         var generic: (attributes: ItemAttributes, contentType: String)?
         if attributes != nil || contentType != nil {
-            guard let current = try item(reference) else { throw .noSuchObject(SecretObject.item(reference: reference).path) }
+            guard let current = try item(reference) else { throw .noSuchObject(object(reference).path) }
             let wanted = contentType ?? current.contentType
             if attributes == nil, wanted == current.contentType {
                 generic = nil
@@ -161,7 +182,7 @@ struct KeychainItems: Sendable {
             if let secret { changes[kSecValueData as String] = secret }
             return SecItemUpdate(query(naming: reference) as CFDictionary, changes as CFDictionary)
         }
-        if status == errSecItemNotFound { throw .noSuchObject(SecretObject.item(reference: reference).path) }
+        if status == errSecItemNotFound { throw .noSuchObject(object(reference).path) }
         try check(status, "SecItemUpdate", attributes: attributes)
     }
 
@@ -180,7 +201,8 @@ struct KeychainItems: Sendable {
     }
 
     private func query(naming reference: Data) -> [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecValuePersistentRef as String: reference]
+        [kSecClass as String: kSecClassGenericPassword, kSecUseKeychain as String: keychain,
+         kSecValuePersistentRef as String: reference]
     }
 
     /// Runs `write` on the keychain with the fields that hold `attributes` (none when nil);
@@ -245,7 +267,9 @@ struct KeychainItems: Sendable {
         case errSecSuccess:
             return
         case errSecInteractionNotAllowed:
-            throw .isLocked
+            throw .isLocked(name)
+        case errSecNoSuchKeychain:
+            throw .noSuchObject(SecretObject.collectionPath(name))
         case errSecDuplicateItem:
             let fields = attributes.map { " (service '\($0.keychainService)', account '\($0.keychainAccount)')" } ?? ""
             throw .failed("the keychain already holds an item of the same service and account\(fields); "

@@ -15,10 +15,12 @@ extension KeychainItems {
         try labelled { (store) throws(KeychainError) in try store.setLabel(label) }
     }
 
-    /// Runs `body` on the keychain's store, created on first use as the login keychain is.
+    /// Runs `body` on the keychain's store (the default one created on first use).
     private func labelled<Result>(_ body: (KeychainStore) throws(KeychainError) -> Result) throws(BusFailure) -> Result {
         do throws(KeychainError) {
-            return try body(KeychainStore.shared(environment.files, create: true))
+            return try body(store())
+        } catch .noSuchKeychain {
+            throw .noSuchObject(SecretObject.collectionPath(name))
         } catch {
             throw .failed("the keychain's label: \(error)")
         }

@@ -2,19 +2,24 @@ import Foundation
 
 /// What an object path of the provider names.
 ///
-/// Items are named by their keychain persistent reference in lowercase hex, which is made
-/// of valid path characters and stays the same for the item's life, whatever changes in it.
+/// A collection is a keychain of the user's keychain folder, at
+/// `/org/freedesktop/secrets/collection/<name>` (the name spelled by
+/// ``CollectionPathName``); `/org/freedesktop/secrets/aliases/default` is the default
+/// keychain, whichever it is when the call comes. Items are named under their collection by
+/// their keychain persistent reference in lowercase hex, which is made of valid path
+/// characters and stays the same for the item's life, whatever changes in it.
 enum SecretObject: Equatable, Sendable {
     case service
-    /// The one collection, `login`, also reached through its alias `default`.
-    case collection
-    case item(reference: Data)
+    /// The keychain `name`; nil for the alias `default`.
+    case collection(name: String?)
+    /// An item of the keychain `collection` (nil: reached through the alias `default`).
+    case item(collection: String?, reference: Data)
     case session(number: UInt64)
-    /// An Unlock's prompt, while it is pending or asking (see ``UnlockPrompts``).
+    /// A prompt, while it is pending or asking (see ``Prompts``).
     case prompt(number: UInt64)
 
     static let servicePath = "/org/freedesktop/secrets"
-    static let collectionPath = "/org/freedesktop/secrets/collection/login"
+    static let collectionPrefix = "/org/freedesktop/secrets/collection/"
     static let defaultAliasPath = "/org/freedesktop/secrets/aliases/default"
     static let sessionPrefix = "/org/freedesktop/secrets/session/"
     static let promptPrefix = "/org/freedesktop/secrets/prompt/"
@@ -34,37 +39,52 @@ enum SecretObject: Equatable, Sendable {
 
     /// The object a path names, or nil for a path that names none of this provider's.
     init?(path: String) {
-        switch path {
-        case Self.servicePath:
+        if path == Self.servicePath {
             self = .service
-        case Self.collectionPath, Self.defaultAliasPath:
-            self = .collection
-        default:
-            if path.hasPrefix(Self.sessionPrefix) {
-                guard let number = Self.number(path.dropFirst(Self.sessionPrefix.count)) else { return nil }
-                self = .session(number: number)
-                return
+        } else if path.hasPrefix(Self.sessionPrefix) {
+            guard let number = Self.number(path.dropFirst(Self.sessionPrefix.count)) else { return nil }
+            self = .session(number: number)
+        } else if path.hasPrefix(Self.promptPrefix) {
+            guard let number = Self.number(path.dropFirst(Self.promptPrefix.count)) else { return nil }
+            self = .prompt(number: number)
+        } else {
+            let collection: String?
+            let rest: Substring
+            if path.hasPrefix(Self.defaultAliasPath) {
+                collection = nil
+                rest = path.dropFirst(Self.defaultAliasPath.count)
+            } else if path.hasPrefix(Self.collectionPrefix) {
+                let tail = path.dropFirst(Self.collectionPrefix.count)
+                let element = tail.prefix(while: { $0 != "/" })
+                guard let name = CollectionPathName.decode(element) else { return nil }
+                collection = name
+                rest = tail.dropFirst(element.count)
+            } else {
+                return nil
             }
-            if path.hasPrefix(Self.promptPrefix) {
-                guard let number = Self.number(path.dropFirst(Self.promptPrefix.count)) else { return nil }
-                self = .prompt(number: number)
-                return
+            if rest.isEmpty {
+                self = .collection(name: collection)
+            } else if rest.first == "/", let reference = Self.reference(hex: rest.dropFirst()) {
+                self = .item(collection: collection, reference: reference)
+            } else {
+                return nil
             }
-            for collection in [Self.collectionPath, Self.defaultAliasPath] where path.hasPrefix(collection + "/") {
-                guard let reference = Self.reference(hex: path.dropFirst(collection.count + 1)) else { return nil }
-                self = .item(reference: reference)
-                return
-            }
-            return nil
         }
     }
 
-    /// The path of this object; items are always named under `collection/login`.
+    /// The path of the keychain `name`'s collection.
+    static func collectionPath(_ name: String) -> String {
+        collectionPrefix + CollectionPathName.encode(name)
+    }
+
+    /// The path of this object.
     var path: String {
         switch self {
         case .service: Self.servicePath
-        case .collection: Self.collectionPath
-        case .item(let reference): Self.collectionPath + "/" + reference.map { String(format: "%02x", $0) }.joined()
+        case .collection(let name): name.map(Self.collectionPath) ?? Self.defaultAliasPath
+        case .item(let collection, let reference):
+            (collection.map(Self.collectionPath) ?? Self.defaultAliasPath) + "/"
+                + reference.map { String(format: "%02x", $0) }.joined()
         case .session(let number): Self.sessionPrefix + String(number)
         case .prompt(let number): Self.promptPrefix + String(number)
         }

@@ -8,8 +8,8 @@ enum PromptFailure: Error, Sendable {
 
 /// What came of asking the user.
 enum PromptOutcome: Sendable, Equatable {
-    /// A password was given and the keychain took it.
-    case unlocked
+    /// A password was given and the keychain took it (unlocked, or created with it).
+    case accepted
     /// The user cancelled, the prompt was dismissed, or every attempt was wrong.
     case dismissed
     /// The program failed (it could not be run, or broke the protocol): dismissed too.
@@ -23,7 +23,7 @@ enum PasswordCheck: Sendable {
     case failed(String)
 }
 
-/// The words of an unlock prompt.
+/// The words of a prompt.
 struct PromptText: Sendable {
     let title: String
     let description: String
@@ -37,6 +37,25 @@ struct PromptText: Sendable {
                        + "Enter its password to unlock it.",
                    prompt: "Password:",
                    wrongPassword: "The password was wrong. Try again.")
+    }
+
+    /// The first question for a new collection's password; `again` after the two answers
+    /// differed.
+    static func newCollection(label: String, again: Bool) -> PromptText {
+        PromptText(title: "New keychain",
+                   description: (again ? "The passwords did not match. " : "")
+                       + "An application wants to create the keychain \u{201C}\(label)\u{201D}. "
+                       + "Choose its password (empty for none).",
+                   prompt: "Password:",
+                   wrongPassword: "")
+    }
+
+    /// The second question for a new collection's password.
+    static func retypeNewCollection(label: String) -> PromptText {
+        PromptText(title: "New keychain",
+                   description: "Type the password of the new keychain \u{201C}\(label)\u{201D} again.",
+                   prompt: "Password:",
+                   wrongPassword: "")
     }
 }
 
@@ -59,13 +78,48 @@ enum PasswordAsker: Sendable {
 
     /// Asks until `check` accepts a password or the attempts run out. Each running program is
     /// handed to `dismissal`, which stops it when the prompt is dismissed.
-    func ask(_ text: PromptText, dismissal: PromptDismissal, check: ([UInt8]) -> PasswordCheck) -> PromptOutcome {
+    func ask(_ text: PromptText, attempts: Int = Self.attempts, dismissal: PromptDismissal,
+             check: ([UInt8]) -> PasswordCheck) -> PromptOutcome {
         switch self {
         case .pinentry(let path):
-            return Pinentry(path: path).ask(text, attempts: Self.attempts, dismissal: dismissal, check: check)
+            return Pinentry(path: path).ask(text, attempts: attempts, dismissal: dismissal, check: check)
         case .systemdAskPassword(let path):
-            return SystemdAskPassword(path: path).ask(text, attempts: Self.attempts, dismissal: dismissal, check: check)
+            return SystemdAskPassword(path: path).ask(text, attempts: attempts, dismissal: dismissal, check: check)
         }
+    }
+
+    /// Asks for a new collection's password twice, as `keychainctl create-keychain` does,
+    /// until both answers are the same or the attempts run out; then hands it to `take`
+    /// (which creates the keychain: `.wrong` from it is taken as a failure). The first answer
+    /// is held only until the second is compared with it, then zeroed.
+    func askNew(label: String, dismissal: PromptDismissal, take: ([UInt8]) -> PasswordCheck) -> PromptOutcome {
+        for attempt in 1...Self.attempts {
+            var first: [UInt8] = []
+            defer { first.zeroBytes() }
+            let asked = ask(.newCollection(label: label, again: attempt > 1), attempts: 1, dismissal: dismissal) {
+                first = $0
+                return .accepted
+            }
+            guard asked == .accepted else { return asked }
+            var differed = false
+            var outcome = PromptOutcome.dismissed
+            let retyped = ask(.retypeNewCollection(label: label), attempts: 1, dismissal: dismissal) { second in
+                guard second == first else {
+                    differed = true
+                    return .wrong
+                }
+                switch take(second) {
+                case .accepted: outcome = .accepted
+                case .wrong: outcome = .failed("the new keychain refused its password")
+                case .failed(let reason): outcome = .failed(reason)
+                }
+                return .accepted
+            }
+            if retyped == .accepted { return outcome }
+            // The answers differed: asked again; otherwise cancelled or failed.
+            guard differed, !dismissal.isDismissed else { return retyped }
+        }
+        return .dismissed
     }
 }
 

@@ -24,7 +24,7 @@ struct Pinentry {
         }
         let outcome = converse(program, text, attempts: attempts, check: check)
         _ = program.send(Array("BYE".utf8))
-        return dismissal.isDismissed && outcome != .unlocked ? .dismissed : outcome
+        return dismissal.isDismissed && outcome != .accepted ? .dismissed : outcome
     }
 
     private func converse(_ program: PromptProgram, _ text: PromptText, attempts: Int,
@@ -48,7 +48,7 @@ struct Pinentry {
             case .ok(var password):
                 defer { password.zeroBytes() }
                 switch check(password) {
-                case .accepted: return .unlocked
+                case .accepted: return .accepted
                 case .wrong: continue
                 case .failed(let message): return .failed(message)
                 }

@@ -11,6 +11,8 @@ final class PromptCompletions: Sendable {
     struct Completion: Sendable {
         let prompt: UInt64
         let outcome: PromptOutcome
+        /// The keychain a CreateCollection prompt made, when accepted.
+        var createdCollection: String? = nil
     }
 
     private let completed = Mutex<[Completion]>([])

@@ -5,7 +5,11 @@ import Glibc
 #endif
 
 /// The Secret Service provider: owns `org.freedesktop.secrets` on the user's session bus and
-/// answers the Secret Service API 0.2 over the keychain (see ``KeychainItems``).
+/// answers the Secret Service API 0.2 over the user's keychains (see ``KeychainItems``).
+///
+/// Collections are the keychains of the user's keychain folder (``UserKeychains``); the
+/// alias `default` is the default keychain, and SetAlias of it makes another keychain the
+/// default for every program (SecKeychainSetDefault). No other alias exists.
 ///
 /// An item is a generic password: its `service` attribute is the keychain service, and its
 /// `account` attribute, else its `username` (Python keyring's name), the keychain account;
@@ -21,9 +25,9 @@ public final class SecretServiceProvider {
     public static let busName = "org.freedesktop.secrets"
 
     let bus: OpaquePointer
-    let keychain: KeychainItems
+    let keychains: UserKeychains
     var sessions = Sessions()
-    var prompts = UnlockPrompts()
+    var prompts = Prompts()
     /// Where prompts asking on their own threads leave their outcome for the bus thread.
     let completions: PromptCompletions
     /// The user of each client (unique name) that called, while it is on the bus: a bus
@@ -38,7 +42,7 @@ public final class SecretServiceProvider {
             throw StartFailure("cannot connect to the session bus (DBUS_SESSION_BUS_ADDRESS): \(Self.text(status))")
         }
         self.bus = bus
-        keychain = .forThisProcess()
+        keychains = .forThisProcess()
         do throws(StartFailure) {
             completions = try PromptCompletions()
         } catch {
@@ -51,8 +55,8 @@ public final class SecretServiceProvider {
         sd_bus_flush_close_unref(bus)
     }
 
-    /// The keychain database the provider serves, for its start-up line.
-    public var keychainPath: String { keychain.keychainPath }
+    /// The default keychain's database, for the provider's start-up line.
+    public var keychainPath: String { keychains.defaultItems().keychainPath }
 
     /// Registers the objects, then takes the bus name; fails with the name's owner when
     /// another process has it.
@@ -140,13 +144,20 @@ public final class SecretServiceProvider {
         Unmanaged<SecretServiceProvider>.fromOpaque(context).takeUnretainedValue()
     }
 
-    /// Whether the object at `path` exists with `interface`: sessions while open, items
-    /// whenever the path is well formed (a call on an item that is gone is NoSuchObject).
+    /// Whether the object at `path` exists with `interface`: sessions while open, collections
+    /// and items whenever the path is well formed (a call on a collection or item that is
+    /// gone is NoSuchObject, which clients take for "not there").
     private func has(_ path: String, _ interface: String) -> Bool {
         guard let object = SecretObject(path: path), object.interface == interface else { return false }
         if case .session(let number) = object { return sessions.exists(number) }
         if case .prompt(let number) = object { return prompts.exists(number) }
         return true
+    }
+
+    /// The items of the collection `name` (nil: the alias `default`); NoSuchObject when its
+    /// keychain is not there.
+    func keychain(_ name: String?) throws(BusFailure) -> KeychainItems {
+        try keychains.items(in: name ?? keychains.defaultName())
     }
 
     /// Answers a method call: a reply sent and 1, or the error set and negative.
@@ -160,8 +171,8 @@ public final class SecretServiceProvider {
             let request = Request(call: call, sender: sender, arguments: MessageReader(message: call))
             switch object {
             case .service: try serviceMethod(member, request)
-            case .collection: try collectionMethod(member, request)
-            case .item(let reference): try itemMethod(member, reference, request)
+            case .collection(let name): try collectionMethod(member, try keychain(name), request)
+            case .item(let name, let reference): try itemMethod(member, try keychain(name), reference, request)
             case .session(let number): try sessionMethod(member, number, request)
             case .prompt(let number): try promptMethod(member, number, request)
             }
@@ -179,8 +190,8 @@ public final class SecretServiceProvider {
             let writer = MessageWriter(message: reply)
             switch SecretObject(path: path) {
             case .service?: try serviceProperty(property, writer)
-            case .collection?: try collectionProperty(property, writer)
-            case .item(let reference)?: try itemProperty(property, reference, writer)
+            case .collection(let name)?: try collectionProperty(property, try keychain(name), writer)
+            case .item(let name, let reference)?: try itemProperty(property, try keychain(name), reference, writer)
             default: throw .noSuchObject(path)
             }
             return 1
@@ -195,8 +206,9 @@ public final class SecretServiceProvider {
             guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
             try checkCaller(call)
             switch SecretObject(path: path) {
-            case .item(let reference)?: try setItemProperty(property, reference, MessageReader(message: value))
-            case .collection?: try setCollectionProperty(property, MessageReader(message: value))
+            case .item(let name, let reference)?:
+                try setItemProperty(property, try keychain(name), reference, MessageReader(message: value))
+            case .collection(let name)?: try setCollectionProperty(property, try keychain(name), MessageReader(message: value))
             default: throw .noSuchObject(path)
             }
             return 1

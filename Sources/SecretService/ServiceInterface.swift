@@ -30,56 +30,117 @@ extension SecretServiceProvider {
                 try writer.objectPath(session.path)
             }
         case "CreateCollection":
-            throw .notSupported("this provider has one collection, login (alias default); it cannot create others")
+            let label = try collectionLabel(arguments)
+            let alias = try arguments.string()
+            // The spec's rule: an alias that names a collection gives it, and nothing is made.
+            if alias == "default" {
+                let existing = SecretObject.collectionPath(keychains.defaultName())
+                try reply(to: request) { (writer) throws(BusFailure) in
+                    try writer.objectPath(existing)
+                    try writer.objectPath(SecretObject.none)
+                }
+                return
+            }
+            guard alias.isEmpty else {
+                throw .notSupported("only the alias 'default' exists here; create the collection without an alias")
+            }
+            guard PasswordAsker.available() != nil else { throw .noPrompterForNewPassword }
+            // The keychain is made once its password is chosen: the prompt's Completed names it.
+            let prompt = try prompts.create(for: request.sender, .createCollection(label: label))
+            try reply(to: request) { (writer) throws(BusFailure) in
+                try writer.objectPath(SecretObject.none)
+                try writer.objectPath(prompt.path)
+            }
         case "SearchItems":
-            // Locked items are named only when a prompt can unlock them.
-            let (unlocked, locked) = try keychain.searchSplittingLocked(
-                try arguments.attributes(), namingLocked: PasswordAsker.available() != nil)
+            // Every collection is searched. Locked items are named only when a prompt can
+            // unlock them. A locked keychain whose matches cannot be told without opening it
+            // is left out, so that it does not stop searches of the others; when nothing was
+            // found at all, the answer is its IsLocked, which says how to unlock it.
+            let query = try arguments.attributes()
+            let namingLocked = PasswordAsker.available() != nil
+            var unlocked: [String] = []
+            var locked: [String] = []
+            var unsearched: BusFailure?
+            for name in keychains.names() {
+                // A keychain deleted since the list was read has no items.
+                guard let items = try? keychains.items(in: name) else { continue }
+                do throws(BusFailure) {
+                    let found = try items.searchSplittingLocked(query, namingLocked: namingLocked)
+                    unlocked += found.unlocked
+                    locked += found.locked
+                } catch where error.name == BusFailure.isLockedName {
+                    unsearched = unsearched ?? error
+                }
+            }
+            if let unsearched, unlocked.isEmpty, locked.isEmpty { throw unsearched }
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPaths(unlocked)
                 try writer.objectPaths(locked)
             }
         case "Unlock":
-            // The collection and its items share the keychain's lock: all unlocked at once.
-            let objects = try arguments.objectPaths(limit: Limits.pathsPerCall).filter(isCollectionOrItem)
-            var prompt = SecretObject.none
-            var unlockedNow = false
-            if !objects.isEmpty, try keychain.isLocked() {
-                unlockedNow = try keychain.unlockWithoutPassword()
-                if !unlockedNow { prompt = try prompts.create(for: request.sender, objects: objects).path }
+            // A collection and its items share their keychain's lock: a keychain without a
+            // password unlocks at once; those with one are asked for by one prompt, in turn.
+            // Objects of no collection of this provider are left out.
+            var ready: [String] = []
+            var waiting: [String] = []
+            var toAsk: [String] = []
+            var unlockedNow: [String] = []
+            for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
+                guard let name = collectionName(of: path), let items = try? keychains.items(in: name) else { continue }
+                if toAsk.contains(name) {
+                    waiting.append(path)
+                } else if try !items.isLocked() {
+                    ready.append(path)
+                } else if try items.unlockWithoutPassword() {
+                    unlockedNow.append(name)
+                    ready.append(path)
+                } else {
+                    toAsk.append(name)
+                    waiting.append(path)
+                }
             }
-            let unlocked = prompt == SecretObject.none ? objects : []
+            let prompt = waiting.isEmpty
+                ? SecretObject.none
+                : try prompts.create(for: request.sender, .unlock(keychains: toAsk, objects: waiting)).path
             try reply(to: request) { (writer) throws(BusFailure) in
-                try writer.objectPaths(unlocked)
+                try writer.objectPaths(ready)
                 try writer.objectPath(prompt)
             }
-            if unlockedNow { lockChanged() }
+            unlockedNow.forEach(lockChanged)
         case "Lock":
-            // Locks the keychain for every process of the user, as SecKeychainLock does.
-            let objects = try arguments.objectPaths(limit: Limits.pathsPerCall).filter(isCollectionOrItem)
-            if !objects.isEmpty {
-                try keychain.lock()
-                lockChanged()
+            // Locks each keychain named for every process of the user, as SecKeychainLock does.
+            var objects: [String] = []
+            var lockedNow: [String] = []
+            for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
+                guard let name = collectionName(of: path), let items = try? keychains.items(in: name) else { continue }
+                if !lockedNow.contains(name) {
+                    try items.lock()
+                    lockedNow.append(name)
+                }
+                objects.append(path)
             }
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPaths(objects)
                 try writer.objectPath(SecretObject.none)
             }
+            lockedNow.forEach(lockChanged)
         case "GetSecrets":
             let paths = try arguments.objectPaths(limit: Limits.pathsPerCall)
             let session = try arguments.objectPath()
             let transport = try sessions.transport(of: session, for: request.sender)
             // Items that are not there are left out, as the API says; an item named twice is
             // answered once (the reply is a dictionary by path).
-            var named = Set<Data>()
-            let references = paths.compactMap { path -> Data? in
-                guard case .item(let reference)? = SecretObject(path: path), named.insert(reference).inserted else { return nil }
-                return reference
+            var named = Set<String>()
+            let items = paths.compactMap { path -> (KeychainItems, Data)? in
+                guard case .item(let name, let reference)? = SecretObject(path: path),
+                      let keychain = try? self.keychain(name),
+                      named.insert(keychain.object(reference).path).inserted else { return nil }
+                return (keychain, reference)
             }
             try reply(to: request, sensitive: true) { (writer) throws(BusFailure) in
                 try writer.open("a", "{o(oayays)}")
                 var replyBytes = 0
-                for reference in references {
+                for (keychain, reference) in items {
                     guard var (secret, contentType) = try keychain.secret(of: reference) else { continue }
                     defer { secret.zero() }
                     replyBytes += secret.count
@@ -88,7 +149,7 @@ extension SecretServiceProvider {
                                                 + "bytes; ask for fewer at once")
                     }
                     try writer.open("e", "o(oayays)")
-                    try writer.objectPath(SecretObject.item(reference: reference).path)
+                    try writer.objectPath(keychain.object(reference).path)
                     try TransferredSecret.write(secret, contentType: contentType, session: session, transport: transport,
                                                 to: writer)
                     try writer.close()
@@ -97,18 +158,24 @@ extension SecretServiceProvider {
             }
         case "ReadAlias":
             let name = try arguments.string()
-            try reply(to: request) { (writer) throws(BusFailure) in
-                try writer.objectPath(name == "default" ? SecretObject.collectionPath : SecretObject.none)
-            }
+            let path = name == "default" ? SecretObject.collectionPath(keychains.defaultName()) : SecretObject.none
+            try reply(to: request) { (writer) throws(BusFailure) in try writer.objectPath(path) }
         case "SetAlias":
+            // `default` is the default keychain: setting it makes another keychain the default
+            // for every program of the user, from now on (SecKeychainSetDefault).
             let name = try arguments.string()
             let path = try arguments.objectPath()
             guard name == "default" else { throw .notSupported("only the alias 'default' exists here") }
-            guard SecretObject(path: path) == .collection else {
+            switch SecretObject(path: path) {
+            case .collection(let keychain?)?: try keychains.setDefault(keychain)
+            case .collection(nil)?: break
+            default:
                 if path == SecretObject.none { throw .notSupported("the alias 'default' cannot be removed") }
                 throw .noSuchObject(path)
             }
             try reply(to: request) { _ throws(BusFailure) in }
+            // Collections lists the default first.
+            emitPropertiesChanged(SecretObject.service.interface, on: SecretObject.servicePath, ["Collections"])
         default:
             throw .notSupported("org.freedesktop.Secret.Service has no method \(member)")
         }
@@ -116,13 +183,42 @@ extension SecretServiceProvider {
 
     func serviceProperty(_ property: String, _ writer: MessageWriter) throws(BusFailure) {
         guard property == "Collections" else { throw .invalidArguments("no property \(property)") }
-        try writer.objectPaths([SecretObject.collectionPath])
+        try writer.objectPaths(keychains.names().map(SecretObject.collectionPath))
     }
 
-    private func isCollectionOrItem(_ path: String) -> Bool {
+    /// The keychain of the collection or item at `path` (the alias `default` resolved); nil
+    /// for any other path.
+    private func collectionName(of path: String) -> String? {
         switch SecretObject(path: path) {
-        case .collection?, .item?: true
-        default: false
+        case .collection(let name)?, .item(let name, _)?: name ?? keychains.defaultName()
+        default: nil
         }
+    }
+
+    /// The label among CreateCollection's properties (`a{sv}`), or empty; others are ignored.
+    private func collectionLabel(_ arguments: MessageReader) throws(BusFailure) -> String {
+        var label = ""
+        try arguments.enter("a", "{sv}")
+        var count = 0
+        while try arguments.enterIfAny("e", "sv") {
+            count += 1
+            guard count <= Limits.attributeCount else { throw .invalidArguments("too many collection properties") }
+            let name = try arguments.string()
+            let contents = try arguments.variantContents()
+            if name == Self.collectionLabelProperty {
+                guard contents == "s" else { throw .invalidArguments("\(name) takes an 's' value, not '\(contents)'") }
+                try arguments.enter("v", "s")
+                label = try arguments.string()
+                try arguments.exit()
+                guard label.utf8.count <= Limits.stringBytes else {
+                    throw .invalidArguments("the label is longer than \(Limits.stringBytes) bytes")
+                }
+            } else {
+                try arguments.skip()
+            }
+            try arguments.exit()
+        }
+        try arguments.exit()
+        return label
     }
 }

@@ -14,6 +14,4 @@ struct StoredItem: Sendable {
     let label: String
     let created: Date?
     let modified: Date?
-
-    var object: SecretObject { .item(reference: reference) }
 }

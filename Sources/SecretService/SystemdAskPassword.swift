@@ -28,7 +28,7 @@ struct SystemdAskPassword {
             defer { password?.zeroBytes() }
             guard exitedWell, !dismissal.isDismissed, let password else { return .dismissed }
             switch check(password) {
-            case .accepted: return .unlocked
+            case .accepted: return .accepted
             case .wrong: continue
             case .failed(let reason): return .failed(reason)
             }

@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// org.freedesktop.Secret.Service and Collection as the API defines them, called with busctl:
-/// the one collection and its alias, Unlock and Lock, and what the provider refuses.
+/// the login collection and its alias, Unlock and Lock, and what the provider refuses (see
+/// CollectionKeychainTests for other keychains).
 @Suite struct ServiceInterfaceTests {
     static let service = "/org/freedesktop/secrets"
     static let serviceInterface = "org.freedesktop.Secret.Service"
@@ -30,8 +31,9 @@ import TestSupport
 
     /// Unlock of the unlocked keychain answers every collection and item named as unlocked,
     /// with no prompt ("/"). Lock locks the keychain (Locked follows); a keychain without a
-    /// password unlocks again with no prompt. Creating or deleting collections is refused.
-    @Test func unlockAnswersUnlockedAndCollectionsCannotBeMadeOrDeleted() throws {
+    /// password unlocks again with no prompt. A collection with an alias other than default
+    /// cannot be created, and the default collection cannot be deleted.
+    @Test func unlockAnswersUnlockedAndTheDefaultCollectionCannotBeDeleted() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
             let unlock = try bus.call(Self.service, Self.serviceInterface, "Unlock", "ao", "2", Self.login, "/not/ours")
             #expect(unlock.output == "aoo 1 \"\(Self.login)\" \"/\"\n", "\(unlock.errors)")
@@ -44,7 +46,7 @@ import TestSupport
             #expect(again.output == "aoo 1 \"\(Self.login)\" \"/\"\n", "\(again.errors)")
             let create = try bus.call(Self.service, Self.serviceInterface, "CreateCollection", "a{sv}s", "0", "work")
             #expect(create.status != 0)
-            #expect(create.errors == "Call failed: this provider has one collection, login (alias default); it cannot create others\n",
+            #expect(create.errors == "Call failed: only the alias 'default' exists here; create the collection without an alias\n",
                     "\(create.errors)")
             let delete = try bus.run("/usr/bin/dbus-send", [
                 "--session", "--print-reply", "--dest=org.freedesktop.secrets", Self.login,
@@ -69,7 +71,7 @@ import TestSupport
         let locked = try bus.secretTool("lookup", "service", "locked.example", "account", "me")
         #expect(locked.status != 0)
         #expect(locked.output == "")
-        #expect(locked.errors.contains("the keychain is locked: unlock it with keychainctl unlock-keychain"),
+        #expect(locked.errors.contains("the keychain login is locked: unlock it with keychainctl unlock-keychain login"),
                 "\(locked.errors)")
         #expect(try bus.keychainctl("unlock-keychain", "-p", "keychain password", "login").status == 0)
         #expect(try bus.secretTool("lookup", "service", "locked.example", "account", "me").output == "pw")

@@ -18,7 +18,8 @@ import Glibc
 
     /// A folder, the provider's whole PATH, holding a fake `pinentry` that speaks Assuan: it logs
     /// each command's name to `commands` (never a password), answers GETPIN with the lines of
-    /// `answers` in turn (`CANCEL` answers ERR 83886179, as a cancelled pinentry does), and,
+    /// `answers` in turn, over all its runs (`CANCEL` answers ERR 83886179, as a cancelled
+    /// pinentry does), and,
     /// when `hold` exists, creates `asking` and waits for `go` before answering.
     struct FakePrompter {
         let folder: URL
@@ -33,7 +34,6 @@ import Glibc
                     PATH=/usr/bin:/bin
                     dir='\(folder.path)'
                     echo "OK Pleased to meet you"
-                    n=0
                     while IFS= read -r line; do
                       command=${line%% *}
                       echo "$command" >> "$dir/commands"
@@ -43,7 +43,7 @@ import Glibc
                             : > "$dir/asking"
                             while [ ! -e "$dir/go" ]; do sleep 0.05; done
                           fi
-                          n=$((n + 1))
+                          n=$(grep -c '^GETPIN$' "$dir/commands")
                           pin=$(sed -n "${n}p" "$dir/answers")
                           if [ "$pin" = CANCEL ]; then echo "ERR 83886179 Operation cancelled <Pinentry>"
                           else printf 'S PASSWORD_FROM_CACHE\\nD %s\\nOK\\n' "$pin"; fi ;;

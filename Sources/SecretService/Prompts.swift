@@ -1,11 +1,19 @@
-/// The prompts Unlock handed out, each belonging to the client that called Unlock (only it
-/// may show or dismiss it; they go when it leaves the bus). A prompt lives from Unlock until
-/// its Completed signal. Used on the bus thread only.
-struct UnlockPrompts {
+/// The prompts Unlock and CreateCollection handed out, each belonging to the client that
+/// called (only it may show or dismiss it; they go when it leaves the bus). A prompt lives
+/// from the call until its Completed signal. Used on the bus thread only.
+struct Prompts {
+    /// What a prompt asks for.
+    enum Purpose: Sendable {
+        /// The passwords of the locked `keychains`, one after the other; `objects` are the
+        /// objects Unlock was asked for in them, reported as unlocked when they all are.
+        case unlock(keychains: [String], objects: [String])
+        /// A new keychain's password, twice, for a collection labelled `label`.
+        case createCollection(label: String)
+    }
+
     struct Prompt {
         let owner: String
-        /// The objects Unlock was asked for, reported as unlocked when the keychain is.
-        let objects: [String]
+        let purpose: Purpose
         let dismissal = PromptDismissal()
         /// Whether Prompt was called: it asks at most once.
         var shown = false
@@ -14,8 +22,8 @@ struct UnlockPrompts {
     private var prompts: [UInt64: Prompt] = [:]
     private var nextNumber: UInt64 = 1
 
-    /// A new prompt for `owner`'s Unlock of `objects`; its object.
-    mutating func create(for owner: String, objects: [String]) throws(BusFailure) -> SecretObject {
+    /// A new prompt for `owner`'s call; its object.
+    mutating func create(for owner: String, _ purpose: Purpose) throws(BusFailure) -> SecretObject {
         guard prompts.count < Limits.prompts else {
             throw .failed("too many pending prompts (\(Limits.prompts)); complete or dismiss some first")
         }
@@ -24,7 +32,7 @@ struct UnlockPrompts {
         }
         let number = nextNumber
         nextNumber += 1
-        prompts[number] = Prompt(owner: owner, objects: objects)
+        prompts[number] = Prompt(owner: owner, purpose: purpose)
         return .prompt(number: number)
     }
 
