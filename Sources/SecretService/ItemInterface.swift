@@ -15,7 +15,7 @@ extension SecretServiceProvider {
         case "GetSecret":
             let session = try request.arguments.objectPath()
             let transport = try sessions.transport(of: session, for: request.sender)
-            guard var (secret, contentType) = try keychain.secret(of: reference) else { throw .noSuchObject(path) }
+            guard case (var secret, let contentType)? = try keychain.secret(of: reference) else { throw .noSuchObject(path) }
             defer { secret.zero() }
             try reply(to: request, sensitive: true) { (writer) throws(BusFailure) in
                 try TransferredSecret.write(secret, contentType: contentType, session: session, transport: transport,

@@ -141,7 +141,7 @@ extension SecretServiceProvider {
                 try writer.open("a", "{o(oayays)}")
                 var replyBytes = 0
                 for (keychain, reference) in items {
-                    guard var (secret, contentType) = try keychain.secret(of: reference) else { continue }
+                    guard case (var secret, let contentType)? = try keychain.secret(of: reference) else { continue }
                     defer { secret.zero() }
                     replyBytes += secret.count
                     guard replyBytes <= Limits.secretBytesPerReply else {

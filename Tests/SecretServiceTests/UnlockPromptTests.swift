@@ -79,7 +79,7 @@ import Glibc
         }
 
         func touch(_ name: String) {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil)
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: nil)
         }
 
         /// Waits, at most 60 seconds, for the fake to create `name`.
