@@ -33,18 +33,19 @@ extension SyncSession {
             }
             guard !records.isEmpty else { return report }
             let knownLog = try state.integer(.logPushed)
-            var changes: [SyncState.ItemChange] = []
-            var seen: [Data: RecordVersion] = [:]
-            var reached = cursor
+            // What each record of the batch comes to, in server order: checked and opened
+            // here, then the items applied in one keychain transaction.
+            var steps: [PullStep] = []
+            var batchChanges: [SyncedChange] = []
+            var known = try state.knownVersions(of: records.map(\.itemID))
             for record in records {
                 let sealed: SealedRecord
                 let content: Data
                 do {
                     sealed = try SealedRecord(encoded: record.record, serverItemID: record.itemID, serverVersion: record.version)
                     guard sealed.group == configuration.group else { throw SyncRejection.wrongGroup(.record) }
-                    let known = try seen[sealed.itemID] ?? state.knownVersion(of: sealed.itemID)
-                    if let known, known >= sealed.version {
-                        reached = record.sequence
+                    if let version = known[sealed.itemID], version >= sealed.version {
+                        steps.append(.skip(sequence: record.sequence))
                         continue
                     }
                     guard sealed.epoch <= secrets.currentEpoch else {
@@ -57,7 +58,7 @@ extension SyncSession {
                     logger.warning("rejected a record from the sync server", metadata: [
                         "sequence": "\(record.sequence)", "reason": "\(rejection)"])
                     report.rejected += 1
-                    reached = record.sequence
+                    steps.append(.skip(sequence: record.sequence))
                     continue
                 } catch let failure as SyncFailure {
                     throw failure
@@ -70,7 +71,7 @@ extension SyncSession {
                 } catch {
                     logger.warning("rejected a record whose content is malformed", metadata: ["sequence": "\(record.sequence)"])
                     report.rejected += 1
-                    reached = record.sequence
+                    steps.append(.skip(sequence: record.sequence))
                     continue
                 }
                 // The content must be the item the id names: a member cannot slip one item's
@@ -78,36 +79,55 @@ extension SyncSession {
                 guard secrets.itemID(for: item.identityBytes) == sealed.itemID else {
                     logger.warning("rejected a record whose content is another item", metadata: ["sequence": "\(record.sequence)"])
                     report.rejected += 1
-                    reached = record.sequence
+                    steps.append(.skip(sequence: record.sequence))
                     continue
                 }
-                let result: SyncApplyResult
-                do {
-                    result = sealed.isTombstone
-                        ? try store.applySyncedDeletion(item, knownLog: knownLog)
-                        : try store.applySyncedItem(item, knownLog: knownLog)
-                } catch .interactionNotAllowed {
-                    report.stopped = true
-                    break
-                } catch {
-                    throw .keychain(error)
+                steps.append(.apply(sequence: record.sequence, sealed: sealed, item: item))
+                batchChanges.append(sealed.isTombstone ? .deletion(item) : .item(item))
+                known[sealed.itemID] = sealed.version
+            }
+            let results: [SyncApplyResult]
+            do {
+                results = try store.applySynced(batchChanges, knownLog: knownLog)
+            } catch .interactionNotAllowed {
+                results = []
+            } catch {
+                throw .keychain(error)
+            }
+            // The cursor moves over what was dealt with, up to the first record not applied
+            // (a local change to send first, a locked class key): it is read again next time.
+            var changes: [SyncState.ItemChange] = []
+            var reached = cursor
+            var applying = results.makeIterator()
+            walk: for step in steps {
+                switch step {
+                case .skip(let sequence):
+                    reached = sequence
+                case .apply(let sequence, let sealed, let item):
+                    switch applying.next() {
+                    case .applied(let rowID):
+                        changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: (rowID, try sealing.seal(item))))
+                    case .deleted, .absent:
+                        changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil))
+                    case .changedLocally, nil:
+                        report.stopped = true
+                        break walk
+                    }
+                    report.applied += 1
+                    reached = sequence
                 }
-                switch result {
-                case .changedLocally:
-                    report.stopped = true
-                case .applied(let rowID):
-                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: (rowID, try sealing.seal(item))))
-                case .deleted, .absent:
-                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil))
-                }
-                if report.stopped { break }
-                seen[sealed.itemID] = sealed.version
-                report.applied += 1
-                reached = record.sequence
             }
             try state.record(changes, progress: [(.cursor, reached)])
             cursor = reached
             if report.stopped || records.count < batch { return report }
         }
+    }
+
+    /// What the pull does with one record of a batch.
+    private enum PullStep {
+        /// Dealt with without a change: already known, or rejected.
+        case skip(sequence: Int64)
+        /// Checked and opened: to apply.
+        case apply(sequence: Int64, sealed: SealedRecord, item: SyncedItem)
     }
 }

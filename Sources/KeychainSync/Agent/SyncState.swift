@@ -138,6 +138,28 @@ package final class SyncState: Sendable {
         }
     }
 
+    /// The versions known of `itemIDs` (those with none are absent), in one read: a pull
+    /// looks up a whole batch at once.
+    package func knownVersions(of itemIDs: [Data]) throws(SyncFailure) -> [Data: RecordVersion] {
+        var versions: [Data: RecordVersion] = [:]
+        // SQLite binds at most 32,766 parameters to a statement.
+        for start in stride(from: 0, to: itemIDs.count, by: 500) {
+            let chunk = Array(itemIDs[start..<min(start + 500, itemIDs.count)])
+            let rows = try run { db in
+                try Row.fetchAll(db, sql: "SELECT item_id, version FROM known WHERE item_id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                 arguments: StatementArguments(chunk))
+            }
+            for row in rows {
+                do {
+                    versions[row["item_id"]] = try RecordVersion(encoded: row["version"])
+                } catch {
+                    throw .damaged("the sync state holds a malformed version")
+                }
+            }
+        }
+        return versions
+    }
+
     package func mirror(rowID: Int64) throws(SyncFailure) -> MirrorEntry? {
         try run { db in
             try Row.fetchOne(db, sql: "SELECT item_id, sealed_identity FROM mirror WHERE row_id = ?", arguments: [rowID])
