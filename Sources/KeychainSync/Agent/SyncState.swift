@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KeychainCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,16 +34,25 @@ package final class SyncState: Sendable {
     package init(files: KeychainFiles) throws(SyncFailure) {
         let path = Self.url(for: files).path
         do {
-            // Created 0600 without following links, and checked, before SQLite opens it.
-            guard let fd = try PrivateFile.open(path, flags: O_RDWR | O_CREAT, role: "sync state") else {
-                throw SyncFailure.damaged("the sync state \(path) vanished while it was created")
+            // Created 0600 without following links, and checked, before SQLite opens it; once
+            // per process: closing a descriptor of the file drops every POSIX lock this
+            // process holds on it, those of a state already open here (the agent's) among
+            // them, and another process's SQLite, seeing no other connection, would then
+            // remove the WAL under it (the agent's next read: disk I/O error).
+            if Self.checkedPaths.withLock({ $0.insert(path).inserted }) {
+                guard let fd = try PrivateFile.open(path, flags: O_RDWR | O_CREAT, role: "sync state") else {
+                    throw SyncFailure.damaged("the sync state \(path) vanished while it was created")
+                }
+                close(fd)
             }
-            close(fd)
         } catch let error as SyncFailure {
+            Self.checkedPaths.withLock { _ = $0.remove(path) }
             throw error
         } catch let error as KeychainError {
+            Self.checkedPaths.withLock { _ = $0.remove(path) }
             throw .keychain(error)
         } catch {
+            Self.checkedPaths.withLock { _ = $0.remove(path) }
             throw .damaged("cannot open the sync state \(path)")
         }
         do {
@@ -59,9 +69,13 @@ package final class SyncState: Sendable {
         }
     }
 
+    /// The state files this process created or checked (see ``init(files:)``).
+    private static let checkedPaths = Mutex<Set<String>>([])
+
     /// Removes the state files of `files`' keychain (leaving the group).
     package static func remove(files: KeychainFiles) {
         let path = url(for: files).path
+        checkedPaths.withLock { _ = $0.remove(path) }
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
