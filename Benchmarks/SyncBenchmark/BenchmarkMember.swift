@@ -40,7 +40,7 @@ final class BenchmarkMember {
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["HOME"] = home.path
-        environment["KEYCHAINCTL_LOG_LEVEL"] = "warning"
+        environment["KEYCHAINCTL_LOG_LEVEL"] = "info"
         return environment
     }
 
@@ -88,6 +88,11 @@ final class BenchmarkMember {
             throw BenchmarkFailure("no VmRSS for the agent of \(name)")
         }
         return kib
+    }
+
+    /// The end of the agent's log, to explain a failure.
+    var agentLogTail: String {
+        "\(name)'s agent log: " + String(((try? String(contentsOf: agentLog, encoding: .utf8)) ?? "").suffix(1500))
     }
 
     /// Fails when the agent has exited, with its log.

@@ -150,7 +150,7 @@ func propagation(from writer: BenchmarkMember, to reader: BenchmarkMember, count
         while try secret(of: account, in: destination) != expected {
             guard ContinuousClock.now - written < .seconds(60) else {
                 try reader.checkAgentRuns()
-                throw BenchmarkFailure("write \(index) did not reach \(reader.name) within 60 s")
+                throw BenchmarkFailure("write \(index) did not reach \(reader.name) within 60 s; \(writer.agentLogTail); \(reader.agentLogTail)")
             }
             watch.wait(milliseconds: 100)
         }
