@@ -16,9 +16,11 @@ extension SyncSession {
     /// ``SealedRecord``) and applied only when its version is later than the one this member
     /// knows for the item (last writer wins, so every member ends with the same state whatever
     /// order it reads them in). A record that fails its checks is logged, counted and skipped,
-    /// never applied. The cursor and what was applied move together, in one state transaction
-    /// after the keychain's own: an agent killed between the two applies the same records
-    /// again, which gives the same rows.
+    /// never applied. Records are read `batch` at a time (what the agent holds is bounded by
+    /// it, whatever the number of items) and each batch is applied in one keychain transaction.
+    /// The cursor and what was applied move together, in one state transaction after the
+    /// keychain's own: an agent killed between the two applies the same records again, which
+    /// gives the same rows.
     package func pull(server: SyncServer, logger: Logger, batch: Int = 500) async throws(SyncFailure) -> PullReport {
         var report = PullReport()
         guard let secrets = configuration.secrets, isMember else { return report }
