@@ -262,11 +262,11 @@ func report(_ results: [SizeFigures], latencies: [Double], sizes: [Int], version
     print("propagation: \(latencies.count) writes on A, each from its return until B's keychain holds it (at \(sizes[0]) items):"
           + String(format: " p50 %.1f ms, p99 %.1f ms, max %.1f ms", p50, p99, latencies.max() ?? .nan))
     print("")
-    print("target                                     | figure")
-    print("-------------------------------------------+-------------------------------")
+    print("target                                          | figure")
+    print("------------------------------------------------+-------------------------------")
     var missed: [String] = []
     func target(_ name: String, _ figure: String, _ met: Bool, _ label: String) {
-        print(name.padding(toLength: 42, withPad: " ", startingAt: 0) + " | " + figure + (met ? " met" : " MISSED"))
+        print(name.padding(toLength: 47, withPad: " ", startingAt: 0) + " | " + figure + (met ? " met" : " MISSED"))
         if !met { missed.append(label) }
     }
     target("propagation p50 < 100 ms", String(format: "%.1f ms", p50), p50 < 100, "propagation-p50")
