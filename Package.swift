@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "keychain-benchmark", targets: ["SecItemBenchmark"]),
         .executable(name: "keychain-lock-benchmark", targets: ["LockingBenchmark"]),
         .executable(name: "keychain-seckey-benchmark", targets: ["SecKeyBenchmark"]),
+        .executable(name: "keychain-sync-benchmark", targets: ["SyncBenchmark"]),
         .executable(name: "keychain-fuzz", targets: ["KeychainFuzz"]),
         .executable(name: "keychain-proof", targets: ["KeychainProofRun"]),
         // The libFuzzer targets: a fuzzer when built as Scripts/libfuzz builds it, a replayer
@@ -199,6 +200,20 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Benchmarks/SecKeyBenchmark"
+        ),
+        // Keychain sync between two members on loopback (Scripts/benchmark-sync): propagation,
+        // initial sync, server bytes and the agents' memory.
+        .executableTarget(
+            name: "SyncBenchmark",
+            dependencies: [
+                // Writes and reads the members' keychains as their programs would.
+                "KeychainCore",
+                // A PostgreSQL of its own (PostgresTestServer), and keychainctl as a process.
+                "TestSupport",
+                // To count a member's keychain rows cheaply while an initial sync arrives.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/SyncBenchmark"
         ),
         // Keychain sync between machines: membership, sealed records, the PostgreSQL server
         // layer and the agent. The server holds only ciphertext, opaque ids and public keys.

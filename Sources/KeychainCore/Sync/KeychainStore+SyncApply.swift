@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -42,34 +43,7 @@ extension KeychainStore {
     ///   ThisDeviceOnly, an attribute its class does not have); errSecInteractionNotAllowed
     ///   while its class key is locked.
     package func applySyncedItem(_ item: SyncedItem, knownLog: Int64) throws(KeychainError) -> SyncApplyResult {
-        guard let secret = item.secret else { throw .param("a synced item without its secret is a tombstone") }
-        try item.validate()
-        let record = item.record
-        let columns = try StoredColumns(record: record, hasher: hasher)
-        return try withCurrentClassKeys { () throws(KeychainError) in
-            let (key, epoch) = try classKeys.keyAndEpoch(for: record.accessibility)
-            // Drawn before the write lock: a new row's nonce, and the two AES-GCM nonces.
-            let random = RandomBytes.draw(8 + 2 * 12)
-            return try write(during: "apply a synced item", supersedes: true) { db -> SyncApplyResult in
-                let existing = try columns.itemWithSameIdentity(in: db)
-                if try SyncLogTable.hasEntry(for: existing?.id, identity: columns.identity, after: knownLog, in: db) {
-                    return .changedLocally
-                }
-                try KeybagTable.requireEpoch(epoch, in: db)
-                let nonce = existing?.nonce ?? RowReference.makeNonce(from: random[0..<8])
-                let sealed = try self.seal(record, secret: secret, nonce: nonce, columns: columns, key: key,
-                                           random: random[8...])
-                let row = NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
-                                 sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch)
-                return try SyncLogTable.quietly(db) {
-                    if let existing {
-                        try row.overwrite(rowID: existing.id, in: db)
-                        return .applied(rowID: existing.id)
-                    }
-                    return .applied(rowID: try row.insert(into: db))
-                }
-            }
-        }
+        try applyOne(.item(item), knownLog: knownLog)
     }
 
     /// Deletes the synchronizable row with a tombstone's identity; writes no log entry. No
@@ -81,20 +55,126 @@ extension KeychainStore {
     ///   that identity.
     /// - Throws: errSecParam for content that names no synchronizable item.
     package func applySyncedDeletion(_ tombstone: SyncedItem, knownLog: Int64) throws(KeychainError) -> SyncApplyResult {
-        var identity = tombstone
-        identity.secret = nil
-        try identity.validate()
-        let columns = try StoredColumns(record: identity.record, hasher: hasher)
-        return try write(during: "apply a synced deletion", supersedes: true) { db -> SyncApplyResult in
-            let existing = try columns.itemWithSameIdentity(in: db)
-            if try SyncLogTable.hasEntry(for: existing?.id, identity: columns.identity, after: knownLog, in: db) {
-                return .changedLocally
+        try applyOne(.deletion(tombstone), knownLog: knownLog)
+    }
+
+    /// Applies remote changes in order, in one transaction (one synced commit for the whole
+    /// batch, where a change at a time pays one each), each by the rules of
+    /// ``applySyncedItem(_:knownLog:)`` and ``applySyncedDeletion(_:knownLog:)``, the
+    /// `knownLog` rule included. Writes no log entry.
+    ///
+    /// - Returns: one result per change, in order, for a prefix of `batch`: it ends after the
+    ///   first ``SyncApplyResult/changedLocally`` (that change written nothing; the caller
+    ///   sends the local change first), and before the first item whose class key is locked
+    ///   (nothing of it or after it is written; the caller tries again after an unlock). Every
+    ///   change of that prefix is durable when it returns; nothing after it is written.
+    /// - Throws: errSecParam for a change sync cannot carry (as the single forms), and
+    ///   errSecInteractionNotAllowed when the first item's class key is locked: nothing of
+    ///   the batch is written.
+    package func applySynced(_ batch: [SyncedChange], knownLog: Int64) throws(KeychainError) -> [SyncApplyResult] {
+        guard !batch.isEmpty else { return [] }
+        // Checked and hashed before the write lock, as every write prepares its rows.
+        var prepared: [PreparedSyncedChange] = []
+        prepared.reserveCapacity(batch.count)
+        for change in batch { prepared.append(try PreparedSyncedChange(change, hasher: hasher)) }
+        return try withCurrentClassKeys { () throws(KeychainError) in
+            // The class keys and random bytes of the items, up to the first locked one.
+            var sealing: [SealingKeys?] = []
+            sealing.reserveCapacity(prepared.count)
+            for change in prepared {
+                guard let record = change.record else {
+                    sealing.append(nil)
+                    continue
+                }
+                do throws(KeychainError) {
+                    let (key, epoch) = try classKeys.keyAndEpoch(for: record.accessibility)
+                    // A new row's nonce, and the two AES-GCM nonces.
+                    sealing.append((key, epoch, RandomBytes.draw(8 + 2 * 12)))
+                } catch .interactionNotAllowed where !sealing.isEmpty {
+                    break
+                }
             }
+            let count = sealing.count
+            return try write(during: count == 1 ? "apply a synced change" : "apply \(count) synced changes",
+                             supersedes: true) { db -> [SyncApplyResult] in
+                var results: [SyncApplyResult] = []
+                results.reserveCapacity(count)
+                try SyncLogTable.quietly(db) {
+                    for (change, keys) in zip(prepared, sealing) {
+                        let result = try self.apply(change, keys: keys, knownLog: knownLog, in: db)
+                        results.append(result)
+                        if result == .changedLocally { break }
+                    }
+                }
+                return results
+            }
+        }
+    }
+
+    /// One change through the batch: its one result.
+    private func applyOne(_ change: SyncedChange, knownLog: Int64) throws(KeychainError) -> SyncApplyResult {
+        guard let result = try applySynced([change], knownLog: knownLog).first else {
+            // A batch of one yields its result or throws; never nothing.
+            throw .notAvailable("a synced change was neither applied nor refused")
+        }
+        return result
+    }
+
+    /// Writes one prepared change in the caller's transaction, with the flag that logs
+    /// changes cleared (``SyncLogTable/quietly(_:_:)``).
+    private func apply(_ change: PreparedSyncedChange, keys: SealingKeys?,
+                       knownLog: Int64, in db: Database) throws -> SyncApplyResult {
+        let columns = change.columns
+        let existing = try columns.itemWithSameIdentity(in: db)
+        if try SyncLogTable.hasEntry(for: existing?.id, identity: columns.identity, after: knownLog, in: db) {
+            return .changedLocally
+        }
+        guard let record = change.record, let secret = change.secret, let keys else {
             guard let existing else { return .absent }
-            try SyncLogTable.quietly(db) {
-                try DirectStatement(db, sql: "DELETE FROM item WHERE id = ?", values: [.integer(existing.id)]).execute()
-            }
+            try DirectStatement(db, sql: "DELETE FROM item WHERE id = ?", values: [.integer(existing.id)]).execute()
             return .deleted
+        }
+        try KeybagTable.requireEpoch(keys.epoch, in: db)
+        let nonce = existing?.nonce ?? RowReference.makeNonce(from: keys.random[0..<8])
+        let sealed = try seal(record, secret: secret, nonce: nonce, columns: columns, key: keys.key,
+                              random: keys.random[8...])
+        let row = NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
+                         sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: keys.epoch)
+        if let existing {
+            try row.overwrite(rowID: existing.id, in: db)
+            return .applied(rowID: existing.id)
+        }
+        return .applied(rowID: try row.insert(into: db))
+    }
+}
+
+/// An item's class key, its epoch, and the random bytes of its row (a new row's nonce, and
+/// the two AES-GCM nonces), drawn before the write lock.
+private typealias SealingKeys = (key: SymmetricKey, epoch: UInt64?, random: [UInt8])
+
+/// A remote change checked and hashed, ready for the write transaction.
+private struct PreparedSyncedChange {
+    /// The item to write; nil for a deletion.
+    let record: ItemRecord?
+    let secret: Data?
+    let columns: StoredColumns
+
+    init(_ change: SyncedChange, hasher: IndexHasher) throws(KeychainError) {
+        switch change {
+        case .item(let item):
+            guard let secret = item.secret else { throw .param("a synced item without its secret is a tombstone") }
+            try item.validate()
+            let record = item.record
+            self.record = record
+            self.secret = secret
+            columns = try StoredColumns(record: record, hasher: hasher)
+        case .deletion(let tombstone):
+            var identity = tombstone
+            identity.secret = nil
+            try identity.validate()
+            record = nil
+            secret = nil
+            columns = try StoredColumns(record: identity.record, hasher: hasher)
         }
     }
 }

@@ -16,9 +16,11 @@ extension SyncSession {
     /// ``SealedRecord``) and applied only when its version is later than the one this member
     /// knows for the item (last writer wins, so every member ends with the same state whatever
     /// order it reads them in). A record that fails its checks is logged, counted and skipped,
-    /// never applied. The cursor and what was applied move together, in one state transaction
-    /// after the keychain's own: an agent killed between the two applies the same records
-    /// again, which gives the same rows.
+    /// never applied. Records are read `batch` at a time (what the agent holds is bounded by
+    /// it, whatever the number of items) and each batch is applied in one keychain transaction.
+    /// The cursor and what was applied move together, in one state transaction after the
+    /// keychain's own: an agent killed between the two applies the same records again, which
+    /// gives the same rows.
     ///
     /// The membership is refreshed after reading each batch and before applying it: a roster
     /// is published before any record appended after it (SyncServer.publishRoster), so a
@@ -39,25 +41,26 @@ extension SyncSession {
             guard let secrets = configuration.secrets else { return report }
             let sealing = SyncSealing(secrets: secrets)
             let knownLog = try state.integer(.logPushed)
-            var changes: [SyncState.ItemChange] = []
+            // What each record of the batch comes to, in server order: checked and opened
+            // here, then the items applied in one keychain transaction.
+            var steps: [PullStep] = []
+            var batchChanges: [SyncedChange] = []
             var readBack: [VouchedRecord] = []
-            var seen: [Data: RecordVersion] = [:]
-            var reached = cursor
+            var known = try state.knownVersions(of: records.map(\.itemID))
             for record in records {
                 let sealed: SealedRecord
                 let content: Data
                 do {
                     sealed = try SealedRecord(encoded: record.record, serverItemID: record.itemID, serverVersion: record.version)
                     guard sealed.group == configuration.group else { throw SyncRejection.wrongGroup(.record) }
-                    let known = try seen[sealed.itemID] ?? state.knownVersion(of: sealed.itemID)
-                    if let known, known >= sealed.version {
-                        if known == sealed.version, known.device == me {
+                    if let version = known[sealed.itemID], version >= sealed.version {
+                        if version == sealed.version, version.device == me {
                             // Its own record read back: keeps the digest of the server's copy,
                             // once it checks, for a removal to vouch for.
                             _ = try sealed.open(secrets: secrets, chain: chain)
-                            readBack.append(VouchedRecord(itemID: sealed.itemID, version: known, digest: sealed.digest))
+                            readBack.append(VouchedRecord(itemID: sealed.itemID, version: version, digest: sealed.digest))
                         }
-                        reached = record.sequence
+                        steps.append(.skip(sequence: record.sequence))
                         continue
                     }
                     guard sealed.epoch <= secrets.currentEpoch else {
@@ -70,7 +73,7 @@ extension SyncSession {
                     logger.warning("rejected a record from the sync server", metadata: [
                         "sequence": "\(record.sequence)", "reason": "\(rejection)"])
                     report.rejected += 1
-                    reached = record.sequence
+                    steps.append(.skip(sequence: record.sequence))
                     continue
                 } catch let failure as SyncFailure {
                     throw failure
@@ -83,7 +86,7 @@ extension SyncSession {
                 } catch {
                     logger.warning("rejected a record whose content is malformed", metadata: ["sequence": "\(record.sequence)"])
                     report.rejected += 1
-                    reached = record.sequence
+                    steps.append(.skip(sequence: record.sequence))
                     continue
                 }
                 // The content must be the item the id names: a member cannot slip one item's
@@ -91,37 +94,56 @@ extension SyncSession {
                 guard secrets.itemID(for: item.identityBytes) == sealed.itemID else {
                     logger.warning("rejected a record whose content is another item", metadata: ["sequence": "\(record.sequence)"])
                     report.rejected += 1
-                    reached = record.sequence
+                    steps.append(.skip(sequence: record.sequence))
                     continue
                 }
-                let result: SyncApplyResult
-                do {
-                    result = sealed.isTombstone
-                        ? try store.applySyncedDeletion(item, knownLog: knownLog)
-                        : try store.applySyncedItem(item, knownLog: knownLog)
-                } catch .interactionNotAllowed {
-                    report.stopped = true
-                    break
-                } catch {
-                    throw .keychain(error)
+                steps.append(.apply(sequence: record.sequence, sealed: sealed, item: item))
+                batchChanges.append(sealed.isTombstone ? .deletion(item) : .item(item))
+                known[sealed.itemID] = sealed.version
+            }
+            let results: [SyncApplyResult]
+            do {
+                results = try store.applySynced(batchChanges, knownLog: knownLog)
+            } catch .interactionNotAllowed {
+                results = []
+            } catch {
+                throw .keychain(error)
+            }
+            // The cursor moves over what was dealt with, up to the first record not applied
+            // (a local change to send first, a locked class key): it is read again next time.
+            var changes: [SyncState.ItemChange] = []
+            var reached = cursor
+            var applying = results.makeIterator()
+            walk: for step in steps {
+                switch step {
+                case .skip(let sequence):
+                    reached = sequence
+                case .apply(let sequence, let sealed, let item):
+                    switch applying.next() {
+                    case .applied(let rowID):
+                        changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: (rowID, try sealing.seal(item)),
+                                             digest: sealed.digest))
+                    case .deleted, .absent:
+                        changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil, digest: sealed.digest))
+                    case .changedLocally, nil:
+                        report.stopped = true
+                        break walk
+                    }
+                    report.applied += 1
+                    reached = sequence
                 }
-                switch result {
-                case .changedLocally:
-                    report.stopped = true
-                case .applied(let rowID):
-                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: (rowID, try sealing.seal(item)),
-                                         digest: sealed.digest))
-                case .deleted, .absent:
-                    changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil, digest: sealed.digest))
-                }
-                if report.stopped { break }
-                seen[sealed.itemID] = sealed.version
-                report.applied += 1
-                reached = record.sequence
             }
             try state.record(changes, readBack: readBack, progress: [(.cursor, reached)])
             cursor = reached
             if report.stopped || records.count < batch { return report }
         }
+    }
+
+    /// What the pull does with one record of a batch.
+    private enum PullStep {
+        /// Dealt with without a change: already known, or rejected.
+        case skip(sequence: Int64)
+        /// Checked and opened: to apply.
+        case apply(sequence: Int64, sealed: SealedRecord, item: SyncedItem)
     }
 }

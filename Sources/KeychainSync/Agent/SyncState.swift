@@ -50,7 +50,8 @@ package final class SyncState: Sendable {
 
     private init(path: String) throws(SyncFailure) {
         do {
-            // Created 0600 without following links, and checked, before SQLite opens it.
+            // Created 0600 without following links, and checked, before SQLite opens it: once
+            // per process, as ``open(files:)`` keeps one connection per file.
             guard let fd = try PrivateFile.open(path, flags: O_RDWR | O_CREAT, role: "sync state") else {
                 throw SyncFailure.damaged("the sync state \(path) vanished while it was created")
             }
@@ -166,6 +167,28 @@ package final class SyncState: Sendable {
         } catch {
             throw .damaged("the sync state holds a malformed version")
         }
+    }
+
+    /// The versions known of `itemIDs` (those with none are absent), in one read: a pull
+    /// looks up a whole batch at once.
+    package func knownVersions(of itemIDs: [Data]) throws(SyncFailure) -> [Data: RecordVersion] {
+        var versions: [Data: RecordVersion] = [:]
+        // SQLite binds at most 32,766 parameters to a statement.
+        for start in stride(from: 0, to: itemIDs.count, by: 500) {
+            let chunk = Array(itemIDs[start..<min(start + 500, itemIDs.count)])
+            let rows = try run { db in
+                try Row.fetchAll(db, sql: "SELECT item_id, version FROM known WHERE item_id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                 arguments: StatementArguments(chunk))
+            }
+            for row in rows {
+                do {
+                    versions[row["item_id"]] = try RecordVersion(encoded: row["version"])
+                } catch {
+                    throw .damaged("the sync state holds a malformed version")
+                }
+            }
+        }
+        return versions
     }
 
     package func mirror(rowID: Int64) throws(SyncFailure) -> MirrorEntry? {

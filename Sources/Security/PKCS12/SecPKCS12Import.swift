@@ -48,7 +48,7 @@ public func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ it
     // The decrypted keys are cleared once they are SecKeys (whose memory swift-crypto clears).
     defer {
         for index in archive.privateKeys.indices {
-            archive.privateKeys[index].privateKeyInfo.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+            _ = archive.privateKeys[index].privateKeyInfo.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
         }
     }
     var results: [NSDictionary] = []

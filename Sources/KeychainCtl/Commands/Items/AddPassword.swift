@@ -63,23 +63,32 @@ struct AddPassword<Fields: PasswordFields>: ParsableCommand {
     func run() throws {
         try keychain.runAdding { store in
             let secret = try password.read()
-            if update, let existing = try store.firstInOneGroup(
-                keychain.narrowed(fields.updateSearch), during: "add-\(Fields.noun)") {
-                var changes = fields.changes
-                changes[kSecValueData as String] = secret
+            // With -U, another process (a sync agent, say) may add or delete the item between
+            // the search and the change: the other path is then taken, once.
+            for attempt in 1...2 {
+                if update, let existing = try store.firstInOneGroup(
+                    keychain.narrowed(fields.updateSearch), during: "add-\(Fields.noun)") {
+                    var changes = fields.changes
+                    changes[kSecValueData as String] = secret
+                    do {
+                        try store.update(existing, with: changes)
+                        return
+                    } catch let failure as ToolFailure where failure.status == errSecItemNotFound && attempt == 1 {
+                        // Deleted since it was found: added below.
+                    }
+                }
+                var attributes = fields.newItem
+                attributes[kSecClass as String] = Fields.itemClass
+                attributes[kSecValueData as String] = secret ?? Data()
+                if synchronizable { attributes[kSecAttrSynchronizable as String] = true }
                 do {
-                    try store.update(existing, with: changes)
+                    try store.add(attributes)
                     return
-                } catch let failure as ToolFailure where failure.status == errSecItemNotFound {
-                    // Deleted by another process (a sync agent, say) since it was found: added
-                    // below, as if it had not been there.
+                } catch let failure as ToolFailure where update && failure.status == errSecDuplicateItem && attempt == 1 {
+                    // Added since the search found nothing: updated on the second attempt.
                 }
             }
-            var attributes = fields.newItem
-            attributes[kSecClass as String] = Fields.itemClass
-            attributes[kSecValueData as String] = secret ?? Data()
-            if synchronizable { attributes[kSecAttrSynchronizable as String] = true }
-            try store.add(attributes)
         }
     }
+
 }
