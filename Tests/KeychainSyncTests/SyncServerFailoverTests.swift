@@ -113,7 +113,7 @@ struct SyncServerFailoverTests {
             // The first call may only find the old connection broken; the next one looks for a primary.
             var failures: [SyncServerError] = []
             for _ in 0..<2 {
-                do {
+                do throws(SyncServerError) {
                     _ = try await server.groups()
                 } catch {
                     failures.append(error)

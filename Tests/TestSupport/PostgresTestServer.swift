@@ -153,7 +153,8 @@ public final class PostgresTestServer: @unchecked Sendable {
             if let owner { try Self.chownTree(folder, to: owner) }
             try runAsOwner("pg_basebackup", [
                 "-h", primary.socketFolder.path, "-p", "\(primary.port)", "-U", Self.user, "-D", dataFolder.path,
-                "-R", "-X", "stream", "--no-sync",
+                // A fast checkpoint: the default spreads it over minutes when pages are dirty.
+                "-R", "-X", "stream", "--no-sync", "--checkpoint=fast",
             ])
             // Later settings win: the primary's port and socket folder are replaced by its own.
             let settings = """
