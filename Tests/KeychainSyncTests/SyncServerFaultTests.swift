@@ -26,6 +26,19 @@ struct SyncServerFaultTests {
         }
     }
 
+    /// Runs `body`; when it fails, the failure carries the members' agent logs and statuses.
+    static func explained(_ members: [SyncMember], _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            let details = members.map { member in
+                let status = (try? member.run("sync", "status").output) ?? ""
+                return "\(member.name) status:\n\(status)\n\(member.name) agent log:\n\(member.agentLogs.suffix(4000))"
+            }
+            throw SyncTestFailure("\(error)\n" + details.joined(separator: "\n"))
+        }
+    }
+
     static func count(_ server: PostgresTestServer, _ sql: String) throws -> Int {
         Int(try server.psql(sql).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
@@ -64,7 +77,9 @@ struct SyncServerFaultTests {
         #expect(try Self.count(server, "SELECT count(*) FROM keychain_sync_records") == 0, "nothing is visible before the commit")
         #expect(try server.psql("SELECT pg_terminate_backend(\(backend))").trimmingCharacters(in: .whitespacesAndNewlines) == "t")
 
-        try eventually(60, "every item reaches the reader after the cut") { try Self.holdsEveryItem(reader) }
+        try Self.explained([writer, reader]) {
+            try eventually(60, "every item reaches the reader after the cut") { try Self.holdsEveryItem(reader) }
+        }
         #expect(try Self.count(server, "SELECT count(*) FROM keychain_sync_records") == Self.itemCount, "each record stored once")
         #expect(try Self.count(server, "SELECT last_value FROM rows_seen") > Self.itemCount, "the batch was sent again after the cut")
         #expect(writer.agentLogs.contains("sync pass failed"), "the agent said the pass failed: \(writer.agentLogs)")
@@ -103,7 +118,9 @@ struct SyncServerFaultTests {
         #expect(try Self.count(server, "SELECT count(*) FROM keychain_sync_records") == 0)
 
         try disk.resize("64m")
-        try eventually(90, "every item reaches the reader once there is room") { try Self.holdsEveryItem(reader) }
+        try Self.explained([writer, reader]) {
+            try eventually(90, "every item reaches the reader once there is room") { try Self.holdsEveryItem(reader) }
+        }
         try eventually(30, "the problem is cleared after a good pass") {
             !(try writer.run("sync", "status").output.contains("last problem:"))
         }
