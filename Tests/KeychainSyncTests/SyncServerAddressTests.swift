@@ -8,7 +8,7 @@ import Testing
 
     @Test func tcpAddressWithEveryPartParsesLikeLibpq() throws {
         let address = try SyncServerAddress(parsing: "postgres://sync:\(Self.password)@db.example.com:6543/keychain?sslmode=require")
-        #expect(address.endpoint == .tcp(host: "db.example.com", port: 6543))
+        #expect(address.endpoints == [.tcp(host: "db.example.com", port: 6543)])
         #expect(address.user == "sync")
         #expect(address.password == Self.password)
         #expect(address.database == "keychain")
@@ -17,7 +17,7 @@ import Testing
 
     @Test func tcpDefaultsArePort5432VerifyFullAndTheUserAsDatabase() throws {
         let address = try SyncServerAddress(parsing: "postgresql://sync@db.example.com")
-        #expect(address.endpoint == .tcp(host: "db.example.com", port: 5432))
+        #expect(address.endpoints == [.tcp(host: "db.example.com", port: 5432)])
         #expect(address.database == "sync")
         #expect(address.tlsMode == .verifyFull, "without sslmode a TCP connection checks the server's certificate")
         #expect(address.password == nil)
@@ -26,7 +26,7 @@ import Testing
     @Test func percentEscapesAndIPv6AndRootCertificate() throws {
         let address = try SyncServerAddress(
             parsing: "postgres://me%40home:p%40ss@[::1]:5433/my%20db?sslmode=verify-full&sslrootcert=/etc/ca.pem")
-        #expect(address.endpoint == .tcp(host: "::1", port: 5433))
+        #expect(address.endpoints == [.tcp(host: "::1", port: 5433)])
         #expect(address.user == "me@home")
         #expect(address.password == "p@ss")
         #expect(address.database == "my db")
@@ -35,12 +35,25 @@ import Testing
 
     @Test func unixSocketFolderLikeLibpq() throws {
         let address = try SyncServerAddress(parsing: "postgres:///keychain?host=/run/postgresql")
-        #expect(address.endpoint == .unixSocket(folder: "/run/postgresql", port: 5432))
+        #expect(address.endpoints == [.unixSocket(folder: "/run/postgresql", port: 5432)])
         #expect(address.database == "keychain")
         #expect(address.tlsMode == .disable)
         let withPort = try SyncServerAddress(parsing: "postgres://sync@:5999/keychain?host=/tmp/pg")
-        #expect(withPort.endpoint == .unixSocket(folder: "/tmp/pg", port: 5999))
+        #expect(withPort.endpoints == [.unixSocket(folder: "/tmp/pg", port: 5999)])
         #expect(withPort.user == "sync")
+    }
+
+    /// libpq's list of hosts (a primary and its standbys): each with its own port or 5432,
+    /// IPv6 in brackets, kept in order (the order connections try them), and written back the
+    /// same way by the description.
+    @Test func severalHostsAreKeptInOrderWithTheirPorts() throws {
+        let address = try SyncServerAddress(
+            parsing: "postgres://sync:\(Self.password)@db1.example.com:5433,db2.example.com,[::1]:6000/keychain?sslmode=require")
+        #expect(address.endpoints == [
+            .tcp(host: "db1.example.com", port: 5433), .tcp(host: "db2.example.com", port: 5432), .tcp(host: "::1", port: 6000),
+        ])
+        #expect(address.description == "postgres://sync@db1.example.com:5433,db2.example.com,[::1]:6000/keychain?sslmode=require")
+        #expect(try SyncServerAddress(parsing: address.description).endpoints == address.endpoints)
     }
 
     /// Each bad address names what is wrong, and no error shows the password it contained.
@@ -54,7 +67,11 @@ import Testing
         ("postgres://sync:\(password)@host/db?application_name=x", "unknown parameter"),
         ("postgres://sync:\(password)@host/db?sslmode=require&sslrootcert=/ca.pem", "sslrootcert"),
         ("postgres://sync:\(password)@host/db?sslrootcert=ca.pem", "absolute"),
-        ("postgres://sync:\(password)@host1,host2/db", "several hosts"),
+        ("postgres://sync:\(password)@host1,,host2/db", "empty entry"),
+        ("postgres://sync:\(password)@host1,host2:0/db", "port"),
+        ("postgres://sync:\(password)@host1,:5433/db", "no host"),
+        ("postgres://sync:\(password)@:5432,:5433/db?host=/run/postgresql", "one socket folder"),
+        ("postgres://sync:\(password)@/db?host=/a,/b", "one socket folder"),
         ("postgres://sync:\(password)@::1/db", "brackets"),
         ("postgres://sync:\(password)@/db", "no host"),
         ("postgres://sync:\(password)@host/db?host=/run/postgresql", "not both"),
@@ -92,7 +109,7 @@ import Testing
         #expect(!"\(address)".contains(Self.password))
         // The description parses back to the same address, less the password.
         let reparsed = try SyncServerAddress(parsing: address.description)
-        #expect(reparsed.endpoint == address.endpoint && reparsed.database == address.database && reparsed.tlsMode == address.tlsMode)
+        #expect(reparsed.endpoints == address.endpoints && reparsed.database == address.database && reparsed.tlsMode == address.tlsMode)
     }
 
     /// A CA file that is not there is a clear error at connect, before any network.

@@ -49,9 +49,7 @@ public final class PostgresTestServer: @unchecked Sendable {
             throw PostgresTestServerError.failed("no PostgreSQL in /usr/lib/postgresql/*/bin (install the postgresql package)")
         }
         self.binaries = binaries
-        var template = Array("/tmp/kcpg-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw PostgresTestServerError.failed("mkdtemp: \(errno)") }
-        folder = URL(fileURLWithPath: String(cString: made))
+        folder = try Self.makeFolder()
         dataFolder = folder.appendingPathComponent("data")
         socketFolder = folder.appendingPathComponent("socket")
         password = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
@@ -108,6 +106,89 @@ public final class PostgresTestServer: @unchecked Sendable {
             remove()
             throw error
         }
+    }
+
+    /// A streaming-replication standby of `primary`: a copy of its data made with
+    /// `pg_basebackup -R` (which configures the standby to follow it), started on a port and
+    /// socket folder of its own. It is read-only (`pg_is_in_recovery()` true) until
+    /// ``promote()``. With `synchronous`, the primary acknowledges a commit only once this
+    /// standby has it on disk (`synchronous_standby_names`), so that no acknowledged write is
+    /// lost when the primary dies; otherwise replication is asynchronous. Uses the primary's
+    /// password and TLS certificate. Remove it with ``remove()`` (deferred) like any server.
+    public func makeStandby(synchronous: Bool) throws -> PostgresTestServer {
+        let standby = try PostgresTestServer(standbyOf: self)
+        if synchronous {
+            try psql("ALTER SYSTEM SET synchronous_standby_names = '\(standby.standbyName)'")
+            try psql("SELECT pg_reload_conf()")
+        }
+        // Streaming before it is handed out: whatever the primary commits from now on reaches it.
+        let deadline = Date().addingTimeInterval(60)
+        while try psql("SELECT count(*) FROM pg_stat_replication WHERE application_name = '\(standby.standbyName)' AND state = 'streaming'"
+                       + (synchronous ? " AND sync_state = 'sync'" : ""))
+                .trimmingCharacters(in: .whitespacesAndNewlines) != "1" {
+            guard Date() < deadline else {
+                standby.remove()
+                throw PostgresTestServerError.failed("the standby did not start streaming: \(standby.log)")
+            }
+            usleep(100_000)
+        }
+        return standby
+    }
+
+    /// The name the standby gives the primary (`cluster_name`, its replication application name).
+    private var standbyName: String { "standby_\(port)" }
+
+    private init(standbyOf primary: PostgresTestServer) throws {
+        binaries = primary.binaries
+        owner = primary.owner
+        password = primary.password
+        caCertificate = primary.caCertificate
+        otherCACertificate = primary.otherCACertificate
+        folder = try Self.makeFolder()
+        dataFolder = folder.appendingPathComponent("data")
+        socketFolder = folder.appendingPathComponent("socket")
+        port = try Self.freeLoopbackPort()
+        do {
+            try FileManager.default.createDirectory(at: socketFolder, withIntermediateDirectories: false)
+            if let owner { try Self.chownTree(folder, to: owner) }
+            try runAsOwner("pg_basebackup", [
+                "-h", primary.socketFolder.path, "-p", "\(primary.port)", "-U", Self.user, "-D", dataFolder.path,
+                // A fast checkpoint: the default spreads it over minutes when pages are dirty.
+                "-R", "-X", "stream", "--no-sync", "--checkpoint=fast",
+            ])
+            // Later settings win: the primary's port and socket folder are replaced by its own.
+            let settings = """
+
+                port = \(port)
+                unix_socket_directories = '\(socketFolder.path)'
+                cluster_name = '\(standbyName)'
+
+                """
+            let configuration = try FileHandle(forWritingTo: dataFolder.appendingPathComponent("postgresql.conf"))
+            defer { try? configuration.close() }
+            try configuration.seekToEnd()
+            try configuration.write(contentsOf: Data(settings.utf8))
+            try start()
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    /// Whether the server is a standby in recovery (read-only).
+    public var isStandby: Bool {
+        get throws { try psql("SELECT pg_is_in_recovery()").trimmingCharacters(in: .whitespacesAndNewlines) == "t" }
+    }
+
+    /// Promotes a standby to primary (`pg_ctl promote`), waiting until it accepts writes.
+    public func promote() throws {
+        try runAsOwner("pg_ctl", ["-D", dataFolder.path, "-w", "-t", "60", "promote"])
+    }
+
+    private static func makeFolder() throws -> URL {
+        var template = Array("/tmp/kcpg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw PostgresTestServerError.failed("mkdtemp: \(errno)") }
+        return URL(fileURLWithPath: String(cString: made))
     }
 
     deinit { remove() }

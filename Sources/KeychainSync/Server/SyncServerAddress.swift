@@ -10,9 +10,20 @@ import Foundation
 ///   without checking who answers.
 /// - `postgres://user@/database?host=/run/postgresql`, or `postgres:///database?host=...`:
 ///   the Unix socket `.s.PGSQL.<port>` in that folder, as libpq finds it; no TLS.
+/// - `postgres://user@host1:5432,host2:5433/database?...`: several hosts (a primary and its
+///   standbys under streaming replication), as libpq takes them. Each connection tries them
+///   in order and uses the first that accepts writes (libpq's `target_session_attrs=read-write`);
+///   after a failure, the next connection starts again from the first. A standby promoted
+///   after its primary failed is thus found without changing the address. What sync needs of
+///   such a setup: every call goes to the one primary, which gives read-your-writes; and for
+///   no acknowledged record to be lost at failover, synchronous replication
+///   (`synchronous_standby_names`). Under asynchronous replication a record the primary
+///   acknowledged but had not shipped is lost with it: members do not send it again (a member
+///   forgets a change once the server acknowledged it), so the others get the item only when
+///   it next changes.
 ///
-/// The user defaults to the current user's name, the database to the user, the port to
-/// 5432. Anything else (another scheme, several hosts, an unknown parameter, a bad port) is
+/// The user defaults to the current user's name, the database to the user, each port to
+/// 5432. Anything else (another scheme, several socket folders, an unknown parameter, a bad port) is
 /// a ``SyncServerError/badAddress(_:)`` that says what is wrong. Neither ``description``
 /// nor the errors nor a reflection of the value ever show the password.
 package struct SyncServerAddress: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
@@ -33,7 +44,10 @@ package struct SyncServerAddress: Sendable, Equatable, CustomStringConvertible, 
         case verifyFull = "verify-full"
     }
 
-    package let endpoint: Endpoint
+    /// Where the server is, in the order they are tried: one endpoint, or several TCP hosts
+    /// (a primary and its standbys) of which the connection uses the first that is a primary.
+    /// Never empty.
+    package let endpoints: [Endpoint]
     package let user: String
     package let password: String?
     package let database: String
@@ -85,30 +99,8 @@ package struct SyncServerAddress: Sendable, Equatable, CustomStringConvertible, 
             if user?.isEmpty == true { user = nil }
         }
 
-        var host = ""
-        var portText: Substring?
-        if hostPort.hasPrefix("[") {
-            guard let close = hostPort.firstIndex(of: "]") else { throw .badAddress("an IPv6 address lacks its closing ]") }
-            host = String(hostPort[hostPort.index(after: hostPort.startIndex)..<close])
-            let after = hostPort[hostPort.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .badAddress("unexpected text after the IPv6 address") }
-                portText = after.dropFirst()
-            }
-        } else {
-            guard !hostPort.contains(",") else { throw .badAddress("it names several hosts; give one") }
-            let parts = hostPort.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count <= 2 else { throw .badAddress("an IPv6 address must be written in brackets, like [::1]") }
-            host = try Self.decoded(parts[0], what: "host")
-            if parts.count == 2 { portText = parts[1] }
-        }
-        var port = Self.defaultPort
-        if let portText {
-            guard let value = Int(portText), (1...65_535).contains(value), portText.allSatisfy(\.isASCII) else {
-                throw .badAddress("the port must be a number from 1 to 65535, not \(Self.quoted(String(portText)))")
-            }
-            port = value
-        }
+        // libpq's list of hosts, tried in order: `host1:5432,host2:5433` (IPv6 in brackets).
+        let hosts = try hostPort.isEmpty ? [(host: "", port: Self.defaultPort)] : Self.hostList(hostPort)
 
         guard !path.contains("/") else { throw .badAddress("the database name must not contain /") }
         var database = try Self.decoded(path, what: "database name")
@@ -135,6 +127,7 @@ package struct SyncServerAddress: Sendable, Equatable, CustomStringConvertible, 
                 guard value.hasPrefix("/") else {
                     throw .badAddress("the host parameter must be the absolute path of a socket folder")
                 }
+                guard !value.contains(",") else { throw .badAddress("the host parameter names one socket folder, not several") }
                 socketFolder = value
             default:
                 throw .badAddress("unknown parameter \(Self.quoted(key)) (known: sslmode, sslrootcert, host)")
@@ -142,17 +135,20 @@ package struct SyncServerAddress: Sendable, Equatable, CustomStringConvertible, 
         }
 
         if let socketFolder {
-            guard host.isEmpty else { throw .badAddress("give either a host name or a socket folder (host=), not both") }
+            guard hosts.count == 1, let port = hosts.first?.port else {
+                throw .badAddress("a Unix socket address names one socket folder, not several hosts")
+            }
+            guard hosts[0].host.isEmpty else { throw .badAddress("give either a host name or a socket folder (host=), not both") }
             guard tlsMode == nil || tlsMode == .disable, rootCertificatePath == nil else {
                 throw .badAddress("sslmode and sslrootcert apply to TCP connections, not to a Unix socket")
             }
-            endpoint = .unixSocket(folder: socketFolder, port: port)
+            endpoints = [.unixSocket(folder: socketFolder, port: port)]
             self.tlsMode = .disable
         } else {
-            guard !host.isEmpty else {
+            guard hosts.allSatisfy({ !$0.host.isEmpty }) else {
                 throw .badAddress("it names no host: give one (postgres://user@host/database) or a socket folder (?host=/run/postgresql)")
             }
-            endpoint = .tcp(host: host, port: port)
+            endpoints = hosts.map { .tcp(host: $0.host, port: $0.port) }
             let mode = tlsMode ?? .verifyFull
             guard rootCertificatePath == nil || mode == .verifyFull else {
                 throw .badAddress("sslrootcert is only used with sslmode=verify-full")
@@ -171,15 +167,20 @@ package struct SyncServerAddress: Sendable, Equatable, CustomStringConvertible, 
     package var description: String {
         var text = "postgres://\(Self.encoded(user))@"
         var parameters: [String] = []
-        switch endpoint {
-        case .tcp(let host, let port):
-            text += host.contains(":") ? "[\(host)]" : host
-            if port != Self.defaultPort { text += ":\(port)" }
+        var hosts: [String] = []
+        for endpoint in endpoints {
+            switch endpoint {
+            case .tcp(let host, let port):
+                hosts.append((host.contains(":") ? "[\(host)]" : host) + (port != Self.defaultPort ? ":\(port)" : ""))
+            case .unixSocket(let folder, let port):
+                hosts.append(port != Self.defaultPort ? ":\(port)" : "")
+                parameters.append("host=\(folder)")
+            }
+        }
+        text += hosts.joined(separator: ",")
+        if case .tcp = endpoints.first {
             parameters.append("sslmode=\(tlsMode.rawValue)")
             if let rootCertificatePath { parameters.append("sslrootcert=\(rootCertificatePath)") }
-        case .unixSocket(let folder, let port):
-            if port != Self.defaultPort { text += ":\(port)" }
-            parameters.append("host=\(folder)")
         }
         return text + "/\(Self.encoded(database))?" + parameters.joined(separator: "&")
     }
@@ -188,6 +189,44 @@ package struct SyncServerAddress: Sendable, Equatable, CustomStringConvertible, 
     package var customMirror: Mirror {
         Mirror(self, children: ["address": description, "password": password == nil ? "none" : "<redacted>"])
     }
+
+    /// The hosts of a comma-separated list, each with its port (5432 when it has none); an
+    /// empty host (the socket form's `@:5999`) is kept for the caller to judge.
+    private static func hostList(_ text: Substring) throws(SyncServerError) -> [(host: String, port: Int)] {
+        var hosts: [(host: String, port: Int)] = []
+        for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard !entry.isEmpty || !text.contains(",") else { throw .badAddress("its list of hosts has an empty entry") }
+            var host = ""
+            var portText: Substring?
+            if entry.hasPrefix("[") {
+                guard let close = entry.firstIndex(of: "]") else { throw .badAddress("an IPv6 address lacks its closing ]") }
+                host = String(entry[entry.index(after: entry.startIndex)..<close])
+                let after = entry[entry.index(after: close)...]
+                if !after.isEmpty {
+                    guard after.hasPrefix(":") else { throw .badAddress("unexpected text after the IPv6 address") }
+                    portText = after.dropFirst()
+                }
+            } else {
+                let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count <= 2 else { throw .badAddress("an IPv6 address must be written in brackets, like [::1]") }
+                host = try decoded(parts[0], what: "host")
+                if parts.count == 2 { portText = parts[1] }
+            }
+            var port = defaultPort
+            if let portText {
+                guard let value = Int(portText), (1...65_535).contains(value), portText.allSatisfy(\.isASCII) else {
+                    throw .badAddress("the port must be a number from 1 to 65535, not \(quoted(String(portText)))")
+                }
+                port = value
+            }
+            hosts.append((host, port))
+        }
+        guard hosts.count <= maximumHosts else { throw .badAddress("it names more than \(maximumHosts) hosts") }
+        return hosts
+    }
+
+    /// More hosts than any replicated setup has: a bound on the connection attempts of one call.
+    package static let maximumHosts = 16
 
     /// Percent-decodes one component; a bad escape is an error naming the component only.
     private static func decoded(_ text: Substring, what: String) throws(SyncServerError) -> String {

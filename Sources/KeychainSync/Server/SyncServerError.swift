@@ -83,6 +83,13 @@ extension SyncServerError {
             // connection_exception, admin_shutdown, crash_shutdown, cannot_connect_now
             case _ where state.hasPrefix("08"), "57P01", "57P02", "57P03":
                 return .unreachable(message)
+            // read_only_sql_transaction: the primary became a standby since the connection was
+            // made; dropping the connection makes the next call look for the primary again.
+            case "25006":
+                return .unreachable("the server became a read-only standby: \(message)")
+            // disk_full: nothing was stored; the caller keeps what it sent and tries again later.
+            case "53100":
+                return .rejected("the server's disk is full: \(message)")
             default:
                 return .rejected(message)
             }
