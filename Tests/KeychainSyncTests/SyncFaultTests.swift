@@ -55,10 +55,30 @@ struct SyncFaultTests {
         for member in members where member.agent == nil { try member.startAgent() }
 
         var final: [String: String?] = [:]
+        defer {
+            // What each member holds and its agent said, to explain a failure.
+            if final.count != services.count {
+                for member in members {
+                    let held = services.map { (try? member.password(service: $0, account: "user")).flatMap { $0 } ?? "-" }
+                    print("member \(member.name) holds \(held)\n\((try? member.run("sync", "status", "--offline").output) ?? "")"
+                          + "agent log tail:\n\(member.agentLogs.split(separator: "\n").suffix(12).joined(separator: "\n"))")
+                    if let pid = member.agent?.pid, FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb"),
+                       let stacks = try? SpawnedProcess.runToEnd("/usr/bin/gdb", ["-p", "\(pid)", "-batch", "-ex", "thread apply all bt 30"],
+                                                                environment: member.environment, outputIn: member.home.appendingPathComponent("io")) {
+                        print("agent \(pid) stacks:\n" + stacks.output.split(separator: "\n")
+                            .filter { $0.contains("KeychainSync") || $0.contains("KeychainCore") || $0.contains("PostgresNIO") || $0.hasPrefix("Thread") }
+                            .joined(separator: "\n"))
+                    }
+                }
+            }
+        }
         try eventually(90, "the three members hold the same items") {
             for service in services {
                 let values = try members.map { try $0.password(service: service, account: "user") }
-                guard Set(values).count == 1 else { return false }
+                guard Set(values).count == 1 else {
+                    final = [:]
+                    return false
+                }
                 final[service] = values[0]
             }
             return true

@@ -73,8 +73,9 @@ struct SyncServerConnector: Sendable {
         let logger = self.logger
         let connection: PostgresConnection
         do {
-            // Cancelled at the deadline, postgres-nio abandons the attempt and its channel.
-            connection = try await withTimeout(Self.handshakeTimeout) {
+            // At the deadline the attempt is cancelled and not waited for; a connection it still
+            // makes later is closed.
+            connection = try await withTimeout(Self.handshakeTimeout, discardLate: { try? await $0.close() }) {
                 try await PostgresConnection.connect(
                     configuration: configuration, id: Int.random(in: 1...Int.max), logger: logger)
             }
