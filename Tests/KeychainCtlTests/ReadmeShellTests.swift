@@ -18,14 +18,9 @@ import TestSupport
         let keychainctl = Keychainctl()
         var ran = 0
         for line in blocks.flatMap({ $0.text.split(separator: "\n").map(String.init) }) {
-            var command = line
-            var expected: String?
-            if let comment = line.range(of: "   # ") {
-                command = String(line[..<comment.lowerBound])
-                let note = line[comment.upperBound...]
-                if note.hasPrefix("prints ") { expected = String(note.dropFirst("prints ".count)) }
-            }
-            command = command.trimmingCharacters(in: .whitespaces)
+            let parsed = DocumentationBlocks.shellLine(line)
+            var command = parsed.command
+            let expected = parsed.prints
             if command == "Scripts/test" { continue }
             let program = #""$0" "#
             if command.hasPrefix("Scripts/keychainctl ") {

@@ -42,14 +42,9 @@ struct ReadmeSyncTests {
             if line.hasPrefix("# on the second machine") { machine = second; continue }
             if line.hasPrefix("#") { continue }
             let member = try #require(machine, "a line before any '# on the ... machine' comment: \(line)")
-            var command = line
-            var expected: String?
-            if let comment = line.range(of: "   # ") {
-                command = String(line[..<comment.lowerBound])
-                let note = line[comment.upperBound...]
-                if note.hasPrefix("prints ") { expected = String(note.dropFirst("prints ".count)) }
-            }
-            command = command.trimmingCharacters(in: .whitespaces)
+            let parsed = DocumentationBlocks.shellLine(line)
+            var command = parsed.command
+            let expected = parsed.prints
             let inBackground = command.hasSuffix(" &")
             if inBackground { command = String(command.dropLast(2)) }
             try #require(command.hasPrefix("keychainctl "), "a line the test does not know how to run: \(line)")

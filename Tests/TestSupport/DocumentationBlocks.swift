@@ -56,6 +56,19 @@ public struct DocumentationBlocks: Sendable {
     /// The Swift blocks.
     public var swift: [Block] { blocks.filter { $0.language == "swift" } }
 
+    /// A shell line of a README block: the command, trimmed, and what its `   # prints ...`
+    /// comment says it prints (nil without one). Any other comment is dropped.
+    public static func shellLine(_ line: String) -> (command: String, prints: String?) {
+        var command = line
+        var prints: String?
+        if let comment = line.range(of: "   # ") {
+            command = String(line[..<comment.lowerBound])
+            let note = line[comment.upperBound...]
+            if note.hasPrefix("prints ") { prints = String(note.dropFirst("prints ".count)) }
+        }
+        return (command.trimmingCharacters(in: .whitespaces), prints)
+    }
+
     /// What a sample says it prints: the text after `// Prints: ` on each of its lines, in
     /// order, one line of standard output each.
     public static func expectedOutput(of source: String) -> [String] {

@@ -4,9 +4,9 @@ import PostgresNIO
 /// The sync server's tables, and the migrations that make them.
 ///
 /// The server holds only what members cannot hide from it: opaque ids, versions, sequence
-/// numbers, public roster and request bytes, and ciphertext. No item names, no accounts, no
-/// device names in the clear (those are inside the sealed or signed bytes, which this layer
-/// never reads). Every table is prefixed `keychain_sync_`, so the schema can share a database.
+/// numbers, public roster and request bytes, and ciphertext. No item names or accounts: those
+/// are inside the sealed records. Devices' names and public keys are inside the signed (not
+/// sealed) roster and request bytes, which the server can read though this layer never does. Every table is prefixed `keychain_sync_`, so the schema can share a database.
 ///
 /// - `keychain_sync_schema(version)`: one row per applied migration; the highest is the
 ///   schema's version. A version above ``version`` is ``SyncServerError/schemaTooNew(found:known:)``.
