@@ -24,6 +24,21 @@ package struct SyncMembership: Sendable {
 
     var item: SyncConfigurationItem { SyncConfigurationItem(store: store) }
 
+    /// Runs `body` with a connection to `address`, closed when it ends, also when it fails: a
+    /// connection left to the process's exit is dropped unclosed.
+    static func withServer<T: Sendable>(_ address: String, logger: Logger,
+                                        _ body: (SyncServer) async throws(SyncFailure) -> T) async throws(SyncFailure) -> T {
+        let server = try await connect(address, logger: logger)
+        do {
+            let result = try await body(server)
+            await server.close()
+            return result
+        } catch {
+            await server.close()
+            throw error
+        }
+    }
+
     package static func connect(_ server: String, logger: Logger) async throws(SyncFailure) -> SyncServer {
         do {
             return try await SyncServer.connect(try SyncServerAddress(parsing: server), logger: logger)
@@ -37,29 +52,29 @@ package struct SyncMembership: Sendable {
     /// synchronizable item there is so that the first pass sends them.
     package func setup(server address: String, deviceName: String) async throws(SyncFailure) -> SyncConfiguration {
         guard try item.load() == nil else { throw .alreadyConfigured }
-        let server = try await Self.connect(address, logger: logger)
-        defer { Task { await server.close() } }
-        let group = GroupID.random()
-        let device = DeviceIdentity.generate(name: deviceName)
-        let secrets = GroupSecrets.new()
-        let genesis: Roster
-        do {
-            genesis = try Roster.genesis(group: group, founder: device)
-        } catch {
-            throw .damaged("the group's first roster could not be made: \(error)")
+        return try await Self.withServer(address, logger: logger) { (server: SyncServer) async throws(SyncFailure) -> SyncConfiguration in
+            let group = GroupID.random()
+            let device = DeviceIdentity.generate(name: deviceName)
+            let secrets = GroupSecrets.new()
+            let genesis: Roster
+            do {
+                genesis = try Roster.genesis(group: group, founder: device)
+            } catch {
+                throw .damaged("the group's first roster could not be made: \(error)")
+            }
+            do throws(SyncServerError) {
+                // The server keeps the genesis as the roster of epoch 0; the founder holds the
+                // group's secrets itself, so no key wrap is needed until a second member joins.
+                try await server.migrate()
+                try await server.createGroup(group.bytes, genesis: genesis.encoded)
+            } catch {
+                throw .server(error)
+            }
+            let configuration = SyncConfiguration(server: address, group: group, genesisHash: genesis.hash, device: device,
+                                                  membership: .member, secrets: secrets)
+            try begin(configuration, genesis: genesis)
+            return configuration
         }
-        do {
-            // The server keeps the genesis as the roster of epoch 0; the founder holds the
-            // group's secrets itself, so no key wrap is needed until a second member joins.
-            try await server.migrate()
-            try await server.createGroup(group.bytes, genesis: genesis.encoded)
-        } catch {
-            throw .server(error)
-        }
-        let configuration = SyncConfiguration(server: address, group: group, genesisHash: genesis.hash, device: device,
-                                              membership: .member, secrets: secrets)
-        try begin(configuration, genesis: genesis)
-        return configuration
     }
 
     /// `sync join`: posts a join request for the group on `server` (the only one there, or the
@@ -67,72 +82,72 @@ package struct SyncMembership: Sendable {
     /// member who approves. ``waitForApproval(timeout:)`` then waits for the approval.
     package func join(server address: String, groupHex: String?, deviceName: String) async throws(SyncFailure) -> JoinCode {
         guard try item.load() == nil else { throw .alreadyConfigured }
-        let server = try await Self.connect(address, logger: logger)
-        defer { Task { await server.close() } }
-        let group: GroupID
-        let rosters: [(epoch: Int64, roster: Data)]
-        do {
-            let groups = try await server.groups()
-            if let groupHex {
-                guard let named = GroupID(hex: groupHex), groups.contains(named.bytes) else {
-                    throw SyncFailure.usage("the server has no sync group \(groupHex)")
+        return try await Self.withServer(address, logger: logger) { (server: SyncServer) async throws(SyncFailure) -> JoinCode in
+            let group: GroupID
+            let rosters: [(epoch: Int64, roster: Data)]
+            do {
+                let groups = try await server.groups()
+                if let groupHex {
+                    guard let named = GroupID(hex: groupHex), groups.contains(named.bytes) else {
+                        throw SyncFailure.usage("the server has no sync group \(groupHex)")
+                    }
+                    group = named
+                } else {
+                    guard let only = groups.first else { throw SyncFailure.usage("the server has no sync group yet (keychainctl sync setup on the first machine)") }
+                    guard groups.count == 1, let id = GroupID(hex: only.map { String(format: "%02x", $0) }.joined()) else {
+                        throw SyncFailure.usage("the server holds \(groups.count) sync groups; name one with --group (keychainctl sync status on a member shows it)")
+                    }
+                    group = id
                 }
-                group = named
-            } else {
-                guard let only = groups.first else { throw SyncFailure.usage("the server has no sync group yet (keychainctl sync setup on the first machine)") }
-                guard groups.count == 1, let id = GroupID(hex: only.map { String(format: "%02x", $0) }.joined()) else {
-                    throw SyncFailure.usage("the server holds \(groups.count) sync groups; name one with --group (keychainctl sync status on a member shows it)")
-                }
-                group = id
+                rosters = try await server.rosters(group.bytes, after: -1)
+            } catch let failure as SyncFailure {
+                throw failure
+            } catch let error as SyncServerError {
+                throw .server(error)
+            } catch {
+                throw .damaged("\(error)")
             }
-            rosters = try await server.rosters(group.bytes, after: -1)
-        } catch let failure as SyncFailure {
-            throw failure
-        } catch let error as SyncServerError {
-            throw .server(error)
-        } catch {
-            throw .damaged("\(error)")
+            guard let first = rosters.min(by: { $0.epoch < $1.epoch }) else { throw .usage("the sync group has no roster on the server") }
+            let genesis: Roster
+            do throws(SyncRejection) {
+                genesis = try Roster(encoded: first.roster)
+                // Checks the genesis against itself: the code compared with the approver pins it.
+                _ = try RosterChain(genesis: genesis, pinnedHash: genesis.hash)
+            } catch {
+                throw .rejected(error)
+            }
+            let device = DeviceIdentity.generate(name: deviceName)
+            let request: JoinRequest
+            do {
+                request = try JoinRequest.make(group: group, genesisHash: genesis.hash, device: device)
+            } catch {
+                throw .damaged("the join request could not be made: \(error)")
+            }
+            do throws(SyncServerError) {
+                try await server.postJoinRequest(group.bytes, device: device.publicIdentity.id.bytes, request: request.encoded)
+            } catch {
+                throw .server(error)
+            }
+            let configuration = SyncConfiguration(server: address, group: group, genesisHash: genesis.hash, device: device,
+                                                  membership: .joining, secrets: nil)
+            try begin(configuration, genesis: genesis)
+            return request.code
         }
-        guard let first = rosters.min(by: { $0.epoch < $1.epoch }) else { throw .usage("the sync group has no roster on the server") }
-        let genesis: Roster
-        do {
-            genesis = try Roster(encoded: first.roster)
-            // Checks the genesis against itself: the code compared with the approver pins it.
-            _ = try RosterChain(genesis: genesis, pinnedHash: genesis.hash)
-        } catch {
-            throw .rejected(error)
-        }
-        let device = DeviceIdentity.generate(name: deviceName)
-        let request: JoinRequest
-        do {
-            request = try JoinRequest.make(group: group, genesisHash: genesis.hash, device: device)
-        } catch {
-            throw .damaged("the join request could not be made: \(error)")
-        }
-        do {
-            try await server.postJoinRequest(group.bytes, device: device.publicIdentity.id.bytes, request: request.encoded)
-        } catch {
-            throw .server(error)
-        }
-        let configuration = SyncConfiguration(server: address, group: group, genesisHash: genesis.hash, device: device,
-                                              membership: .joining, secrets: nil)
-        try begin(configuration, genesis: genesis)
-        return request.code
     }
 
     /// Waits until a member approved this device and its keys arrived (true), or `timeout`
     /// passed (false).
     package func waitForApproval(timeout: Duration) async throws(SyncFailure) -> Bool {
         var session = try SyncSession.load(files: files, store: store)
-        let server = try await Self.connect(session.configuration.server, logger: logger)
-        defer { Task { await server.close() } }
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            try await session.refreshMembership(server: server, logger: logger)
-            if session.configuration.membership == .member, session.configuration.secrets != nil { return true }
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(300))
-            if Task.isCancelled { return false }
+        return try await Self.withServer(session.configuration.server, logger: logger) { (server: SyncServer) async throws(SyncFailure) -> Bool in
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                try await session.refreshMembership(server: server, logger: logger)
+                if session.configuration.membership == .member, session.configuration.secrets != nil { return true }
+                guard ContinuousClock.now < deadline else { return false }
+                try? await Task.sleep(for: .milliseconds(300))
+                if Task.isCancelled { return false }
+            }
         }
     }
 
@@ -153,41 +168,41 @@ package struct SyncMembership: Sendable {
     /// new roster with it, and the group's keys wrapped to every member of it.
     package func approve(code: JoinCode) async throws(SyncFailure) -> DevicePublicIdentity {
         var session = try SyncSession.load(files: files, store: store)
-        let server = try await Self.connect(session.configuration.server, logger: logger)
-        defer { Task { await server.close() } }
-        try await session.refreshMembership(server: server, logger: logger)
-        guard session.isMember, var secrets = session.configuration.secrets else { throw .usage("this device is not an approved member yet") }
-        let group = session.configuration.group
-        let pending: [(device: Data, request: Data)]
-        do {
-            pending = try await server.joinRequests(group.bytes)
-        } catch {
-            throw .server(error)
+        return try await Self.withServer(session.configuration.server, logger: logger) { (server: SyncServer) async throws(SyncFailure) -> DevicePublicIdentity in
+            try await session.refreshMembership(server: server, logger: logger)
+            guard session.isMember, var secrets = session.configuration.secrets else { throw .usage("this device is not an approved member yet") }
+            let group = session.configuration.group
+            let pending: [(device: Data, request: Data)]
+            do throws(SyncServerError) {
+                pending = try await server.joinRequests(group.bytes)
+            } catch {
+                throw .server(error)
+            }
+            var match: JoinRequest?
+            for entry in pending {
+                guard let request = try? JoinRequest(encoded: entry.request) else { continue }
+                guard request.group == group, request.genesisHash == session.configuration.genesisHash,
+                      request.device.id.bytes == entry.device else { continue }
+                if request.code == code { match = request }
+            }
+            guard let request = match else {
+                throw .usage("no device waiting to join has the code \(code); check it on the joining machine (a code is for one join)")
+            }
+            let next: Roster
+            do {
+                next = try session.chain.current.adding(request.device, signer: session.configuration.device)
+            } catch {
+                throw .damaged("the roster could not be extended: \(error)")
+            }
+            _ = secrets.advanceKeepingKey()
+            try await publish(next, secrets: secrets, session: &session, server: server)
+            do {
+                try await server.removeJoinRequest(group.bytes, device: request.device.id.bytes)
+            } catch {
+                logger.warning("the approved join request stays on the server", metadata: ["reason": "\(error)"])
+            }
+            return request.device
         }
-        var match: JoinRequest?
-        for entry in pending {
-            guard let request = try? JoinRequest(encoded: entry.request) else { continue }
-            guard request.group == group, request.genesisHash == session.configuration.genesisHash,
-                  request.device.id.bytes == entry.device else { continue }
-            if request.code == code { match = request }
-        }
-        guard let request = match else {
-            throw .usage("no device waiting to join has the code \(code); check it on the joining machine (a code is for one join)")
-        }
-        let next: Roster
-        do {
-            next = try session.chain.current.adding(request.device, signer: session.configuration.device)
-        } catch {
-            throw .damaged("the roster could not be extended: \(error)")
-        }
-        _ = secrets.advanceKeepingKey()
-        try await publish(next, secrets: secrets, session: &session, server: server)
-        do {
-            try await server.removeJoinRequest(group.bytes, device: request.device.id.bytes)
-        } catch {
-            logger.warning("the approved join request stays on the server", metadata: ["reason": "\(error)"])
-        }
-        return request.device
     }
 
     /// `sync remove DEVICE`: a new roster without it and a new group key, wrapped to the
@@ -198,14 +213,14 @@ package struct SyncMembership: Sendable {
     /// never counts.
     package func remove(device: String) async throws(SyncFailure) -> DevicePublicIdentity {
         var session = try SyncSession.load(files: files, store: store)
-        let server = try await Self.connect(session.configuration.server, logger: logger)
-        defer { Task { await server.close() } }
-        try await session.refreshMembership(server: server, logger: logger)
-        guard session.isMember, session.configuration.secrets != nil else { throw .usage("this device is not an approved member") }
-        let target = try Self.member(named: device, in: session.chain.current)
-        guard target.id != session.me else { throw .usage("to take this device out of the group, use keychainctl sync leave") }
-        try await rotate(removing: target.id, session: &session, server: server)
-        return target
+        return try await Self.withServer(session.configuration.server, logger: logger) { (server: SyncServer) async throws(SyncFailure) -> DevicePublicIdentity in
+            try await session.refreshMembership(server: server, logger: logger)
+            guard session.isMember, session.configuration.secrets != nil else { throw .usage("this device is not an approved member") }
+            let target = try Self.member(named: device, in: session.chain.current)
+            guard target.id != session.me else { throw .usage("to take this device out of the group, use keychainctl sync leave") }
+            try await rotate(removing: target.id, session: &session, server: server)
+            return target
+        }
     }
 
     /// `sync leave`: takes this device out (a roster without it, a new key for the others),
@@ -219,11 +234,11 @@ package struct SyncMembership: Sendable {
     package func leave() async throws(SyncFailure) {
         var session = try SyncSession.load(files: files, store: store)
         if session.isMember, session.configuration.secrets != nil, session.chain.current.members.count > 1 {
-            let server = try await Self.connect(session.configuration.server, logger: logger)
-            defer { Task { await server.close() } }
-            try await session.refreshMembership(server: server, logger: logger)
-            if session.isMember {
-                try await rotate(removing: session.me, session: &session, server: server)
+            try await Self.withServer(session.configuration.server, logger: logger) { (server: SyncServer) async throws(SyncFailure) in
+                try await session.refreshMembership(server: server, logger: logger)
+                if session.isMember {
+                    try await rotate(removing: session.me, session: &session, server: server)
+                }
             }
         }
         try forget()
