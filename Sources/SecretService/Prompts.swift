@@ -12,33 +12,24 @@ struct Prompts {
     }
 
     struct Prompt {
-        let owner: String
         let purpose: Purpose
         let dismissal = PromptDismissal()
         /// Whether Prompt was called: it asks at most once.
         var shown = false
     }
 
-    private var prompts: [UInt64: Prompt] = [:]
-    private var nextNumber: UInt64 = 1
+    private var prompts = ClientObjects<Prompt>(
+        limit: Limits.prompts, limitPerClient: Limits.promptsPerClient, noun: "pending prompts",
+        remedy: "complete or dismiss some first")
 
     /// A new prompt for `owner`'s call; its object.
     mutating func create(for owner: String, _ purpose: Purpose) throws(BusFailure) -> SecretObject {
-        guard prompts.count < Limits.prompts else {
-            throw .failed("too many pending prompts (\(Limits.prompts)); complete or dismiss some first")
-        }
-        guard prompts.values.count(where: { $0.owner == owner }) < Limits.promptsPerClient else {
-            throw .failed("this client has \(Limits.promptsPerClient) pending prompts; complete or dismiss some first")
-        }
-        let number = nextNumber
-        nextNumber += 1
-        prompts[number] = Prompt(owner: owner, purpose: purpose)
-        return .prompt(number: number)
+        .prompt(number: try prompts.add(Prompt(purpose: purpose), for: owner))
     }
 
     /// The prompt `number`, which `client` must own.
     func prompt(_ number: UInt64, of client: String) throws(BusFailure) -> Prompt {
-        guard let prompt = prompts[number], prompt.owner == client else {
+        guard let prompt = prompts.value(number, of: client) else {
             throw .noSuchObject(SecretObject.prompt(number: number).path)
         }
         return prompt
@@ -46,21 +37,18 @@ struct Prompts {
 
     /// Marks the prompt `number` as shown.
     mutating func markShown(_ number: UInt64) {
-        prompts[number]?.shown = true
+        prompts.update(number) { $0.shown = true }
     }
 
     /// Removes the prompt `number` once completed; it, or nil when it was gone already.
     mutating func remove(_ number: UInt64) -> Prompt? {
-        prompts.removeValue(forKey: number)
+        prompts.remove(number)
     }
 
     /// Dismisses and removes every prompt of a client that left the bus.
     mutating func dismissAll(of client: String) {
-        for (number, prompt) in prompts where prompt.owner == client {
-            prompt.dismissal.dismiss()
-            prompts[number] = nil
-        }
+        for prompt in prompts.removeAll(of: client) { prompt.dismissal.dismiss() }
     }
 
-    func exists(_ number: UInt64) -> Bool { prompts[number] != nil }
+    func exists(_ number: UInt64) -> Bool { prompts.exists(number) }
 }
