@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeychainCore
 
 /// The lookup attributes of a Secret Service item (name/value strings, `xdg:schema`
 /// included), and how they sit in a keychain generic password.
@@ -86,21 +87,10 @@ struct ItemAttributes: Equatable, Sendable {
         "secret-service:" + SHA256.hash(data: encoded).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The canonical encoding kept in `kSecAttrGeneric`: the 4 bytes `SSA1`, the number of
-    /// pairs as a 32-bit big-endian integer, then each pair in ascending byte order of its
-    /// name, as the name's UTF-8 length (32-bit big-endian) and bytes, then the value's.
-    /// One set has exactly one encoding.
-    var encoded: Data {
-        var bytes = Data(Self.magic)
-        Self.append(UInt32(values.count), to: &bytes)
-        for name in values.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
-            for text in [name, values[name] ?? ""] {
-                Self.append(UInt32(text.utf8.count), to: &bytes)
-                bytes.append(contentsOf: Array(text.utf8))
-            }
-        }
-        return bytes
-    }
+    /// The canonical encoding kept in `kSecAttrGeneric` (``LookupAttributeSet/encoded``),
+    /// which the keychain indexes pair by pair, so that a search by any attributes finds the
+    /// item without opening the others.
+    var encoded: Data { LookupAttributeSet(values).encoded }
 
     /// The set that `data` encodes, or nil when it is not exactly an ``encoded`` set (the
     /// generic data of an item some other program wrote).
@@ -114,38 +104,7 @@ struct ItemAttributes: Equatable, Sendable {
     /// The ``encoded`` set at `offset` of `bytes`, with `offset` moved past it; nil when none
     /// starts there.
     static func decode(_ bytes: [UInt8], at start: inout Int) -> ItemAttributes? {
-        guard bytes.count - start >= 8, Array(bytes[start..<start + 4]) == Self.magic else { return nil }
-        var offset = start + 4
-        func integer() -> Int? {
-            guard bytes.count - offset >= 4 else { return nil }
-            let value = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            offset += 4
-            return value
-        }
-        func text() -> (bytes: ArraySlice<UInt8>, string: String)? {
-            guard let length = integer(), length <= Limits.stringBytes, bytes.count - offset >= length else { return nil }
-            let slice = bytes[offset..<offset + length]
-            offset += length
-            guard let string = String(validating: slice, as: UTF8.self) else { return nil }
-            return (slice, string)
-        }
-        guard let count = integer(), count <= Limits.attributeCount else { return nil }
-        var values: [String: String] = [:]
-        var previous: ArraySlice<UInt8>?
-        for _ in 0..<count {
-            guard let name = text(), let value = text() else { return nil }
-            // Strictly ascending names: one encoding per set, no name twice.
-            if let previous, !previous.lexicographicallyPrecedes(name.bytes) { return nil }
-            previous = name.bytes
-            values[name.string] = value.string
-        }
-        start = offset
-        return ItemAttributes(trusted: values)
-    }
-
-    private static let magic: [UInt8] = Array("SSA1".utf8)
-
-    static func append(_ value: UInt32, to bytes: inout Data) {
-        bytes.append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+        LookupAttributeSet.decode(bytes, at: &start, maximumCount: Limits.attributeCount,
+                                  maximumBytes: Limits.stringBytes).map { ItemAttributes(trusted: $0.values) }
     }
 }

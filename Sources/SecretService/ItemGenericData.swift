@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// What a Secret Service item keeps in its keychain `kSecAttrGeneric`, which the keychain seals
 /// like every attribute and the Keychain Services API leaves alone: its attribute set
@@ -25,7 +26,7 @@ struct ItemGenericData: Equatable, Sendable {
         var bytes = attributes.encoded
         guard contentType != Self.defaultContentType else { return bytes }
         bytes.append(contentsOf: Self.contentTypeMagic)
-        ItemAttributes.append(UInt32(contentType.utf8.count), to: &bytes)
+        LookupAttributeSet.append(UInt32(contentType.utf8.count), to: &bytes)
         bytes.append(contentsOf: Array(contentType.utf8))
         return bytes
     }

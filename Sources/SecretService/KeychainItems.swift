@@ -43,7 +43,22 @@ struct KeychainItems: Sendable {
     }
 
     /// Every item whose attributes include all of `query`'s pairs.
+    ///
+    /// A query naming an attribute other than `service`, `account` and `username` is answered
+    /// through the keychain's index of attribute pairs (``lookupPairConditions(_:)``), which
+    /// opens only the items it finds; one of those three alone, through the keychain's service
+    /// and account columns, which also find the items other keychain tools stored without a
+    /// set. Either way each item found is compared on its sealed attributes.
     func search(_ query: ItemAttributes) throws(BusFailure) -> [StoredItem] {
+        if let conditions = Self.lookupPairConditions(query) {
+            let found = try pairMatches(conditions)
+            var items: [StoredItem] = []
+            for reference in found.references + found.notIndexed {
+                // Gone since the index was read, or not a match after all (a row not indexed).
+                if let item = try item(reference.data), item.attributes.matches(query) { items.append(item) }
+            }
+            return items
+        }
         var search: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecUseKeychain as String: keychain,
@@ -59,12 +74,37 @@ struct KeychainItems: Sendable {
         return try found(search).filter { $0.attributes.matches(query) }
     }
 
+    /// What the keychain's index of attribute pairs is searched by for `query`: for each of its
+    /// pairs, the pairs an item may have to match it (``ItemAttributes/matches(_:)``); an
+    /// `account` or `username` is met by either name. Nil for a query of only `service`,
+    /// `account` and `username` (or none), which items stored without a set can match too.
+    static func lookupPairConditions(_ query: ItemAttributes) -> [[LookupPair]]? {
+        let accountNames = ["account", "username"]
+        guard query.values.keys.contains(where: { $0 != "service" && !accountNames.contains($0) }) else { return nil }
+        return query.values.map { name, value in
+            accountNames.contains(name)
+                ? accountNames.map { LookupPair(name: $0, value: value) }
+                : [LookupPair(name: name, value: value)]
+        }
+    }
+
+    /// The items whose indexed pairs meet `conditions`, found without opening any.
+    private func pairMatches(_ conditions: [[LookupPair]]) throws(BusFailure) -> LookupPairMatches {
+        do throws(KeychainError) {
+            return try store().referencesByLookupPairs(
+                conditions, by: CallerIdentity(accessGroups: environment.accessGroups))
+        } catch .noSuchKeychain {
+            throw .noSuchObject(SecretObject.collectionPath(name))
+        } catch {
+            throw .failed("cannot search the keychain: \(error)")
+        }
+    }
+
     /// SearchItems' answer: the items matching `query` while the keychain is unlocked; while it
-    /// is locked, as locked, those its keychain service and account alone show to match (a
-    /// query of `service`, `account` or `username` only), so that a client unlocks them with a
-    /// prompt and reads them (``lockedMatches(_:)``). Any other query on a locked keychain is
-    /// IsLocked: telling its matches needs the sealed attributes; and so is every query when
-    /// not `namingLocked` (nothing can prompt: the client hears how to unlock instead).
+    /// is locked, as locked, those the keychain's indexes alone show to match, so that a client
+    /// unlocks them with a prompt and reads them (``lockedMatches(_:)``). A query they cannot
+    /// decide on a locked keychain is IsLocked; and so is every query when not `namingLocked`
+    /// (nothing can prompt: the client hears how to unlock instead).
     func searchSplittingLocked(_ query: ItemAttributes, namingLocked: Bool) throws(BusFailure)
         -> (unlocked: [String], locked: [String])
     {
@@ -76,17 +116,23 @@ struct KeychainItems: Sendable {
         }
     }
 
-    /// The references of the items matching `query` found by the keychain's service and
-    /// account columns without opening them; nil when those do not decide the query.
+    /// The references of the items matching `query` found by the keychain's indexes without
+    /// opening them; nil when those do not decide the query.
     ///
-    /// Exact for `service` and `account` (an item's keychain service and account are those
-    /// attributes, unless stand-ins, which no query of `secret-service:` values is taken to
-    /// name). A `username` is searched as the account: an item whose `username` is a plain
-    /// attribute beside another account is not found while locked.
+    /// A query with an attribute other than `service`, `account` and `username` is decided by
+    /// the index of attribute pairs, unless the keychain holds items of an older format not
+    /// indexed yet. One of only those three is decided by the keychain's service and account
+    /// columns: exact for `service` and `account` (an item's keychain service and account are
+    /// those attributes, unless stand-ins, which no query of `secret-service:` values is taken
+    /// to name); a `username` is searched as the account, so an item whose `username` is a
+    /// plain attribute beside another account is not found while locked.
     private func lockedMatches(_ query: ItemAttributes) throws(BusFailure) -> [Data]? {
+        if let conditions = Self.lookupPairConditions(query) {
+            let found = try pairMatches(conditions)
+            return found.notIndexed.isEmpty ? found.references.map(\.data) : nil
+        }
         let values = query.values
-        guard values.keys.allSatisfy({ ["service", "account", "username"].contains($0) }),
-              !values.values.contains(where: { $0.hasPrefix("secret-service:") }) else { return nil }
+        guard !values.values.contains(where: { $0.hasPrefix("secret-service:") }) else { return nil }
         if let account = values["account"], let username = values["username"], account != username { return nil }
         var attributes: [String: AttributeValue] = [:]
         if let service = values["service"] { attributes["svce"] = .string(service) }

@@ -76,6 +76,8 @@ import TestSupport
         let queue = try DatabaseQueue(path: files.database.path)
         try queue.write { db in
             try db.execute(sql: """
+                DROP TRIGGER item_pair_deleted; DROP TABLE item_pair; DROP INDEX generic_password_not_paired;
+                ALTER TABLE item DROP COLUMN paired; DELETE FROM grdb_migrations WHERE identifier = 'v6';
                 DROP INDEX key_by_tag; DROP INDEX key_by_label; DROP INDEX certificate_by_public_key_hash;
                 ALTER TABLE item DROP COLUMN atag; ALTER TABLE item DROP COLUMN klbl; ALTER TABLE item DROP COLUMN pkhh;
                 UPDATE meta SET value = 3 WHERE key = 'format';
@@ -101,7 +103,7 @@ import TestSupport
         try writeAsFormat3(files, store: store)
 
         let reopened = try KeychainStore.open(files)
-        // Migrated to the current format (5 since the sync log), which is what it records.
+        // Migrated to the current format, which is what it records.
         #expect(try reopened.database.read { try Int.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'format'") } == KeychainSchema.formatVersion)
         #expect(try notIndexed(reopened) == 6)
         // Before anything is indexed: exactly the key of each tag, none of the others.

@@ -96,7 +96,10 @@ import Glibc
     /// A private bus whose provider has only `prompter`'s folder on its PATH (or an empty
     /// folder: neither pinentry nor systemd-ask-password), and a login keychain with a
     /// password holding one item, locked.
-    private func withLockedKeychain(prompter: FakePrompter?, _ body: (PrivateSessionBus) throws -> Void) throws {
+    /// With `storingNote`, it also holds an item secret-tool stored by attributes of its own
+    /// (`kind` `note`, `topic` `locked`), which has neither service nor account.
+    private func withLockedKeychain(prompter: FakePrompter?, storingNote: Bool = false,
+                                    _ body: (PrivateSessionBus) throws -> Void) throws {
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
         let path = prompter?.folder ?? TestScratch.folder("empty-path")
@@ -104,6 +107,10 @@ import Glibc
         try bus.startProvider(environment: ["PATH": path.path])
         #expect(try bus.keychainctl("create-keychain", "-p", Self.password, "login").status == 0)
         #expect(try bus.keychainctl("add-generic-password", "-s", "locked.example", "-a", "me", "-w", "pw").status == 0)
+        if storingNote {
+            let store = try bus.secretTool("store", "--label=note", "kind", "note", "topic", "locked", input: "note text")
+            #expect(store.status == 0, "\(store.errors)")
+        }
         // Service.Lock, through a real client.
         let lock = try python(bus, "collection.lock(); print(collection.is_locked())")
         #expect(lock.output == "True\n", "\(lock.errors)")
@@ -121,8 +128,8 @@ import Glibc
     }
 
     /// Lock is the keychain's own lock, shared by every process of the user: keychainctl sees
-    /// the keychain locked, and a search whose matches need the sealed attributes is
-    /// IsLocked. Unlock returns a prompt; pinentry is
+    /// the keychain locked, and a search the keychain's indexes show to match nothing is an
+    /// empty answer, with no prompt. Unlock returns a prompt; pinentry is
     /// asked (title, description, prompt, then GETPIN) and its password, percent-escaped on
     /// the wire, unlocks the keychain for everyone; Completed says not dismissed.
     @Test func pinentryAnswersTheUnlockPromptAndTheKeychainUnlocksForEveryone() throws {
@@ -130,13 +137,8 @@ import Glibc
         try withLockedKeychain(prompter: pinentry) { bus in
             let locked = try bus.keychainctl("find-generic-password", "-s", "locked.example", "-w")
             #expect(locked.status != 0 && locked.output.isEmpty)
-            let search = try python(bus, """
-                try:
-                    list(collection.search_items({'service': 'locked.example', 'type': 'x'}))
-                except Exception as error:
-                    print(type(error).__name__, 'IsLocked' in str(error))
-                """)
-            #expect(search.output == "DBusErrorResponse True\n", "\(search.errors)")
+            let search = try python(bus, "print(len(list(collection.search_items({'service': 'locked.example', 'type': 'x'}))))")
+            #expect(search.output == "0\n", "\(search.errors)")
             #expect(pinentry.commands.isEmpty)
 
             let unlock = try python(bus, "print(collection.unlock(), collection.is_locked())")
@@ -167,6 +169,26 @@ import Glibc
             #expect(lookup.output == "pw")
             #expect(pinentry.commands == ["SETTITLE", "SETDESC", "SETPROMPT", "GETPIN", "BYE"])
             #expect(try bus.keychainctl("find-generic-password", "-s", "locked.example", "-w").output == "pw\n")
+        }
+    }
+
+    /// An item found by attributes other than service and account is named as locked too:
+    /// the keychain finds it by the keyed hashes of its attribute pairs without opening it,
+    /// so `secret-tool lookup kind note topic locked` prompts and prints it, and one of those
+    /// attributes with a value no item has asks nothing.
+    @Test func secretToolLookupByAnyAttributesOnALockedKeychainPrompts() throws {
+        let pinentry = try FakePrompter(answers: [Self.passwordOnTheWire])
+        try withLockedKeychain(prompter: pinentry, storingNote: true) { bus in
+            let missing = try bus.secretTool("lookup", "kind", "note", "topic", "other")
+            #expect(missing.status != 0 && missing.output.isEmpty)
+            #expect(pinentry.commands.isEmpty)
+            let search = try bus.call("/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "SearchItems",
+                                      "a{ss}", "1", "topic", "locked")
+            #expect(search.output.hasPrefix("aoao 0 1 \"/org/freedesktop/secrets/collection/login/"), "\(search.errors)")
+            let lookup = try bus.secretTool("lookup", "kind", "note", "topic", "locked")
+            #expect(lookup.status == 0, "\(lookup.errors)")
+            #expect(lookup.output == "note text")
+            #expect(pinentry.commands == ["SETTITLE", "SETDESC", "SETPROMPT", "GETPIN", "BYE"])
         }
     }
 

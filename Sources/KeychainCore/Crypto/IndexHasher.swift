@@ -24,6 +24,16 @@ final class IndexHasher: Sendable {
         keyed = HMAC<SHA256>(key: key)
     }
 
+    /// The hash of one lookup attribute in the `item_pair` table (``LookupPairTable``): the
+    /// name's length and bytes, then the value's, under a code no attribute has.
+    func lookupPairHash(_ pair: LookupPair) -> Data {
+        var canonical = Data()
+        LookupAttributeSet.append(UInt32(pair.name.utf8.count), to: &canonical)
+        canonical.append(contentsOf: Array(pair.name.utf8))
+        canonical.append(contentsOf: Array(pair.value.utf8))
+        return computeHash("lookup pair", canonical)
+    }
+
     /// The hash in the access-group column.
     func accessGroupHash(_ group: String) -> Data {
         hash(ItemSchema.accessGroup.code, Data(utf8Of: group))

@@ -16,7 +16,7 @@ import Foundation
 /// columns' default), ``notIndexed``: its attributes are sealed, so only its class key can
 /// fill them. A search by one of them reads those rows too and compares after opening
 /// them; the search that meets one then indexes the rows whose class key is at hand (see
-/// ``KeychainStore/indexRowsWrittenBeforeLookupColumns()``).
+/// ``KeychainStore/indexRowsOfOlderFormats()``).
 struct KeyLookupColumns: Hashable {
     let applicationTag: Data?
     let applicationLabel: Data?

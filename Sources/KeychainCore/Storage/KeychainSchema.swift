@@ -18,6 +18,8 @@ import GRDB
 /// A query naming none of the hashed attributes reads the clear columns of the table in
 /// insertion order, which opens nothing that does not match. Keys by tag or label and
 /// certificates by public-key hash have an index each (``KeyLookupColumns``).
+/// `item_pair` holds the keyed hashes of the lookup attributes that generic passwords keep in
+/// their generic data, one row per pair (``LookupPairTable``).
 /// `sync_log` lists the changes to synchronizable items while sync is on (``SyncLogTable``).
 enum KeychainSchema {
     /// The storage format this library writes. Every migration that changes the schema raises
@@ -37,7 +39,11 @@ enum KeychainSchema {
     /// says whether it is on. While it is on, triggers log every change to a synchronizable
     /// item; a library that reads format 4 knows nothing of them and would also log the rows
     /// it reseals, and remove nothing when it turns sync off: it refuses format 5.
-    static let formatVersion = 5
+    /// Format 6 adds the index of lookup attribute pairs (``LookupPairTable``): its table,
+    /// and the `paired` mark of the rows indexed. A library that reads format 5 would write
+    /// generic passwords without their pairs, which searches by attributes would then miss:
+    /// it refuses format 6.
+    static let formatVersion = 6
 
     /// The formats this library opens.
     static let readableFormats = 2...formatVersion
@@ -105,6 +111,9 @@ enum KeychainSchema {
         }
         migrator.registerMigration("v5") { db in
             try db.execute(sql: SyncLogTable.creationSQL + "UPDATE meta SET value = 5 WHERE key = 'format';")
+        }
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: LookupPairTable.creationSQL + "UPDATE meta SET value = 6 WHERE key = 'format';")
         }
         return migrator
     }

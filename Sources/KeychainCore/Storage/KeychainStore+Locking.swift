@@ -75,7 +75,7 @@ extension KeychainStore {
                                                settings: try table.settings(), epoch: try table.keyEpoch())
         }
         classKeys.publish(opened)
-        indexRowsWrittenBeforeLookupColumns()
+        indexRowsOfOlderFormats()
     }
 
     /// Locks the keychain, for every process: class A items give

@@ -2,22 +2,25 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Fills the lookup columns (``KeyLookupColumns``) of the keys and certificates that a
-/// library of format 3 wrote, which a format 4 database holds marked not indexed.
+/// Indexes the rows an older format wrote, which a newer database holds marked not indexed:
+/// the lookup columns (``KeyLookupColumns``) of the keys and certificates a library of
+/// format 3 wrote, and the lookup pairs (``LookupPairTable``) of the generic passwords a
+/// library of format 5 or older wrote.
 ///
-/// Their attributes are sealed, so only the class key can fill them: an unlock, and the
+/// Their attributes are sealed, so only the class key can index them: an unlock, and the
 /// first search in a process that meets such a row, index every such row of the protection
 /// classes whose keys the process holds, in batches of short transactions. Until then, and
 /// for a class that stays locked, searches still find them: they read the rows not indexed
-/// along with the indexed ones and compare after opening them. Each row is sealed again
-/// (as an update seals it), because the associated data covers the new columns.
+/// along with the indexed ones and compare after opening them. A key or certificate is
+/// sealed again (as an update seals it), because the associated data covers its new
+/// columns; a generic password's pairs are an index only, written beside it.
 extension KeychainStore {
     private static let lookupIndexingBatch = 256
 
     /// Indexes the rows not indexed yet of the protection classes whose keys this process
     /// holds and has not indexed before. A failure is logged and left for later: the call
     /// that asked has its answer already.
-    func indexRowsWrittenBeforeLookupColumns() {
+    func indexRowsOfOlderFormats() {
         guard let protections = try? protectionsNotIndexed(), !protections.isEmpty else { return }
         let open = protections.filter { protection in
             Accessibility(rawValue: protection).map { (try? classKeys.keyAndEpoch(for: $0)) != nil } ?? false
@@ -33,12 +36,13 @@ extension KeychainStore {
     }
 
     /// The protection classes of the rows not indexed yet: none, once every row is, which
-    /// the lookup indexes tell at once.
+    /// the lookup indexes and the partial index of generic passwords not paired tell at once.
     private func protectionsNotIndexed() throws(KeychainError) -> Set<String> {
-        try Self.oneStatement(database, during: "index keys") { db in
+        try Self.oneStatement(database, during: "index items") { db in
             Set(try String.fetchAll(db, sql: """
                 SELECT protection FROM item WHERE atag = X'' AND class = \(ItemClass.key.storageCode)
                 UNION SELECT protection FROM item WHERE pkhh = X'' AND class = \(ItemClass.certificate.storageCode)
+                UNION SELECT protection FROM item WHERE class = \(ItemClass.genericPassword.storageCode) AND paired = 0
                 """))
         }
     }
@@ -46,7 +50,7 @@ extension KeychainStore {
     /// Indexes the rows not indexed after row `after`, up to a batch; the last row id read,
     /// or nil when none was left.
     private func indexBatch(protections: Set<String>, after: Int64) throws(KeychainError) -> Int64? {
-        try write(during: "index keys", supersedes: true) { db -> Int64? in
+        try write(during: "index items", supersedes: true) { db -> Int64? in
             var rows: [StoredRow] = []
             var last: Int64?
             // Through the lookup indexes, which hold the mark of a row not indexed.
@@ -57,9 +61,12 @@ extension KeychainStore {
                     UNION ALL
                     SELECT \(StoredRow.selectedColumns), secret FROM item
                     WHERE pkhh = X'' AND class = \(ItemClass.certificate.storageCode) AND id > ?
+                    UNION ALL
+                    SELECT \(StoredRow.selectedColumns), secret FROM item
+                    WHERE class = \(ItemClass.genericPassword.storageCode) AND paired = 0 AND id > ?
                 ) ORDER BY id LIMIT \(Self.lookupIndexingBatch)
                 """
-            try DirectStatement(db, sql: sql, values: [.integer(after), .integer(after)]).forEachRow { statement in
+            try DirectStatement(db, sql: sql, values: [.integer(after), .integer(after), .integer(after)]).forEachRow { statement in
                 last = sqlite3_column_int64(statement, 0)
                 // A row whose clear columns are damaged is left as it is.
                 if let row = try? StoredRow(statement: statement) { rows.append(row) }
@@ -67,8 +74,12 @@ extension KeychainStore {
             }
             // Not logged for sync: the items do not change.
             try SyncLogTable.quietly(db) {
-                for row in rows where !row.columns.isIndexed && protections.contains(row.columns.protection) {
-                    try indexLookupColumns(of: row, in: db)
+                for row in rows where protections.contains(row.columns.protection) {
+                    if row.columns.classCode == ItemClass.genericPassword.storageCode {
+                        try indexLookupPairs(of: row, in: db)
+                    } else if !row.columns.isIndexed {
+                        try indexLookupColumns(of: row, in: db)
+                    }
                 }
             }
             return last
@@ -94,5 +105,13 @@ extension KeychainStore {
                                 .blob(keyLookup.publicKeyHash), .blob(sealed.attributes), .blob(sealed.secret),
                                 .integer(row.id),
                             ]).execute()
+    }
+
+    /// Writes the pairs of a generic password and marks it indexed. A row that does not
+    /// open is left as it is, as in ``indexLookupColumns(of:in:)``.
+    private func indexLookupPairs(of row: StoredRow, in db: Database) throws {
+        guard let record = try? open(row) else { return }
+        try LookupPairTable.write(LookupPairTable.hashes(of: record, hasher: hasher), forRow: row.id, replacing: true, in: db)
+        try LookupPairTable.markIndexed(row.id, in: db)
     }
 }

@@ -20,8 +20,8 @@ package final class KeychainStore: Sendable {
     let hasher: IndexHasher
     let commits: GroupCommit
     private let checkpointer: WALCheckpointer
-    /// The protection classes whose keys and certificates of an older format this store has
-    /// indexed (see ``indexRowsWrittenBeforeLookupColumns()``): each is tried once.
+    /// The protection classes whose rows of an older format this store has
+    /// indexed (see ``indexRowsOfOlderFormats()``): each is tried once.
     let lookupIndexedProtections = Mutex<Set<String>>([])
 
     private init(files: KeychainFiles, database: DatabaseQueue, checkpointer: WALCheckpointer, opened: OpenedKeybag) {
@@ -210,7 +210,7 @@ package final class KeychainStore: Sendable {
         // Whether the search met a key or certificate not indexed yet: then, answered or
         // failed, it indexes what it can for the next searches.
         var metNotIndexed = false
-        defer { if metNotIndexed { indexRowsWrittenBeforeLookupColumns() } }
+        defer { if metNotIndexed { indexRowsOfOlderFormats() } }
         let found = try Self.oneStatement(database, during: "search") { db in
             var found: [FoundItem] = []
             try plan.forEachRow(in: db, withSecret: wantsData) { row in
@@ -299,20 +299,28 @@ package final class KeychainStore: Sendable {
                 let secret = try changes.secret(for: record, becoming: updated) ?? self.openSecret(row)
                 let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key,
                                            random: RandomBytes.draw(2 * 12)[...])
+                let pairs = LookupPairTable.hashes(of: updated, hasher: self.hasher)
                 if columns == row.columns {
                     // Only sealed parts change (the data, or attributes without a column):
-                    // leaving the indexed columns out of the SET spares every index write.
-                    try DirectStatement(db, sql: "UPDATE item SET attributes = ?, secret = ? WHERE id = ?", values: [
+                    // leaving the indexed columns out of the SET spares every index write,
+                    // and the pairs are written only when the generic data changed them.
+                    let newPairs = newValues["gena"] != nil && pairs != LookupPairTable.hashes(of: record, hasher: self.hasher)
+                    try DirectStatement(db, sql: newPairs ? Self.updateSealedAndPairedSQL : Self.updateSealedSQL, values: [
                         .blob(sealed.attributes), .blob(sealed.secret), .integer(row.id),
                     ]).execute()
+                    if newPairs { try LookupPairTable.write(pairs, forRow: row.id, replacing: true, in: db) }
                     continue
                 }
                 try NewRow(itemClass: updated.itemClass, nonce: row.nonce, columns: columns,
-                           sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch)
+                           sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch,
+                           lookupPairs: pairs)
                     .overwrite(rowID: row.id, in: db)
             }
         }
     }
+
+    private static let updateSealedSQL = "UPDATE item SET attributes = ?, secret = ? WHERE id = ?"
+    private static let updateSealedAndPairedSQL = "UPDATE item SET attributes = ?, secret = ?, paired = 1 WHERE id = ?"
 
     /// Deletes every item the query matches (rule 36), all or none of them. While a class is
     /// locked, a match in it fails the whole delete with errSecInteractionNotAllowed.

@@ -17,17 +17,24 @@ struct NewRow {
     /// The epoch of the class key it is sealed under (nil for class D), which the
     /// transaction that inserts it must find current (see ``KeybagTable/requireEpoch(_:in:)``).
     let keyEpoch: UInt64?
+    /// The hashes of its lookup attribute pairs (``LookupPairTable``), written with it.
+    let lookupPairs: [Data]
 
     /// Inserts the row and returns its id. A live item with the same identity makes the
     /// database's UNIQUE index refuse it (errSecDuplicateItem).
     func insert(into db: Database) throws -> Int64 {
         try execute(in: db, ifAbsent: false)
-        return sqlite3_last_insert_rowid(db.sqliteConnection)
+        let rowID = sqlite3_last_insert_rowid(db.sqliteConnection)
+        try LookupPairTable.write(lookupPairs, forRow: rowID, replacing: false, in: db)
+        return rowID
     }
 
     /// Inserts the row unless an item with the same identity exists; its id, or nil.
     func insertIfAbsent(into db: Database) throws -> Int64? {
-        try execute(in: db, ifAbsent: true) ? sqlite3_last_insert_rowid(db.sqliteConnection) : nil
+        guard try execute(in: db, ifAbsent: true) else { return nil }
+        let rowID = sqlite3_last_insert_rowid(db.sqliteConnection)
+        try LookupPairTable.write(lookupPairs, forRow: rowID, replacing: false, in: db)
+        return rowID
     }
 
     /// Deletes the live item with this row's identity; whether there was one.
@@ -43,7 +50,7 @@ struct NewRow {
     func overwrite(rowID: Int64, in db: Database) throws {
         try DirectStatement(db, sql: """
             UPDATE item SET sync = ?, protection = ?, identity = ?, agrp = ?, acct = ?, svce = ?,
-            srvr = ?, atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ? WHERE id = ?
+            srvr = ?, atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ?, paired = 1 WHERE id = ?
             """, values: [
                 .integer(Int64(columns.sync)), .text(columns.protection), .blob(columns.identity),
                 .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
@@ -51,6 +58,7 @@ struct NewRow {
                 .blob(columns.keyLookup?.applicationLabel), .blob(columns.keyLookup?.publicKeyHash),
                 .blob(sealedAttributes), .blob(sealedSecret), .integer(rowID),
             ]).execute()
+        try LookupPairTable.write(lookupPairs, forRow: rowID, replacing: true, in: db)
     }
 
     /// The persistent reference of the row once inserted with `rowID`.
@@ -74,8 +82,8 @@ struct NewRow {
 
     private static let insertSQL = """
         INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, atag, klbl, pkhh,
-                          attributes, secret)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          attributes, secret, paired)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
         """
     private static let insertIfAbsentSQL = insertSQL + " ON CONFLICT DO NOTHING"
 }
@@ -91,6 +99,7 @@ extension KeychainStore {
         let (key, epoch) = try classKeys.keyAndEpoch(for: record.accessibility)
         let sealed = try seal(record, secret: secret, nonce: nonce, columns: columns, key: key, random: random[8...])
         return NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
-                      sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch)
+                      sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch,
+                      lookupPairs: LookupPairTable.hashes(of: record, hasher: hasher))
     }
 }

@@ -139,7 +139,8 @@ extension KeychainStore {
         let sealed = try seal(record, secret: secret, nonce: nonce, columns: columns, key: keys.key,
                               random: keys.random[8...])
         let row = NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
-                         sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: keys.epoch)
+                         sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: keys.epoch,
+                         lookupPairs: LookupPairTable.hashes(of: record, hasher: hasher))
         if let existing {
             try row.overwrite(rowID: existing.id, in: db)
             return .applied(rowID: existing.id)
