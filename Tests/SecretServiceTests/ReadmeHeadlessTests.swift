@@ -9,8 +9,9 @@ import Glibc
 /// such a user types, so it runs here as written, for a new user: a scratch HOME and XDG
 /// folders, no DISPLAY, no session bus, the package's programs first on a plain PATH. The
 /// lines before `dbus-run-session -- ...` run each in its own shell; the lines after it are
-/// typed into the shell that line starts (its standard input), as the user types them. Every
-/// line must succeed and print what its `# prints ...` comment says.
+/// typed into the shell that line starts (its standard input), as the user types them, each
+/// followed by a line of the test's that prints a marker and `$?`, so that every line's output
+/// and status are known. Every line must succeed and print what its `# prints ...` comment says.
 ///
 /// The machine has GNOME Keyring installed (its activation file in /usr/share/dbus-1/services),
 /// so the test also proves that the bus started our provider and never GNOME Keyring.
