@@ -3,7 +3,8 @@ import Foundation
 /// `org.freedesktop.Secret.Collection` at `/org/freedesktop/secrets/collection/<name>`: a
 /// keychain of the user's folder and the generic passwords of it the provider can see; the
 /// default keychain is also reached as `/org/freedesktop/secrets/aliases/default`. Its Label
-/// is the keychain's own (``KeychainItems/label()``).
+/// is the keychain's own (``KeychainItems/label()``), its Created and Modified those of the
+/// keychain's files (``KeychainItems/times()``).
 extension SecretServiceProvider {
     static let collectionInterface = "org.freedesktop.Secret.Collection"
     static let itemInterface = "org.freedesktop.Secret.Item"
@@ -61,8 +62,8 @@ extension SecretServiceProvider {
             try writer.objectPaths(try keychain.search(try ItemAttributes(checking: [:])).map { keychain.object($0.reference).path })
         case "Label": try writer.string(try keychain.label())
         case "Locked": try writer.boolean(try keychain.isLocked())
-        // The keychain records no dates for itself.
-        case "Created", "Modified": try writer.uint64(0)
+        case "Created": try writer.uint64(try keychain.times().created)
+        case "Modified": try writer.uint64(try keychain.times().modified)
         default: throw .invalidArguments("no property \(property)")
         }
     }
