@@ -487,10 +487,12 @@ let package = Package(
             ]
         ),
         // Runs the provider on a private session bus with real clients: secret-tool, Python's
-        // secretstorage, busctl, dbus-send, and keychainctl on the same keychain.
+        // secretstorage, busctl, dbus-send, and keychainctl on the same keychain; and the
+        // SecretService module itself where a computation is checked against another D-Bus
+        // implementation (the size of replies, against jeepney).
         .testTarget(
             name: "SecretServiceTests",
-            dependencies: ["TestSupport", "TestTags", "KeychainSecretService", "KeychainCtl"]
+            dependencies: ["TestSupport", "TestTags", "KeychainSecretService", "KeychainCtl", "SecretService"]
         ),
     ]
 )

@@ -46,6 +46,11 @@ struct BusFailure: Error, Sendable {
         BusFailure(name: "org.freedesktop.DBus.Error.AccessDenied", message: message)
     }
 
+    /// A reply would pass what D-Bus carries or what the user allowed (``ReplyLimit``).
+    static func limitsExceeded(_ message: String) -> BusFailure {
+        BusFailure(name: "org.freedesktop.DBus.Error.LimitsExceeded", message: message)
+    }
+
     static func failed(_ message: String) -> BusFailure {
         BusFailure(name: "org.freedesktop.DBus.Error.Failed", message: message)
     }

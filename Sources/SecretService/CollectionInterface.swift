@@ -3,7 +3,9 @@ import Foundation
 /// `org.freedesktop.Secret.Collection` at `/org/freedesktop/secrets/collection/<name>`: a
 /// keychain of the user's folder and the generic passwords of it the provider can see; the
 /// default keychain is also reached as `/org/freedesktop/secrets/aliases/default`. Its Label
-/// is the keychain's own (``KeychainItems/label()``).
+/// is the keychain's own (``KeychainItems/label()``), its Created and Modified those of the
+/// keychain's files (``KeychainItems/times()``). Replies of paths too large for D-Bus are
+/// refused (``ReplyLimit``).
 extension SecretServiceProvider {
     static let collectionInterface = "org.freedesktop.Secret.Collection"
     static let itemInterface = "org.freedesktop.Secret.Item"
@@ -24,9 +26,10 @@ extension SecretServiceProvider {
         let arguments = request.arguments
         switch member {
         case "SearchItems":
-            let found = try keychain.search(try arguments.attributes())
+            let found = try keychain.search(try arguments.attributes()).map { keychain.object($0.reference).path }
+            try replyLimit.check([found], matched: "SearchItems matched \(found.count) items in \(keychain.name)")
             try reply(to: request) { (writer) throws(BusFailure) in
-                try writer.objectPaths(found.map { keychain.object($0.reference).path })
+                try writer.objectPaths(found)
             }
         case "CreateItem":
             let (label, attributes) = try itemProperties(arguments)
@@ -58,11 +61,13 @@ extension SecretServiceProvider {
     func collectionProperty(_ property: String, _ keychain: KeychainItems, _ writer: MessageWriter) throws(BusFailure) {
         switch property {
         case "Items":
-            try writer.objectPaths(try keychain.search(try ItemAttributes(checking: [:])).map { keychain.object($0.reference).path })
+            let items = try keychain.search(try ItemAttributes(checking: [:])).map { keychain.object($0.reference).path }
+            try replyLimit.check([items], matched: "the collection \(keychain.name) holds \(items.count) items")
+            try writer.objectPaths(items)
         case "Label": try writer.string(try keychain.label())
         case "Locked": try writer.boolean(try keychain.isLocked())
-        // The keychain records no dates for itself.
-        case "Created", "Modified": try writer.uint64(0)
+        case "Created": try writer.uint64(try keychain.times().created)
+        case "Modified": try writer.uint64(try keychain.times().modified)
         default: throw .invalidArguments("no property \(property)")
         }
     }

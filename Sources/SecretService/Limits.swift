@@ -19,6 +19,17 @@ enum Limits {
     /// Unlock prompts pending at once, over all clients, and for one client.
     static let prompts = 256
     static let promptsPerClient = 16
+    /// The longest array a D-Bus message may carry (the specification's 64 MiB, sd-bus's
+    /// BUS_ARRAY_MAX_SIZE). sd-bus builds and sends a longer one without complaint, and the
+    /// bus then disconnects the sender: a reply of the Items of about 760,000 items would end
+    /// the provider's connection, so such replies are refused first (``ReplyLimit``).
+    static let busArrayBytes = 1 << 26
+    /// The largest D-Bus message (the specification's 128 MiB, sd-bus's BUS_MESSAGE_SIZE_MAX);
+    /// dbus-daemon's session bus allows up to 1,000,000,000 bytes (session.conf), so this one binds.
+    static let busMessageBytes = 1 << 27
+    /// Room kept in a reply for its header and values other than object paths (a collection's
+    /// GetAll has its Label, of at most ``stringBytes``).
+    static let replyHeaderRoom = 1 << 16
     /// Clients whose user the provider remembers; past it, it forgets them all and asks the
     /// bus again.
     static let knownClients = 4096

@@ -26,6 +26,8 @@ public final class SecretServiceProvider {
 
     let bus: OpaquePointer
     let keychains: UserKeychains
+    /// How large a reply of object paths may be.
+    let replyLimit: ReplyLimit
     var sessions = Sessions()
     var prompts = Prompts()
     /// Where prompts asking on their own threads leave their outcome for the bus thread.
@@ -34,8 +36,11 @@ public final class SecretServiceProvider {
     /// never gives a unique name twice, so one question to the bus per client is enough.
     private var callerUsers: [String: uid_t] = [:]
 
-    /// Connects to the session bus of `DBUS_SESSION_BUS_ADDRESS`, for the default keychain.
+    /// Connects to the session bus of `DBUS_SESSION_BUS_ADDRESS`, for the default keychain;
+    /// `KEYCHAIN_SECRET_SERVICE_MAX_REPLY_BYTES` may lower how large a reply of object paths
+    /// may be (``ReplyLimit``).
     public init() throws(StartFailure) {
+        replyLimit = try ReplyLimit(environment: ProcessInfo.processInfo.environment)
         var bus: OpaquePointer?
         let status = sd_bus_open_user(&bus)
         guard status >= 0, let bus else {

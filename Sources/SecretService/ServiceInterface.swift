@@ -73,6 +73,7 @@ extension SecretServiceProvider {
                 }
             }
             if let unsearched, unlocked.isEmpty, locked.isEmpty { throw unsearched }
+            try replyLimit.check([unlocked, locked], matched: "SearchItems matched \(unlocked.count + locked.count) items")
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPaths(unlocked)
                 try writer.objectPaths(locked)
