@@ -29,6 +29,10 @@ let usage = """
                                                 copy every item of the default collection of the
                                                 Secret Service provider running now (GNOME Keyring)
                                                 into the keychain
+
+    KEYCHAIN_SECRET_SERVICE_MAX_REPLY_BYTES         the largest list of items a reply may carry, in
+                                                bytes (1024 up to the D-Bus limit, the default);
+                                                a search matching more is LimitsExceeded
     """
 
 /// The absolute path of this program, as the kernel knows it.
