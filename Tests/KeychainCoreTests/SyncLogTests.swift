@@ -8,7 +8,7 @@ import TestSupport
 /// local change to a synchronizable item that is not ThisDeviceOnly is logged in the same
 /// transaction as the change, and nothing else is.
 @Suite struct SyncLogTests {
-    @Test("Sync log: off by default, nothing is logged and no trigger costs a write anything")
+    @Test("Sync log: off by default, nothing is logged and no sync trigger costs a write anything")
     func offByDefault() throws {
         let keychain = try SyncTestKeychain("sync-log-off")
         #expect(try keychain.store.isSyncLogOn() == false)

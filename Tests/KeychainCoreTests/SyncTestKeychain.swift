@@ -65,10 +65,10 @@ struct SyncTestKeychain {
         return try #require(found.first?.record).attributes
     }
 
-    /// The number of triggers in the database: none while the log is off.
+    /// The number of the sync log's triggers in the database: none while the log is off.
     func triggerCount() throws -> Int {
         try store.database.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") ?? -1
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync_log_%'") ?? -1
         }
     }
 }
