@@ -61,7 +61,7 @@ extension SecretServiceProvider {
     func collectionProperty(_ property: String, _ keychain: KeychainItems, _ writer: MessageWriter) throws(BusFailure) {
         switch property {
         case "Items":
-            let items = try keychain.search(try ItemAttributes(checking: [:])).map { keychain.object($0.reference).path }
+            let items = try keychain.allReferences().map { keychain.object($0).path }
             try replyLimit.check([items], matched: "the collection \(keychain.name) holds \(items.count) items")
             try writer.objectPaths(items)
         case "Label": try writer.string(try keychain.label())

@@ -48,7 +48,8 @@ struct KeychainItems: Sendable {
     /// through the keychain's index of attribute pairs (``lookupPairConditions(_:)``), which
     /// opens only the items it finds; one of those three alone, through the keychain's service
     /// and account columns, which also find the items other keychain tools stored without a
-    /// set. Either way each item found is compared on its sealed attributes.
+    /// set. Either way each item found is compared on its sealed attributes. Synchronizable
+    /// items are the collection's as much as the others: every search covers both.
     func search(_ query: ItemAttributes) throws(BusFailure) -> [StoredItem] {
         if let conditions = Self.lookupPairConditions(query) {
             let found = try pairMatches(conditions)
@@ -62,6 +63,7 @@ struct KeychainItems: Sendable {
         var search: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecUseKeychain as String: keychain,
+            kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
             kSecMatchLimit as String: kSecMatchLimitAll,
             kSecReturnAttributes as String: true,
             kSecReturnPersistentRef as String: true,
@@ -139,11 +141,29 @@ struct KeychainItems: Sendable {
         if let account = values["account"] ?? values["username"] { attributes["acct"] = .string(account) }
         do throws(KeychainError) {
             let references = try store().referencesByColumns(
-                ItemQuery(itemClass: .genericPassword, attributes: attributes, limit: .all),
+                ItemQuery(itemClass: .genericPassword, attributes: attributes, synchronizable: .any, limit: .all),
                 by: CallerIdentity(accessGroups: environment.accessGroups))
             return references?.map(\.data)
         } catch {
             throw .failed("cannot search the locked keychain: \(error)")
+        }
+    }
+
+    /// The references of every item of the collection, found without opening any: what its
+    /// `Items` property lists, also while the keychain is locked (as GNOME Keyring lists them).
+    func allReferences() throws(BusFailure) -> [Data] {
+        do throws(KeychainError) {
+            let query = ItemQuery(itemClass: .genericPassword, synchronizable: .any, limit: .all)
+            let caller = CallerIdentity(accessGroups: environment.accessGroups)
+            guard let references = try store().referencesByColumns(query, by: caller) else {
+                // A query of no attributes is decided by the columns: not reached.
+                throw KeychainError.notAvailable("the keychain cannot list its items without opening them")
+            }
+            return references.map(\.data)
+        } catch .noSuchKeychain {
+            throw .noSuchObject(SecretObject.collectionPath(name))
+        } catch {
+            throw .failed("cannot list the keychain's items: \(error)")
         }
     }
 

@@ -20,6 +20,20 @@ import TestSupport
         }
     }
 
+    /// A synchronizable item (one that sync carries between machines) is the collection's as
+    /// much as any other: secret-tool finds it by service and account, and by service alone.
+    @Test func aSynchronizableItemIsFoundBySecretTool() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let added = try bus.keychainctl("add-generic-password", "--synchronizable", "-s", "synced.example", "-a", "ci",
+                                            "-w", "token-3")
+            #expect(added.status == 0, "\(added.errors)")
+            let lookup = try bus.secretTool("lookup", "service", "synced.example", "account", "ci")
+            #expect(lookup.output == "token-3", "\(lookup.errors)")
+            let search = try bus.secretTool("search", "service", "synced.example")
+            #expect((search.output + search.errors).contains("attribute.account = ci"), "\(search.errors)")
+        }
+    }
+
     @Test func anItemStoredWithSecretToolIsSeenByKeychainctl() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
             let stored = try bus.secretTool("store", "--label", "Deploy key", "service", "deploy.example", "account", "bot",

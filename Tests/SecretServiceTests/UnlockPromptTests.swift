@@ -192,6 +192,19 @@ import Glibc
         }
     }
 
+    /// A locked collection still lists its items (its Items property), as GNOME Keyring does:
+    /// their paths come from the keychain's columns, without opening any item.
+    @Test func aLockedCollectionListsItsItems() throws {
+        try withLockedKeychain(prompter: nil, storingNote: true) { bus in
+            let items = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets",
+                                                         "/org/freedesktop/secrets/collection/login",
+                                                         "org.freedesktop.Secret.Collection", "Items"])
+            #expect(items.output.hasPrefix("ao 2 \"/org/freedesktop/secrets/collection/login/"), "\(items.errors)")
+            let secret = try bus.secretTool("lookup", "kind", "note", "topic", "locked")
+            #expect(secret.status != 0 && secret.output.isEmpty)
+        }
+    }
+
     /// A wrong password is asked again with SETERROR, three tries in all; then the prompt
     /// completes dismissed and the keychain stays locked. A cancelled pinentry dismisses at once.
     @Test func wrongPasswordsOrCancelDismissAndTheKeychainStaysLocked() throws {
