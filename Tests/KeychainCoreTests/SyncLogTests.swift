@@ -104,6 +104,11 @@ import TestSupport
         try keychain.store.startSyncLog()
         #expect(try keychain.log().map(\.rowID) == [first, second])
         #expect(try keychain.triggerCount() == 3)
+        // What `sync status` shows as not sent: counted without reading the entries.
+        let entries = try keychain.log()
+        #expect(try keychain.store.syncLogCount(after: 0) == 2)
+        #expect(try keychain.store.syncLogCount(after: try #require(entries.first).sequence) == 1)
+        #expect(try keychain.store.syncLogCount(after: try #require(entries.last).sequence) == 0)
     }
 
     @Test("Sync log: stop turns it off and empties it; sequences never go back when it is turned on again; removeSyncLog(through:) trims")

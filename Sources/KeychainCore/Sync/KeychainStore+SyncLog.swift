@@ -33,6 +33,14 @@ extension KeychainStore {
         }
     }
 
+    /// How many entries come after `sequence`: the changes not sent yet, counted without
+    /// reading them.
+    package func syncLogCount(after sequence: Int64) throws(KeychainError) -> Int {
+        try Self.oneStatement(database, during: "count the sync log") { db in
+            try SyncLogTable.count(after: sequence, in: db)
+        }
+    }
+
     /// Removes the entries up to `sequence`, included: what the agent has sent.
     package func removeSyncLog(through sequence: Int64) throws(KeychainError) {
         try write(during: "trim the sync log", supersedes: false) { db in

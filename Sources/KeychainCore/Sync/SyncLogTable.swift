@@ -102,6 +102,11 @@ enum SyncLogTable {
     }
 
     /// The entries after `sequence`, oldest first, at most `limit`.
+    /// How many entries come after `sequence`.
+    static func count(after sequence: Int64, in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_log WHERE sequence > ?", arguments: [sequence]) ?? 0
+    }
+
     static func entries(after sequence: Int64, limit: Int, in db: Database) throws -> [SyncLogEntry] {
         var entries: [SyncLogEntry] = []
         try DirectStatement(db, sql: "SELECT sequence, row, time FROM sync_log WHERE sequence > ? ORDER BY sequence LIMIT ?",

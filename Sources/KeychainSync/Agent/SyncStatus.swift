@@ -37,7 +37,7 @@ package struct SyncStatus: Sendable {
         let pending: Int
         let pushed = try session.state.integer(.logPushed)
         do {
-            pending = try store.syncLog(after: pushed, limit: 1_000_000).count
+            pending = try store.syncLogCount(after: pushed)
         } catch {
             throw .keychain(error)
         }
