@@ -17,8 +17,8 @@ The bus checks every message's wire format before the provider sees it, so the f
 at the level of D-Bus types (any signature, any value): that is all a client can make
 reach the provider.
 
-After the run the provider must still be running and store and return a secret in a normal
-session; it must never have ended (crash, trap or core), never have let a call go unanswered
+After the run the provider must still be running, unlock its collection (which the run may
+have locked) without a prompt, and store and return a secret in a normal session; it must never have ended (crash, trap or core), never have let a call go unanswered
 for --timeout seconds, never have returned a secret other than the one stored, not have
 grown its memory (VmRSS) by more than --rss-bound-mib after a warm-up, and no secret it was
 given may appear in its standard error. The last line printed is the verdict,
@@ -565,6 +565,11 @@ def main():
             fuzzer.drop_connection()
         check = open_dbus_connection(bus="SESSION")
         fuzzer.sessions[check] = []
+        # The run may have locked the collection (Lock is one of its calls): a normal client
+        # unlocks it first, which for this keychain without a password needs no prompt.
+        ok, body = fuzzer.call(SERVICE_PATH, SERVICE, "Unlock", "ao", ([COLLECTION_PATH],), check)
+        if not ok or body != ([COLLECTION_PATH], "/"):
+            raise Failure(f"a normal Unlock of the collection after the run failed: {body}")
         fuzzer.store_and_read_back(check, strict=True)
         check_owner(check, process)
         ok, body = fuzzer.call(SERVICE_PATH, SERVICE, "SearchItems", "a{ss}", ({"service": "fuzz-check"},), check)
