@@ -5,9 +5,9 @@ import KeychainCore
 ///
 /// Created is the database file's birth time where the filesystem records one (statx
 /// STATX_BTIME: ext4, XFS, btrfs, tmpfs; see ``FileTimes``); elsewhere it is Modified, the
-/// earliest time known that the collection existed. Modified is the last change of the database or of its write-ahead
-/// log: every item write, label change or password change lands in one of them. An empty
-/// log, which SQLite makes on opening, is no change.
+/// earliest time known that the collection existed. Modified is the last change of the
+/// database or of its write-ahead log: every item write, label change or password change
+/// lands in one of them. An empty log, which SQLite makes on opening, is no change.
 extension KeychainItems {
     func times() throws(BusFailure) -> (created: UInt64, modified: UInt64) {
         // The default keychain is made on its first use, as its Label and Locked are.

@@ -1,6 +1,7 @@
 /// How many bytes of item paths one reply may carry: SearchItems' lists and a collection's
-/// Items. (Collections is not bounded: each keychain costs far more than its path.) A reply past what D-Bus carries (``Limits/busArrayBytes``,
-/// ``Limits/busMessageBytes``) would make the bus disconnect the provider, so it is refused
+/// Items. (Collections is not bounded: each keychain costs far more than its path.) A reply
+/// past what D-Bus carries (``Limits/busArrayBytes``, ``Limits/busMessageBytes``) would
+/// make the bus disconnect the provider, so it is refused
 /// before it is built, with `org.freedesktop.DBus.Error.LimitsExceeded` telling how many items
 /// matched: the client hears why and can search by more attributes.
 ///
