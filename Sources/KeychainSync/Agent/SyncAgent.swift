@@ -54,7 +54,10 @@ package final class SyncAgent: Sendable {
 
     /// Runs until the task is cancelled (SIGTERM and SIGINT cancel it in keychainctl).
     package func run(once: Bool = false) async throws(SyncFailure) {
-        let lock = try AgentLock(files: files)
+        guard let lock = try SyncLockFile.take(.agent, files: files) else {
+            throw .usage("another sync agent is running for this keychain (it holds "
+                         + "\(files.directory.appendingPathComponent("\(files.name).\(SyncLockFile.Kind.agent.rawValue)").path))")
+        }
         defer { withExtendedLifetime(lock) {} }
         let store: KeychainStore
         do {
@@ -106,7 +109,10 @@ package final class SyncAgent: Sendable {
                     }
                 }
                 guard let server else { continue }
+                // A removal run beside this agent (sync remove, leave) passes too: one at a time.
+                let passing = try await SyncLockFile.wait(for: .pass, files: files)
                 let report = try await pass(store: store, server: server)
+                withExtendedLifetime(passing) {}
                 if report.sent > 0 || report.pull.applied > 0 || report.pull.rejected > 0 {
                     logger.info("synced", metadata: ["sent": "\(report.sent)", "applied": "\(report.pull.applied)",
                                                      "rejected": "\(report.pull.rejected)"])
@@ -138,38 +144,5 @@ package final class SyncAgent: Sendable {
         listening?.cancel()
         await server?.close()
         if let ending { throw ending }
-    }
-}
-
-/// The lock that keeps one agent per keychain: `<name>.keychain-sync-lock`, held for the
-/// agent's life and dropped by the kernel if it dies.
-final class AgentLock {
-    private let fd: Int32
-
-    init(files: KeychainFiles) throws(SyncFailure) {
-        let path = files.directory.appendingPathComponent("\(files.name).keychain-sync-lock").path
-        let fd: Int32
-        do {
-            guard let opened = try PrivateFile.open(path, flags: O_RDWR | O_CREAT, role: "sync agent lock") else {
-                throw SyncFailure.damaged("the lock file \(path) vanished while it was created")
-            }
-            fd = opened
-        } catch let error as SyncFailure {
-            throw error
-        } catch let error as KeychainError {
-            throw .keychain(error)
-        } catch {
-            throw .damaged("cannot open \(path)")
-        }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
-            throw .usage("another sync agent is running for this keychain (it holds \(path))")
-        }
-        self.fd = fd
-    }
-
-    deinit {
-        flock(fd, LOCK_UN)
-        close(fd)
     }
 }

@@ -212,6 +212,9 @@ package struct SyncMembership: Sendable {
     /// so what it signs after its removal (it still holds the old key and its signing key)
     /// never counts.
     package func remove(device: String) async throws(SyncFailure) -> DevicePublicIdentity {
+        // After a pass of this keychain's agent, if one is under way; none starts until done.
+        let passing = try await SyncLockFile.wait(for: .pass, files: files)
+        defer { withExtendedLifetime(passing) {} }
         var session = try SyncSession.load(files: files, store: store)
         return try await Self.withServer(session.configuration.server, logger: logger) { (server: SyncServer) async throws(SyncFailure) -> DevicePublicIdentity in
             try await session.refreshMembership(server: server, logger: logger)
@@ -232,6 +235,8 @@ package struct SyncMembership: Sendable {
     /// vouches for its records that stay valid, after it sent its last changes and read
     /// everything.
     package func leave() async throws(SyncFailure) {
+        let passing = try await SyncLockFile.wait(for: .pass, files: files)
+        defer { withExtendedLifetime(passing) {} }
         var session = try SyncSession.load(files: files, store: store)
         if session.isMember, session.configuration.secrets != nil, session.chain.current.members.count > 1 {
             try await Self.withServer(session.configuration.server, logger: logger) { (server: SyncServer) async throws(SyncFailure) in
