@@ -215,8 +215,6 @@ let package = Package(
             ],
             path: "Benchmarks/SyncBenchmark"
         ),
-        // Keychain sync between machines: membership, sealed records, the PostgreSQL server
-        // layer and the agent. The server holds only ciphertext, opaque ids and public keys.
         // Sets a test process's XDG_DATA_HOME and XDG_STATE_HOME to scratch folders before main.
         .target(name: "CScratchHomes", path: "Tests/CScratchHomes"),
         // What several test targets share: scratch folders removed at exit, private keychains,

@@ -1,8 +1,5 @@
 import Foundation
 import KeychainCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The two files that start the provider on the first call to `org.freedesktop.secrets`:
 /// the session bus's activation file (`$XDG_DATA_HOME/dbus-1/services/org.freedesktop.secrets.service`)

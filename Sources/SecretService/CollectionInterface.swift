@@ -80,9 +80,7 @@ extension SecretServiceProvider {
             throw .invalidArguments("the label is longer than \(Limits.stringBytes) bytes")
         }
         try keychain.setLabel(label)
-        let path = SecretObject.collectionPath(keychain.name)
-        emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath, argument: path)
-        emitPropertiesChanged(Self.collectionInterface, on: path, ["Label"])
+        collectionChanged(keychain.name, ["Label"])
     }
 
     /// The label and attributes among CreateItem's properties (`a{sv}`); both may be absent.
@@ -125,7 +123,7 @@ extension SecretServiceProvider {
                             contentType: String, replace: Bool) throws(BusFailure) -> SecretObject
     {
         if replace, let existing = try keychain.search(attributes).first(where: { $0.attributes == attributes }) {
-            try keychain.update(existing.reference, attributes: attributes, label: label, secret: value,
+            try keychain.update(existing.reference, known: existing, attributes: attributes, label: label, secret: value,
                                 contentType: contentType)
             let item = keychain.object(existing.reference)
             itemChanged(item, ["Label", "Attributes", "Modified"])
@@ -146,12 +144,17 @@ extension SecretServiceProvider {
         emitPropertiesChanged(Self.itemInterface, on: item.path, properties)
     }
 
-    /// Tells clients that the lock of the keychain `name` changed: the service's
-    /// CollectionChanged and the collection's PropertiesChanged for Locked.
+    /// Tells clients that the lock of the keychain `name` changed.
     func lockChanged(_ name: String) {
+        collectionChanged(name, ["Locked"])
+    }
+
+    /// Tells clients that `properties` of the collection of keychain `name` changed: the
+    /// service's CollectionChanged and the collection's PropertiesChanged.
+    func collectionChanged(_ name: String, _ properties: [String]) {
         let path = SecretObject.collectionPath(name)
         emit(SecretObject.service.interface, "CollectionChanged", on: SecretObject.servicePath, argument: path)
-        emitPropertiesChanged(Self.collectionInterface, on: path, ["Locked"])
+        emitPropertiesChanged(Self.collectionInterface, on: path, properties)
     }
 
     /// Tells clients that the keychain `name` came or went: the service's `signal`

@@ -1,3 +1,4 @@
+import KeychainCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,8 +51,6 @@ struct FileTimes {
     private static let wanted: UInt32 = 0x7FF | 0x800
     private static let birthTime: UInt32 = 0x800
 
-    private static let statx = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "statx").map {
-        unsafeBitCast($0, to: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer?)
-            -> Int32).self)
-    }
+    private static let statx = ChildProgram.glibcFunction(
+        "statx", as: (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UInt32, UnsafeMutableRawPointer?) -> Int32).self)
 }

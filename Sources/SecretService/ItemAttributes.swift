@@ -92,15 +92,6 @@ struct ItemAttributes: Equatable, Sendable {
     /// item without opening the others.
     var encoded: Data { LookupAttributeSet(values).encoded }
 
-    /// The set that `data` encodes, or nil when it is not exactly an ``encoded`` set (the
-    /// generic data of an item some other program wrote).
-    init?(encoded data: Data) {
-        let bytes = [UInt8](data)
-        var offset = 0
-        guard let set = Self.decode(bytes, at: &offset), offset == bytes.count else { return nil }
-        self = set
-    }
-
     /// The ``encoded`` set at `offset` of `bytes`, with `offset` moved past it; nil when none
     /// starts there.
     static func decode(_ bytes: [UInt8], at start: inout Int) -> ItemAttributes? {

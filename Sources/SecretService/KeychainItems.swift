@@ -52,28 +52,40 @@ struct KeychainItems: Sendable {
     /// items are the collection's as much as the others: every search covers both.
     func search(_ query: ItemAttributes) throws(BusFailure) -> [StoredItem] {
         if let conditions = Self.lookupPairConditions(query) {
-            let found = try pairMatches(conditions)
-            var items: [StoredItem] = []
-            for reference in found.references + found.notIndexed {
-                // Gone since the index was read, or not a match after all (a row not indexed).
-                if let item = try item(reference.data), item.attributes.matches(query) { items.append(item) }
-            }
-            return items
+            return try opened(try pairMatches(conditions), matching: query)
         }
-        var search: [String: Any] = [
-            kSecClass as String: kSecClassGenericPassword,
-            kSecUseKeychain as String: keychain,
-            kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
-            kSecMatchLimit as String: kSecMatchLimitAll,
-            kSecReturnAttributes as String: true,
-            kSecReturnPersistentRef as String: true,
-        ]
-        // Narrowed by the keychain's indexed fields where the query fixes them: an item with
-        // the attribute `service` has it as its service, and one with `account` as its account
-        // (a `username` may be a plain attribute beside another account: not narrowed by).
-        if let service = query.values["service"] { search[kSecAttrService as String] = service }
-        if let account = query.values["account"] { search[kSecAttrAccount as String] = account }
-        return try found(search).filter { $0.attributes.matches(query) }
+        return try searchByColumns(query)
+    }
+
+    /// SearchItems' answer: the items matching `query` while the keychain is unlocked; while it
+    /// is locked, as locked, those the keychain's indexes alone show to match, so that a client
+    /// unlocks them with a prompt and reads them. A query they cannot decide on a locked
+    /// keychain is IsLocked; and so is every query when not `namingLocked()` (nothing can
+    /// prompt: the client hears how to unlock instead), which is asked only then.
+    ///
+    /// A query with an attribute other than `service`, `account` and `username` is decided by
+    /// the index of attribute pairs, unless the keychain holds items of an older format not
+    /// indexed yet; one of only those three by the service and account columns
+    /// (``lockedColumnMatches(_:)``).
+    func searchSplittingLocked(_ query: ItemAttributes, namingLocked: () -> Bool) throws(BusFailure)
+        -> (unlocked: [String], locked: [String])
+    {
+        let paths = { (references: [Data]) in references.map { object($0).path } }
+        if let conditions = Self.lookupPairConditions(query) {
+            let found = try pairMatches(conditions)
+            do throws(BusFailure) {
+                return (paths(try opened(found, matching: query).map(\.reference)), [])
+            } catch where error.name == BusFailure.isLockedName {
+                guard found.notIndexed.isEmpty, namingLocked() else { throw error }
+                return ([], paths(found.references.map(\.data)))
+            }
+        }
+        do throws(BusFailure) {
+            return (paths(try searchByColumns(query).map(\.reference)), [])
+        } catch where error.name == BusFailure.isLockedName {
+            guard namingLocked(), let locked = try lockedColumnMatches(query) else { throw error }
+            return ([], paths(locked))
+        }
     }
 
     /// What the keychain's index of attribute pairs is searched by for `query`: for each of its
@@ -102,37 +114,47 @@ struct KeychainItems: Sendable {
         }
     }
 
-    /// SearchItems' answer: the items matching `query` while the keychain is unlocked; while it
-    /// is locked, as locked, those the keychain's indexes alone show to match, so that a client
-    /// unlocks them with a prompt and reads them (``lockedMatches(_:)``). A query they cannot
-    /// decide on a locked keychain is IsLocked; and so is every query when not `namingLocked`
-    /// (nothing can prompt: the client hears how to unlock instead).
-    func searchSplittingLocked(_ query: ItemAttributes, namingLocked: Bool) throws(BusFailure)
-        -> (unlocked: [String], locked: [String])
-    {
-        do throws(BusFailure) {
-            return (try search(query).map { object($0.reference).path }, [])
-        } catch where error.name == BusFailure.isLockedName {
-            guard namingLocked, let locked = try lockedMatches(query) else { throw error }
-            return ([], locked.map { object($0).path })
-        }
+    /// The items the index found (and those not indexed yet), opened in one call and compared
+    /// on their sealed attributes; those gone since the index was read are left out.
+    private func opened(_ found: LookupPairMatches, matching query: ItemAttributes) throws(BusFailure) -> [StoredItem] {
+        let references = (found.references + found.notIndexed).map(\.data)
+        guard !references.isEmpty else { return [] }
+        return try self.found([
+            kSecClass as String: kSecClassGenericPassword,
+            kSecUseKeychain as String: keychain,
+            kSecMatchItemList as String: references,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnAttributes as String: true,
+            kSecReturnPersistentRef as String: true,
+        ]).filter { $0.attributes.matches(query) }
     }
 
-    /// The references of the items matching `query` found by the keychain's indexes without
-    /// opening them; nil when those do not decide the query.
-    ///
-    /// A query with an attribute other than `service`, `account` and `username` is decided by
-    /// the index of attribute pairs, unless the keychain holds items of an older format not
-    /// indexed yet. One of only those three is decided by the keychain's service and account
-    /// columns: exact for `service` and `account` (an item's keychain service and account are
-    /// those attributes, unless stand-ins, which no query of `secret-service:` values is taken
-    /// to name); a `username` is searched as the account, so an item whose `username` is a
-    /// plain attribute beside another account is not found while locked.
-    private func lockedMatches(_ query: ItemAttributes) throws(BusFailure) -> [Data]? {
-        if let conditions = Self.lookupPairConditions(query) {
-            let found = try pairMatches(conditions)
-            return found.notIndexed.isEmpty ? found.references.map(\.data) : nil
-        }
+    /// The items matching a query of only `service`, `account` and `username` (or none),
+    /// through the keychain's service and account columns.
+    private func searchByColumns(_ query: ItemAttributes) throws(BusFailure) -> [StoredItem] {
+        var search: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecUseKeychain as String: keychain,
+            kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnAttributes as String: true,
+            kSecReturnPersistentRef as String: true,
+        ]
+        // Narrowed by the keychain's indexed fields where the query fixes them: an item with
+        // the attribute `service` has it as its service, and one with `account` as its account
+        // (a `username` may be a plain attribute beside another account: not narrowed by).
+        if let service = query.values["service"] { search[kSecAttrService as String] = service }
+        if let account = query.values["account"] { search[kSecAttrAccount as String] = account }
+        return try found(search).filter { $0.attributes.matches(query) }
+    }
+
+    /// The references of the items matching a query of only `service`, `account` and
+    /// `username` found by the keychain's columns without opening them; nil when those do not
+    /// decide it. Exact for `service` and `account` (an item's keychain service and account
+    /// are those attributes, unless stand-ins, which no query of `secret-service:` values is
+    /// taken to name); a `username` is searched as the account, so an item whose `username`
+    /// is a plain attribute beside another account is not found while locked.
+    private func lockedColumnMatches(_ query: ItemAttributes) throws(BusFailure) -> [Data]? {
         let values = query.values
         guard !values.values.contains(where: { $0.hasPrefix("secret-service:") }) else { return nil }
         if let account = values["account"], let username = values["username"], account != username { return nil }
@@ -226,12 +248,14 @@ struct KeychainItems: Sendable {
     /// A content type other than the item's own is kept in its `kSecAttrGeneric`
     /// (``ItemGenericData``); an item whose generic data another program wrote keeps
     /// `text/plain`, and asking for another fails before anything changes.
-    func update(_ reference: Data, attributes: ItemAttributes? = nil, label: String? = nil, secret: Data? = nil,
-                contentType: String? = nil) throws(BusFailure)
+    /// `known` is the item as its caller just read it, which spares reading it again.
+    func update(_ reference: Data, known: StoredItem? = nil, attributes: ItemAttributes? = nil, label: String? = nil,
+                secret: Data? = nil, contentType: String? = nil) throws(BusFailure)
     {
         var generic: (attributes: ItemAttributes, contentType: String)?
         if attributes != nil || contentType != nil {
-            guard let current = try item(reference) else { throw .noSuchObject(object(reference).path) }
+            let read = known == nil ? try item(reference) : known
+            guard let current = read else { throw .noSuchObject(object(reference).path) }
             let wanted = contentType ?? current.contentType
             if attributes == nil, wanted == current.contentType {
                 generic = nil

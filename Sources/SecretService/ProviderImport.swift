@@ -94,7 +94,7 @@ public struct ProviderImport {
             var value = try secret.opened(with: .plain)
             defer { value.zero() }
             if let existing = try keychain.search(attributes).first(where: { $0.attributes == attributes }) {
-                try keychain.update(existing.reference, attributes: attributes, label: label, secret: value,
+                try keychain.update(existing.reference, known: existing, attributes: attributes, label: label, secret: value,
                                     contentType: secret.contentType)
                 report.replaced += 1
             } else {

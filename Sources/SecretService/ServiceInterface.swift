@@ -57,7 +57,14 @@ extension SecretServiceProvider {
             // is left out, so that it does not stop searches of the others; when nothing was
             // found at all, the answer is its IsLocked, which says how to unlock it.
             let query = try arguments.attributes()
-            let namingLocked = PasswordAsker.available() != nil
+            // Looked for along PATH only when a keychain is locked, once.
+            var canPrompt: Bool?
+            let namingLocked = { () -> Bool in
+                if let canPrompt { return canPrompt }
+                let found = PasswordAsker.available() != nil
+                canPrompt = found
+                return found
+            }
             var unlocked: [String] = []
             var locked: [String] = []
             var unsearched: BusFailure?
@@ -86,19 +93,27 @@ extension SecretServiceProvider {
             var waiting: [String] = []
             var toAsk: [String] = []
             var unlockedNow: [String] = []
+            // Each keychain is looked at once, however many of its objects are named.
+            var isReady: [String: Bool] = [:]
+            var missing = Set<String>()
             for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
-                guard let name = collectionName(of: path), let items = try? keychains.items(in: name) else { continue }
-                if toAsk.contains(name) {
-                    waiting.append(path)
-                } else if try !items.isLocked() {
-                    ready.append(path)
-                } else if try items.unlockWithoutPassword() {
-                    unlockedNow.append(name)
-                    ready.append(path)
-                } else {
-                    toAsk.append(name)
-                    waiting.append(path)
+                guard let name = collectionName(of: path), !missing.contains(name) else { continue }
+                if isReady[name] == nil {
+                    guard let items = try? keychains.items(in: name) else {
+                        missing.insert(name)
+                        continue
+                    }
+                    if try !items.isLocked() {
+                        isReady[name] = true
+                    } else if try items.unlockWithoutPassword() {
+                        unlockedNow.append(name)
+                        isReady[name] = true
+                    } else {
+                        toAsk.append(name)
+                        isReady[name] = false
+                    }
                 }
+                if isReady[name] == true { ready.append(path) } else { waiting.append(path) }
             }
             let prompt = waiting.isEmpty
                 ? SecretObject.none
@@ -112,9 +127,14 @@ extension SecretServiceProvider {
             // Locks each keychain named for every process of the user, as SecKeychainLock does.
             var objects: [String] = []
             var lockedNow: [String] = []
+            var missing = Set<String>()
             for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
-                guard let name = collectionName(of: path), let items = try? keychains.items(in: name) else { continue }
+                guard let name = collectionName(of: path), !missing.contains(name) else { continue }
                 if !lockedNow.contains(name) {
+                    guard let items = try? keychains.items(in: name) else {
+                        missing.insert(name)
+                        continue
+                    }
                     try items.lock()
                     lockedNow.append(name)
                 }
@@ -132,9 +152,12 @@ extension SecretServiceProvider {
             // Items that are not there are left out, as the API says; an item named twice is
             // answered once (the reply is a dictionary by path).
             var named = Set<String>()
+            // Each keychain is resolved once, however many of its items are named.
+            var keychainsNamed: [String?: KeychainItems?] = [:]
             let items = paths.compactMap { path -> (KeychainItems, Data)? in
-                guard case .item(let name, let reference)? = SecretObject(path: path),
-                      let keychain = try? self.keychain(name),
+                guard case .item(let name, let reference)? = SecretObject(path: path) else { return nil }
+                if keychainsNamed[name] == nil { keychainsNamed[name] = .some(try? self.keychain(name)) }
+                guard let keychain = keychainsNamed[name] ?? nil,
                       named.insert(keychain.object(reference).path).inserted else { return nil }
                 return (keychain, reference)
             }

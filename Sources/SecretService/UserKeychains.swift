@@ -50,7 +50,8 @@ struct UserKeychains: Sendable {
     /// The items of the keychain `name`, which must be a collection (NoSuchObject otherwise).
     func items(in name: String) throws(BusFailure) -> KeychainItems {
         let environment = current
-        guard name == environment.keychainName || exists(name) else {
+        guard name == environment.keychainName
+                || KeychainStore.exists(KeychainFiles(directory: environment.directory, name: name)) else {
             throw .noSuchObject(SecretObject.collectionPath(name))
         }
         return KeychainItems(environment: environment, name: name)

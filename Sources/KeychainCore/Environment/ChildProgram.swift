@@ -62,7 +62,9 @@ package enum ChildProgram {
         "posix_spawn_file_actions_addclosefrom_np",
         as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
 
-    private static func glibcFunction<F>(_ symbol: String, as type: F.Type) -> F? {
+    /// A glibc function that Swift's Glibc module does not import, looked up by name; nil
+    /// where this glibc lacks it.
+    package static func glibcFunction<F>(_ symbol: String, as type: F.Type) -> F? {
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol).map { unsafeBitCast($0, to: type) }
     }
 }
