@@ -55,6 +55,19 @@ import TestSupport
         #expect(byReference.first?.data == Data("newer".utf8))
     }
 
+    @Test("Apply: a local synchronizable item of a ThisDeviceOnly class is left alone by a remote item or tombstone of its identity (.absent)")
+    func thisDeviceOnlyItemsAreLeftAlone() throws {
+        let keychain = try SyncTestKeychain("sync-apply-this-device-only")
+        try keychain.add(SyncTestKeychain.password("alice", .whenUnlockedThisDeviceOnly, secret: "local only"))
+        try keychain.store.startSyncLog()
+        let known = try keychain.lastSequence()
+        let remote = Self.remote("alice", secret: "remote", modified: Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(try keychain.store.applySyncedItem(remote, knownLog: known) == .absent)
+        #expect(try keychain.secret("alice") == "local only")
+        #expect(try keychain.store.applySyncedDeletion(remote, knownLog: known) == .absent)
+        #expect(try keychain.secret("alice") == "local only")
+    }
+
     @Test("Apply: .changedLocally, and nothing written, when the log holds a newer local change of the row or of its identity (also a local delete)")
     func changedLocallyWins() throws {
         let keychain = try SyncTestKeychain("sync-apply-conflict")

@@ -299,21 +299,23 @@ package final class KeychainStore: Sendable {
                 let secret = try changes.secret(for: record, becoming: updated) ?? self.openSecret(row)
                 let sealed = try self.seal(updated, secret: secret, nonce: row.nonce, columns: columns, key: key,
                                            random: RandomBytes.draw(2 * 12)[...])
-                let pairs = LookupPairTable.hashes(of: updated, hasher: self.hasher)
                 if columns == row.columns {
                     // Only sealed parts change (the data, or attributes without a column):
                     // leaving the indexed columns out of the SET spares every index write,
                     // and the pairs are written only when the generic data changed them.
-                    let newPairs = newValues["gena"] != nil && pairs != LookupPairTable.hashes(of: record, hasher: self.hasher)
+                    let newPairs = newValues["gena"] != nil && LookupPairTable.set(of: updated) != LookupPairTable.set(of: record)
                     try DirectStatement(db, sql: newPairs ? Self.updateSealedAndPairedSQL : Self.updateSealedSQL, values: [
                         .blob(sealed.attributes), .blob(sealed.secret), .integer(row.id),
                     ]).execute()
-                    if newPairs { try LookupPairTable.write(pairs, forRow: row.id, replacing: true, in: db) }
+                    if newPairs {
+                        try LookupPairTable.write(LookupPairTable.hashes(of: updated, hasher: self.hasher), forRow: row.id,
+                                                  replacing: true, in: db)
+                    }
                     continue
                 }
                 try NewRow(itemClass: updated.itemClass, nonce: row.nonce, columns: columns,
                            sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch,
-                           lookupPairs: pairs)
+                           lookupPairs: LookupPairTable.hashes(of: updated, hasher: self.hasher))
                     .overwrite(rowID: row.id, in: db)
             }
         }

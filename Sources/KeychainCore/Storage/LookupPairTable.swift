@@ -50,13 +50,19 @@ enum LookupPairTable {
     /// The hashes of a record's pairs: none for a record that is not a generic password or
     /// whose generic data does not begin with a set. Sorted, so equal sets give equal lists.
     static func hashes(of record: ItemRecord, hasher: IndexHasher) -> [Data] {
-        guard record.itemClass == .genericPassword,
-              let attribute = record.itemClass.schema.attributes["gena"],
-              let bytes = try? record.canonicalBytes(of: attribute),
-              let set = LookupAttributeSet(genericData: bytes) else { return [] }
+        guard let set = set(of: record) else { return [] }
         return set.values.map { hasher.lookupPairHash(LookupPair(name: $0.key, value: $0.value)) }.sorted {
             $0.lexicographicallyPrecedes($1)
         }
+    }
+
+    /// The set a record's generic data begins with; nil for a record that is not a generic
+    /// password or has none.
+    static func set(of record: ItemRecord) -> LookupAttributeSet? {
+        guard record.itemClass == .genericPassword,
+              let attribute = record.itemClass.schema.attributes["gena"],
+              let bytes = try? record.canonicalBytes(of: attribute) else { return nil }
+        return LookupAttributeSet(genericData: bytes)
     }
 
     /// Writes the pairs of row `rowID`, replacing any it had (see ``markIndexed(_:in:)``).
@@ -112,11 +118,8 @@ extension KeychainStore {
             }
             return found
         }
-        if try !Self.oneStatement(database, during: "search by attributes", { db in
-            try references(db, notPaired, groupValues)
-        }).isEmpty {
-            indexRowsOfOlderFormats()
-        }
+        // Cheap once every row is indexed: the partial index of those not indexed is empty.
+        indexRowsOfOlderFormats()
         var values: [SQLValue] = []
         let subqueries = conditions.map { pairs -> String in
             values += pairs.map { .blob(hasher.lookupPairHash($0)) }

@@ -72,12 +72,14 @@ struct StoredColumns: Hashable {
         [.blob(service), .blob(server), .blob(account), .blob(identity)]
     }
 
-    /// The id and nonce of the live item with these columns' identity, or nil.
-    func itemWithSameIdentity(in db: Database) throws -> (id: Int64, nonce: Data)? {
-        var found: (id: Int64, nonce: Data)?
-        try DirectStatement(db, sql: "SELECT id, nonce FROM item WHERE \(sameIdentityCondition)", values: sameIdentityValues)
+    /// The id, nonce and protection class of the live item with these columns' identity, or nil.
+    func itemWithSameIdentity(in db: Database) throws -> (id: Int64, nonce: Data, protection: String)? {
+        var found: (id: Int64, nonce: Data, protection: String)?
+        try DirectStatement(db, sql: "SELECT id, nonce, protection FROM item WHERE \(sameIdentityCondition)",
+                            values: sameIdentityValues)
             .forEachRow { statement in
-                found = (sqlite3_column_int64(statement, 0), Data(sqliteStatement: statement, index: 1))
+                let protection = sqlite3_column_text(statement, 2).map { String(cString: $0) } ?? ""
+                found = (sqlite3_column_int64(statement, 0), Data(sqliteStatement: statement, index: 1), protection)
                 return false
             }
         return found

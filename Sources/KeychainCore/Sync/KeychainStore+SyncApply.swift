@@ -126,6 +126,9 @@ extension KeychainStore {
                        knownLog: Int64, in db: Database) throws -> SyncApplyResult {
         let columns = change.columns
         let existing = try columns.itemWithSameIdentity(in: db)
+        // A synchronizable item of a ThisDeviceOnly class never leaves this machine (it is not
+        // logged nor read for sync): a remote item or tombstone of its identity leaves it alone.
+        if let existing, Accessibility(rawValue: existing.protection)?.isThisDeviceOnly ?? false { return .absent }
         if try SyncLogTable.hasEntry(for: existing?.id, identity: columns.identity, after: knownLog, in: db) {
             return .changedLocally
         }

@@ -4,7 +4,8 @@ package enum SyncApplyResult: Sendable, Equatable {
     case applied(rowID: Int64)
     /// The row with the tombstone's identity was deleted.
     case deleted
-    /// There was no row with the tombstone's identity: nothing to delete.
+    /// Nothing was written: there was no row with the tombstone's identity, or the row with
+    /// the change's identity is of a ThisDeviceOnly class, which sync leaves alone.
     case absent
     /// The row was changed locally after the log entry the caller knows: nothing was
     /// written, and the local change, sent in its turn, decides.
