@@ -61,7 +61,8 @@ package final class SyncAgent: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let store: KeychainStore
         do {
-            store = try KeychainStore.open(files)
+            // The process's one store of the keychain (see SyncKeychain.open).
+            store = try KeychainStore.shared(files, create: false)
         } catch {
             throw .keychain(error)
         }

@@ -13,9 +13,12 @@ package struct SyncKeychain: Sendable {
         let database = URL(fileURLWithPath: databasePath)
         var name = database.lastPathComponent
         if name.hasSuffix(".keychain-db") { name.removeLast(".keychain-db".count) }
-        let files = KeychainFiles(directory: database.deletingLastPathComponent(), name: name)
+        // The folder as SecKeychain(path:) names it, so that the process's shared store of
+        // the keychain (which keychainctl opened first) is the one used: one connection per
+        // database in a process (a second open would drop the first one's POSIX locks).
+        let files = KeychainFiles(directory: database.deletingLastPathComponent().standardizedFileURL, name: name)
         do {
-            return SyncKeychain(files: files, store: try KeychainStore.open(files))
+            return SyncKeychain(files: files, store: try KeychainStore.shared(files, create: false))
         } catch {
             throw .keychain(error)
         }

@@ -94,7 +94,7 @@ package struct SyncMembership: Sendable {
                     group = named
                 } else {
                     guard let only = groups.first else { throw SyncFailure.usage("the server has no sync group yet (keychainctl sync setup on the first machine)") }
-                    guard groups.count == 1, let id = GroupID(hex: only.map { String(format: "%02x", $0) }.joined()) else {
+                    guard groups.count == 1, let id = GroupID(hex: Hex.string(only)) else {
                         throw SyncFailure.usage("the server holds \(groups.count) sync groups; name one with --group (keychainctl sync status on a member shows it)")
                     }
                     group = id
@@ -338,8 +338,7 @@ package struct SyncMembership: Sendable {
     static func member(named name: String, in roster: Roster) throws(SyncFailure) -> DevicePublicIdentity {
         let lowered = name.lowercased()
         let byID = roster.members.filter { member in
-            let hex = member.id.bytes.map { String(format: "%02x", $0) }.joined()
-            return lowered.count >= 4 && hex.hasPrefix(lowered)
+            lowered.count >= 4 && member.id.hex.hasPrefix(lowered)
         }
         if byID.count == 1, let only = byID.first { return only }
         let byName = roster.members.filter { $0.name == name }

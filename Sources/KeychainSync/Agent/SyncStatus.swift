@@ -44,13 +44,16 @@ package struct SyncStatus: Sendable {
         let last = try session.state.integer(.lastSync)
         var waiting: [String]?
         if askServer, session.isMember {
-            do {
-                let server = try await SyncMembership.connect(configuration.server, logger: logger)
-                let requests = try await server.joinRequests(configuration.group.bytes)
-                waiting = requests.compactMap { try? JoinRequest(encoded: $0.request).device.name }
-                await server.close()
-            } catch {
-                waiting = nil
+            // Closed whether the question is answered or not.
+            waiting = try? await SyncMembership.withServer(configuration.server, logger: logger) {
+                (server: SyncServer) async throws(SyncFailure) -> [String] in
+                let requests: [(device: Data, request: Data)]
+                do throws(SyncServerError) {
+                    requests = try await server.joinRequests(configuration.group.bytes)
+                } catch {
+                    throw .server(error)
+                }
+                return requests.compactMap { try? JoinRequest(encoded: $0.request).device.name }
             }
         }
         let address = (try? SyncServerAddress(parsing: configuration.server))?.description ?? "(an address that no longer parses)"
