@@ -60,8 +60,8 @@ package struct MarkedConfigurationFile: Sendable {
     }
 
     /// Writes `body` after the marker line to a new file beside the path and renames it over
-    /// the path. Missing folders are made (0755: nothing in them is secret); existing ones are
-    /// left as they are.
+    /// the path (``PrivateFile/install(_:at:role:replacing:mode:)``), readable by all: nothing
+    /// in it is secret. Missing folders are made (0755); existing ones are left as they are.
     package func write(_ body: String) throws(Failure) {
         let text = marker + "\n" + body
         let folder = (path as NSString).deletingLastPathComponent
@@ -71,32 +71,12 @@ package struct MarkedConfigurationFile: Sendable {
         } catch {
             throw Failure(description: "cannot make the folder \(folder): \(error.localizedDescription)")
         }
-        let temporary = "\(folder)/.\((path as NSString).lastPathComponent).\(getpid()).new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))")
-        }
-        let bytes = Array(text.utf8)
-        var written = 0
-        var failure: String?
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.write(descriptor, base + written, buffer.count - written)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                failure = String(cString: strerror(errno))
-                break
-            }
-            written += count
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary)
-            throw Failure(description: "cannot write \(path): \(failure)")
+        do {
+            try PrivateFile.install(Data(text.utf8), at: path, role: "configuration file", replacing: true, mode: 0o644)
+        } catch .notAvailable(let message) {
+            throw Failure(description: message)
+        } catch {
+            throw Failure(description: "cannot write \(path): \(error)")
         }
     }
 }

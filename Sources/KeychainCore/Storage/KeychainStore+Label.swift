@@ -13,14 +13,9 @@ extension KeychainStore {
             try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'label'")
         }
         guard let sealed else { return nil }
-        do {
-            let box = try AES.GCM.SealedBox(combined: sealed)
-            let opened = try AES.GCM.open(box, using: labelKey, authenticating: Self.labelContext)
-            guard let label = String(data: opened, encoding: .utf8) else { throw KeychainError.decode }
-            return label
-        } catch {
-            throw .decode
-        }
+        let opened = try RecordSealer.open(sealed, with: labelKey, binding: Self.labelContext)
+        guard let label = String(data: opened, encoding: .utf8) else { throw .decode }
+        return label
     }
 
     /// Sets the label (nil: none); the label is at most ``labelLimit`` bytes of UTF-8.
@@ -34,14 +29,7 @@ extension KeychainStore {
         guard label.utf8.count <= Self.labelLimit else {
             throw .param("a keychain's label is at most \(Self.labelLimit) bytes")
         }
-        let sealed: Data
-        do {
-            guard let combined = try AES.GCM.seal(Data(label.utf8), using: labelKey, authenticating: Self.labelContext)
-                .combined else { throw KeychainError.io("AES-GCM gave no combined form") }
-            sealed = combined
-        } catch {
-            throw .io("cannot seal the keychain's label")
-        }
+        let sealed = try RecordSealer.seal(Data(label.utf8), with: labelKey, binding: Self.labelContext)
         try write(during: "set the keychain's label", supersedes: true) { db in
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('label', ?)", arguments: [sealed])
         }

@@ -81,10 +81,11 @@ package enum PrivateFile {
     /// synced under a temporary name, then linked in place. When a file is already there
     /// (another process was first), it is left as it is, unless `replacing`: then the new
     /// file takes the name (a symbolic link there is replaced, never followed).
-    package static func install(_ bytes: Data, at path: String, role: String, replacing: Bool = false) throws(KeychainError) {
+    package static func install(_ bytes: Data, at path: String, role: String, replacing: Bool = false,
+                                mode: mode_t = 0o600) throws(KeychainError) {
         let temporary = path + ".\(getpid()).\(UUID().uuidString).tmp"
         defer { unlink(temporary) }
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .notAvailable("cannot create the \(role) \(path): \(errnoText())") }
         var written = 0
         while written < bytes.count {

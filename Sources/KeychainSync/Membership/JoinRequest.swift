@@ -21,8 +21,6 @@ package struct JoinRequest: Sendable {
     package let genesisHash: Data
     package let device: DevicePublicIdentity
     package let encoded: Data
-    /// The device's signature over every byte before it (checked when decoded).
-    package var signature: Data { encoded.suffix(SyncSignature.size) }
 
     package static func make(group: GroupID, genesisHash: Data, device: DeviceIdentity) throws(MembershipError) -> JoinRequest {
         guard genesisHash.count == Roster.hashCount else { throw .badGenesisHash }
