@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,37 +9,52 @@ import Glibc
 /// lies in the same folder and must not wake it). The agent then reads the change log, which
 /// is a few rows, never the item table. Where inotify is unavailable the agent's periodic pass
 /// still notices changes, later.
-final class KeychainChangeWatcher: @unchecked Sendable {
-    private let fd: Int32
-    private let names: Set<String>
-    private let thread: Thread?
+final class KeychainChangeWatcher: Sendable {
+    /// The descriptor's state, shared with the reading thread, which alone closes it (a
+    /// descriptor closed under a blocked read neither wakes it nor stays unused).
+    private struct State {
+        var stopping = false
+        var closed = false
+    }
+
+    /// The inotify descriptor (tests check it is closed after ``stop()``).
+    let fd: Int32
+    private let watch: Int32
+    private let state: Mutex<State>
 
     /// Starts watching; `changed` is called on a thread of the watcher's own.
     init?(directory: URL, databaseName: String, changed: @escaping @Sendable () -> Void) {
         let fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         let mask = UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
-        guard inotify_add_watch(fd, directory.path, mask) >= 0 else {
+        let watch = inotify_add_watch(fd, directory.path, mask)
+        guard watch >= 0 else {
             close(fd)
             return nil
         }
         self.fd = fd
+        self.watch = watch
+        state = Mutex(State())
         let names: Set<String> = [databaseName, databaseName + "-wal"]
-        self.names = names
-        let thread = Thread {
-            Self.read(fd: fd, names: names, changed: changed)
+        let thread = Thread { [self] in
+            read(names: names, changed: changed)
+            state.withLock { state in
+                state.closed = true
+                close(fd)
+            }
         }
         thread.name = "keychain change watcher"
-        self.thread = thread
         thread.start()
     }
 
-    private static func read(fd: Int32, names: Set<String>, changed: @Sendable () -> Void) {
+    /// Reads events until the watcher stops (or the descriptor fails).
+    private func read(names: Set<String>, changed: @Sendable () -> Void) {
         let size = 64 * 1024
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         defer { buffer.deallocate() }
         while true {
             let count = Glibc.read(fd, buffer, size)
+            if state.withLock({ $0.stopping }) { return }
             if count < 0 {
                 if errno == EINTR { continue }
                 return
@@ -60,8 +76,13 @@ final class KeychainChangeWatcher: @unchecked Sendable {
         }
     }
 
-    /// Stops the watcher: closing the descriptor ends its read.
+    /// Stops the watcher: removing the watch queues an event (IN_IGNORED) that wakes the
+    /// read, which then sees it is stopping and closes the descriptor.
     func stop() {
-        close(fd)
+        state.withLock { state in
+            guard !state.stopping, !state.closed else { return }
+            state.stopping = true
+            inotify_rm_watch(fd, watch)
+        }
     }
 }
