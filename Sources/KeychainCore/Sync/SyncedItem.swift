@@ -21,6 +21,7 @@ package struct SyncedItem: Sendable, Equatable {
     /// the store's UNIQUE index holds. A value of the wrong type counts as the field's
     /// default here; applying such an item fails (errSecParam).
     package var identityBytes: Data {
+        let record = self.record
         let fields = itemClass.schema.identityFields.map { attribute in
             (attribute: attribute, bytes: (try? record.canonicalBytes(of: attribute)).flatMap { $0 }
                 ?? attribute.defaultCanonicalBytes)

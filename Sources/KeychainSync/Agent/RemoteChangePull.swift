@@ -10,6 +10,9 @@ extension SyncSession {
         /// True when it stopped early: a local change to come first, a locked keychain, or a
         /// record under a key this member does not have yet.
         package var stopped = false
+        /// True when it stopped for a local change to come first: sending it and pulling
+        /// again goes on; the other reasons wait for the next pass.
+        package var localChangeFirst = false
     }
 
     /// Applies what other members wrote since the cursor. Each record is checked (see
@@ -125,7 +128,11 @@ extension SyncSession {
                                              digest: sealed.digest))
                     case .deleted, .absent:
                         changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil, digest: sealed.digest))
-                    case .changedLocally, nil:
+                    case .changedLocally:
+                        report.stopped = true
+                        report.localChangeFirst = true
+                        break walk
+                    case nil:
                         report.stopped = true
                         break walk
                     }

@@ -42,7 +42,9 @@ package final class SyncAgent: Sendable {
             report.pull.applied += pull.applied
             report.pull.rejected += pull.rejected
             report.pull.stopped = pull.stopped
-            if !pull.stopped { break }
+            // Again only for a local change that must go out first: a locked keychain or a
+            // key not received yet would stop the pull at the same record.
+            if !pull.localChangeFirst { break }
         }
         if lastSync > 0, now - lastSync > TombstoneRetention.reconcileAfter {
             report.pull.applied += try await session.reconcileAfterLongAbsence(server: server, logger: logger)
