@@ -11,6 +11,7 @@ import Security
 ///   log-probe ITEMS SEED
 ///   powercut-setup JOURNAL OPERATIONS SEED | powercut-writer JOURNAL OPERATIONS SEED THREADS
 ///   powercut-holder | powercut-verify JOURNAL | proof-archive PATH
+///   powercut-long-lived CALLS IMAGE SCRATCH
 ///   iofault-worker JOURNAL enospc|eio|short write|sync AFTER SEED
 public enum WorkerCommand {
     public static func run(_ arguments: [String]) -> Bool {
@@ -61,6 +62,15 @@ public enum WorkerCommand {
             // The setup exits, closing the keychain; a cut writer waits for its power cut.
             if arguments[0] == "powercut-setup" { exit(0) }
             sleep(120)
+        case ("powercut-long-lived", 4):
+            alarm(150)
+            guard let calls = Int(arguments[1]) else { exit(2) }
+            let outcome = LongLivedPowerCut.run(
+                calls: calls, keychains: database.deletingLastPathComponent(), image: URL(fileURLWithPath: arguments[2]),
+                scratch: URL(fileURLWithPath: arguments[3]))
+            printNow(outcome.line)
+            // As the power goes: no close, which would checkpoint and sync the log.
+            _exit(outcome.passed ? 0 : 1)
         case ("proof-archive", 2):
             // The archive the writers import, made in a process that holds their access group.
             guard (try? ProofArchive.make(at: URL(fileURLWithPath: arguments[1]))) != nil else { exit(1) }

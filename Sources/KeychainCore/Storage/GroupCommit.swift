@@ -200,7 +200,7 @@ final class GroupCommit: @unchecked Sendable {
                     }
                 }
                 if scrubPending || batch.contains(where: { $0.supersedes && $0.error == nil }) {
-                    scrubPending = !Self.scrub(db, patience: patience)
+                    scrubPending = !Self.scrub(db, patience: patience, databasePath: database.path)
                 }
             }
         } catch {
@@ -223,12 +223,18 @@ final class GroupCommit: @unchecked Sendable {
     /// checkpoints, which a checkpoint meets with SQLITE_BUSY at once (a background one of
     /// this process, after a burst of writes), trying again for at most `patience`; a
     /// reader holding a snapshot longer leaves the scrub to the next write (false, logged).
-    static func scrub(_ db: Database, patience: TimeInterval) -> Bool {
+    /// The log's new length is synced before this returns true.
+    static func scrub(_ db: Database, patience: TimeInterval, databasePath: String) -> Bool {
         let deadline = Date(timeIntervalSinceNow: patience)
         while true {
             do {
                 _ = try db.checkpoint(.truncate)
-                return true
+                // SQLite cuts the log without syncing it: until the file system writes its new
+                // length (seconds later on ext4), a power cut brings back the log as it was,
+                // superseded page versions included. One process per call never showed it (the
+                // close that follows has its moment); a long-lived app, the provider or the
+                // sync agent would.
+                return WALCheckpointer.syncLog(of: databasePath)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
                 usleep(1_000)
             } catch {

@@ -50,6 +50,23 @@ package enum PrivateFile {
         }
     }
 
+    /// Makes what is in the file at `path` durable (fsync), if it is there: for a file that
+    /// SQLite changed without syncing, such as the log its truncating checkpoint cuts to
+    /// nothing. Opened as ``open(_:flags:role:)`` opens files. False when it could not be
+    /// synced (the reason is logged).
+    @discardableResult
+    static func sync(_ path: String, role: String) -> Bool {
+        do {
+            guard let fd = try open(path, flags: O_RDONLY, role: role) else { return true }
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw KeychainError.io("cannot sync the \(role) \(path): \(errnoText())") }
+            return true
+        } catch {
+            keychainLogger.warning("a file the keychain changed could not be synced", metadata: ["reason": "\(error)"])
+            return false
+        }
+    }
+
     /// The contents of the file at `path`, at most `limit` bytes (more is errSecNotAvailable,
     /// "damaged"), or nil when it is missing.
     static func read(_ path: String, limit: Int, role: String) throws(KeychainError) -> Data? {

@@ -127,9 +127,18 @@ final class WALCheckpointer: Sendable {
             try DatabaseQueue(path: databasePath, configuration: configuration).writeWithoutTransaction { db in
                 _ = try db.checkpoint(.truncate)
             }
+            syncLog(of: databasePath)
         } catch {
             keychainLogger.debug("long log not truncated", metadata: ["reason": "\(error)"])
         }
+    }
+
+    /// Syncs the log of the database at `databasePath`, as a truncating checkpoint must be
+    /// followed: SQLite's `ftruncate` of the log is not synced, so a power cut could restore
+    /// the frames it held. False when the sync failed (logged).
+    @discardableResult
+    static func syncLog(of databasePath: String) -> Bool {
+        PrivateFile.sync(databasePath + "-wal", role: "keychain's log")
     }
 
     private func backgroundConnection() throws -> DatabaseQueue {
