@@ -54,9 +54,10 @@ import TestSupport
         #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").output == "-U\n")
     }
 
-    /// Ctrl-C, `kill`, Ctrl-\ and a closed terminal end the prompt with 128 + the signal, and
-    /// the terminal echoes again: otherwise the user's shell would stay silent.
-    @Test(arguments: [SIGINT, SIGTERM, SIGQUIT, SIGHUP])
+    /// Ctrl-C, `kill`, Ctrl-\, a closed terminal, a user signal and an alarm end the prompt
+    /// with 128 + the signal, and the terminal echoes again: otherwise the user's shell would
+    /// stay silent.
+    @Test(arguments: [SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE])
     func aSignalAtThePromptRestoresEcho(_ signal: Int32) throws {
         let session = try keychainctl.onTerminal("add-generic-password", "-a", "alice", "-s", "example.com", "-w")
         try session.waitFor("password data for new item: ")
@@ -66,6 +67,29 @@ import TestSupport
         #expect(outcome.status == 128 + signal)
         #expect(session.echoes)
         #expect(try keychainctl("find-generic-password", "-a", "alice").status == 44)
+    }
+
+    /// Stopped by a signal no program can catch (`kill -STOP`), then continued after a shell
+    /// took the terminal back with echo on (`fg`): the prompt silences it again before the
+    /// rest of the password is typed.
+    @Test func continuedAfterAStopThePromptSilencesTheTerminalAgain() throws {
+        let session = try keychainctl.onTerminal("add-generic-password", "-a", "alice", "-s", "example.com", "-w")
+        try session.waitFor("password data for new item: ")
+        session.press("se")
+        session.send(SIGSTOP)
+        usleep(100_000)
+        session.setEcho(true)   // what the user's shell leaves while the job is stopped
+        session.send(SIGCONT)
+        let deadline = Date().addingTimeInterval(30)
+        while session.echoes, Date() < deadline { usleep(10_000) }
+        #expect(!session.echoes, "echo is off again once the command continues")
+        session.type("cret9")
+        try session.waitFor("retype password for new item: ")
+        session.type("secret9")
+        let outcome = try session.finish()
+        #expect(outcome.status == 0)
+        #expect(!outcome.terminal.contains("cret9"), "\(outcome.terminal)")
+        #expect(try keychainctl("find-generic-password", "-a", "alice", "-w").output == "secret9\n")
     }
 
     /// Ctrl-Z at the prompt: echo is on while the command is stopped, off again once it

@@ -91,6 +91,15 @@ public final class TerminalSession {
         process.kill(signal)
     }
 
+    /// Turns the terminal's echo on or off, as a shell does when it takes the terminal back or
+    /// gives it to a job it continues.
+    public func setEcho(_ on: Bool) {
+        var settings = termios()
+        guard tcgetattr(master, &settings) == 0 else { return }
+        if on { settings.c_lflag |= tcflag_t(ECHO) } else { settings.c_lflag &= ~tcflag_t(ECHO) }
+        tcsetattr(master, TCSANOW, &settings)
+    }
+
     /// Whether the terminal echoes what is typed now (its ECHO flag): a program must leave it
     /// as it found it. Linux keeps one set of settings for both ends of a pseudo-terminal,
     /// and they outlive the program.

@@ -61,7 +61,7 @@ final class TerminalPrompt {
             controls[Int(VMIN)] = 1
             controls[Int(VTIME)] = 0
         }
-        TerminalRestoration.begin(descriptor: descriptor, settings: before)
+        TerminalRestoration.begin(descriptor: descriptor, settings: before, prompting: keys)
         // Echo off before the prompt shows, so that nothing typed after it is ever echoed;
         // TCSAFLUSH: what was typed before it appeared is not the answer.
         tcsetattr(descriptor, TCSAFLUSH, &keys)
