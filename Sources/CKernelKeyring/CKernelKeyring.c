@@ -32,6 +32,10 @@ long ckk_revoke(int32_t key) {
 long ckk_unlink_from_user_keyring(int32_t key) {
     return syscall(SYS_keyctl, KEYCTL_UNLINK, key, KEY_SPEC_USER_KEYRING);
 }
+
+int32_t ckk_user_keyring_id(void) {
+    return (int32_t)syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 1);
+}
 #else
 static long unsupported(void) { errno = ENOSYS; return -1; }
 int32_t ckk_add_user_key(const char *d, const void *p, size_t l) { (void)d; (void)p; (void)l; return (int32_t)unsupported(); }
@@ -41,4 +45,5 @@ long ckk_set_timeout(int32_t k, unsigned s) { (void)k; (void)s; return unsupport
 long ckk_set_permissions(int32_t k, uint32_t p) { (void)k; (void)p; return unsupported(); }
 long ckk_revoke(int32_t k) { (void)k; return unsupported(); }
 long ckk_unlink_from_user_keyring(int32_t k) { (void)k; return unsupported(); }
+int32_t ckk_user_keyring_id(void) { return (int32_t)unsupported(); }
 #endif

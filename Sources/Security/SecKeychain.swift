@@ -46,6 +46,15 @@ public final class SecKeychain: Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: SecKeychain, rhs: SecKeychain) -> Bool { lhs.files == rhs.files }
     public func hash(into hasher: inout Hasher) { hasher.combine(files) }
 
+    /// Whether this process's unlock of the keychain reaches the user's other processes
+    /// (through the kernel keyring), rather than lasting for this process only. For
+    /// `keychainctl unlock-keychain`, whose unlock is for the processes that follow it.
+    package var unlockReachesOtherProcesses: Bool { (try? store().unlockReachesOtherProcesses) ?? false }
+
+    /// Whether an unlock made now would reach the user's other processes: false where the
+    /// kernel keyring is refused (a container's seccomp policy) or turned off.
+    package var unlocksReachOtherProcesses: Bool { (try? store().unlocksReachOtherProcesses) ?? false }
+
     /// The store, which must exist (errSecNoSuchKeychain otherwise), except the default
     /// keychain of the environment, which is created on first use as the login keychain is.
     package func store() throws(KeychainError) -> KeychainStore {
@@ -74,7 +83,8 @@ public let kSecWritePermStatus: SecKeychainStatus = 4
 ///
 /// `promptUser` would ask for the password in a dialog on macOS; a library on Linux cannot,
 /// so it gives errSecInteractionNotAllowed. `initialAccess` is ignored (pass nil).
-/// errSecDuplicateKeychain when the keychain exists.
+/// errSecDuplicateKeychain when the keychain exists; errSecNotAvailable for a path that
+/// names a folder.
 @discardableResult
 public func SecKeychainCreate(
     _ pathName: UnsafePointer<CChar>, _ passwordLength: UInt32, _ password: UnsafeRawPointer?,
@@ -82,7 +92,13 @@ public func SecKeychainCreate(
 ) -> OSStatus {
     keychainCall {
         guard !promptUser else { throw KeychainError.interactionNotAllowed }
-        let created = SecKeychain(path: String(cString: pathName))
+        let path = String(cString: pathName)
+        // A folder's path would otherwise become `<folder>.keychain-db` beside the folder.
+        var status = stat()
+        if path.contains("/"), stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw KeychainError.notAvailable("\(path) is a folder; a keychain is a file: name one in it")
+        }
+        let created = SecKeychain(path: path)
         _ = try KeychainStore.create(created.files, password: passwordBytes(password, passwordLength))
         keychain.pointee = created
     }

@@ -90,4 +90,33 @@ import TestSupport
         let logged = try keychainctl.shell("KEYCHAINCTL_LOG_LEVEL=error \"$0\" find-generic-password -s x '\(path)'")
         #expect(logged.errors.contains("error swift-keychain:"))
     }
+
+    @Test("A folder given as a keychain's path is refused as a folder: create-keychain creates nothing beside it, and other commands say it is no keychain")
+    func aFolderIsNoKeychain() throws {
+        let folder = scratch.appendingPathComponent("a-folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let created = try keychainctl("create-keychain", "-p", "pw", folder.path)
+        #expect(created.status == 53, "\(created)")   // errSecNotAvailable
+        #expect(created.errors.hasPrefix("keychainctl: SecKeychainCreate \(folder.path): \(folder.path) is a folder, not a keychain; "
+            + "name a keychain file in it, such as \(folder.path)/NAME.keychain-db"), "\(created.errors)")
+        // Not `a-folder.keychain-db` and its siblings beside the folder.
+        let beside = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("a-folder.") }
+        #expect(beside.isEmpty, "\(beside)")
+        let trailing = try keychainctl("create-keychain", "-p", "pw", folder.path + "/")
+        #expect(trailing.status == 53 && trailing.errors.contains("is a folder, not a keychain"), "\(trailing)")
+
+        let found = try keychainctl("find-generic-password", "-s", "x", folder.path)
+        #expect(found.status == 50, "\(found)")   // errSecNoSuchKeychain
+        #expect(found.errors.contains("\(folder.path) is a folder, not a keychain"), "\(found.errors)")
+    }
+
+    @Test("A machine id that is there but cannot be read says what is wrong and what to do, not only to restart the computer")
+    func anUnreadableMachineIDSaysWhatToDo() throws {
+        let notAFile = scratch.appendingPathComponent("machine-id-folder")
+        try FileManager.default.createDirectory(at: notAFile, withIntermediateDirectories: true)
+        let outcome = try keychainctl.shell("KEYCHAIN_MACHINE_ID_FILE='\(notAFile.path)' \"$0\" add-generic-password -a a -s s -w x")
+        #expect(outcome.status == 53, "\(outcome)")
+        #expect(outcome.errors.contains("this machine's id \(notAFile.path) is not a regular file: it must be a regular file "
+            + "every user may read (chmod 444 \(notAFile.path)"), "\(outcome.errors)")
+    }
 }

@@ -150,6 +150,11 @@ public struct PresenceTestUser: Sendable {
     /// A path of `program` the user can run: the build folder's when every folder above it
     /// lets others through, else a copy in a scratch folder that does.
     public func reachablePath(of program: ProgramProcess) throws -> String {
+        try Self.reachablePath(of: program)
+    }
+
+    /// A path of `program` that any user can run (see ``reachablePath(of:)``).
+    public static func reachablePath(of program: ProgramProcess) throws -> String {
         var folder = program.executable.deletingLastPathComponent()
         var reachable = Self.othersMay(program.executable.path, S_IROTH | S_IXOTH)
         while reachable && folder.path != "/" {

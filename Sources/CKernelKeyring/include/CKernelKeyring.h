@@ -25,5 +25,8 @@ long ckk_set_permissions(int32_t key, uint32_t permissions);
 long ckk_revoke(int32_t key);
 /// KEYCTL_UNLINK from the user's keyring.
 long ckk_unlink_from_user_keyring(int32_t key);
+/// KEYCTL_GET_KEYRING_ID of the user's keyring (made if it is not there yet): whether the
+/// kernel keyring can be used at all. Returns the keyring's serial number.
+int32_t ckk_user_keyring_id(void);
 
 #endif

@@ -19,6 +19,11 @@ enum MachineID {
     /// More than any machine id: a larger file is not one, and is not read to its end.
     static let sizeLimit = 4096
 
+    /// What to do about a machine id file that is there but cannot be read.
+    private static func advice(_ url: URL) -> String {
+        "it must be a regular file every user may read (chmod 444 \(url.path), as systemd-machine-id-setup leaves it)"
+    }
+
     /// The file's bytes as they are (the newline included), or empty where there is none.
     /// It may be a link (some systems link it elsewhere); it must lead to a regular file of at
     /// most ``sizeLimit`` bytes, read without waiting on a FIFO.
@@ -26,12 +31,13 @@ enum MachineID {
         let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return Data() }
-            throw .notAvailable("cannot read the machine id \(url.path): \(errnoText())")
+            throw .notAvailable("cannot read this machine's id \(url.path) (\(errnoText())), which binds the keychain's "
+                                + "ThisDeviceOnly keys to this machine: \(advice(url))")
         }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw .notAvailable("the machine id \(url.path) is not a regular file")
+            throw .notAvailable("this machine's id \(url.path) is not a regular file: \(advice(url))")
         }
         return try PrivateFile.readAll(fd, limit: sizeLimit, path: url.path, role: "machine id")
     }

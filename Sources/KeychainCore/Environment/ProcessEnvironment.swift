@@ -11,8 +11,9 @@ import Foundation
 /// setting with the one the whole environment gives).
 package enum ProcessEnvironment {
     /// The variables the settings read: XDGFolder's, `HOME` (its fallback),
-    /// CallerIdentity's and MachineID's.
-    static let names = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "KEYCHAIN_ACCESS_GROUPS", "KEYCHAIN_MACHINE_ID_FILE"]
+    /// CallerIdentity's, MachineID's and KeychainPasswordFile's.
+    static let names = ["HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "KEYCHAIN_ACCESS_GROUPS", "KEYCHAIN_MACHINE_ID_FILE",
+                        "KEYCHAIN_PASSWORD_FILE", "CREDENTIALS_DIRECTORY"]
 
     package static let variables: [String: String] = {
         var variables: [String: String] = [:]

@@ -61,8 +61,8 @@ final class ClassKeyAvailability: Sendable {
         state.withLock { $0.firstUnlock = firstUnlock }
     }
 
-    /// Sets what opens a keychain without a password at its first use since boot: nil once
-    /// it has a password.
+    /// Sets what opens the keychain at its first use since boot: its keys while it has no
+    /// password; nil once it has one (a password file is read again when it is next opened).
     func setFirstUnlock(_ firstUnlock: Unlock?) {
         state.withLock { $0.firstUnlock = firstUnlock }
     }
@@ -86,11 +86,15 @@ final class ClassKeyAvailability: Sendable {
         }
     }
 
-    /// Opens a keychain without a password when it was not unlocked since boot. False when
-    /// it has a password, or was unlocked (and perhaps locked again) since boot.
+    /// Opens a keychain without a password, or one whose password file holds its password,
+    /// when it was not unlocked since boot. False when it has a password and no password file
+    /// that opens it, or was unlocked (and perhaps locked again) since boot.
     @discardableResult
     func unlockForFirstUse() -> Bool {
-        guard let firstUnlock = state.withLock({ $0.firstUnlock }), !wasUnlockedSinceBoot else { return false }
+        guard let firstUnlock = state.withLock({ $0.firstUnlock }), !wasUnlockedSinceBoot,
+              // Keys that did not open leave the keychain locked, rather than unlocked with
+              // none, which every process would then take for an unlock.
+              !firstUnlock.keys.keys.isEmpty else { return false }
         publish(firstUnlock)
         return true
     }
@@ -131,6 +135,16 @@ final class ClassKeyAvailability: Sendable {
             state.boot = nil
         }
     }
+
+    /// Whether the unlock this process holds is in the kernel keyring, where the user's
+    /// other processes find it, rather than in this process's memory only.
+    var unlockReachesOtherProcesses: Bool {
+        _ = currentSession()
+        return state.withLock { ($0.session?.handle ?? 0) > 0 }
+    }
+
+    /// Whether an unlock made now would reach the user's other processes.
+    var unlocksReachOtherProcesses: Bool { cache.reachesOtherProcesses }
 
     /// Whether class A is open (after the first-use unlock of a keychain without a password).
     var isUnlocked: Bool { (try? key(for: .whenUnlocked)) != nil }

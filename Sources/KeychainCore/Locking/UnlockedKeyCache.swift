@@ -49,6 +49,12 @@ final class UnlockedKeyCache: Sendable {
     /// Whether new entries go to the kernel keyring (false once it has refused us).
     var usesKernelKeyring: Bool { state.withLock { $0.usesKernel } }
 
+    /// Whether an unlock stored now would reach this user's other processes: the kernel
+    /// keyring is in use and answers (a container's seccomp policy refuses it with EPERM).
+    var reachesOtherProcesses: Bool {
+        state.withLock { $0.usesKernel } && ckk_user_keyring_id() > 0
+    }
+
     /// Stores `payload` under `description`, replacing an entry of the same description,
     /// with a timeout in seconds (nil: none). Returns the entry's handle.
     ///

@@ -47,6 +47,14 @@ extension KeychainStore {
     /// Whether class A is open: the keychain is unlocked.
     package var isUnlocked: Bool { classKeys.isUnlocked }
 
+    /// Whether this process's unlock of the keychain reaches the user's other processes
+    /// (through the kernel keyring), rather than lasting for this process only.
+    package var unlockReachesOtherProcesses: Bool { classKeys.unlockReachesOtherProcesses }
+
+    /// Whether an unlock made now would reach the user's other processes: false where the
+    /// kernel keyring is refused (a container's seccomp policy) or turned off.
+    package var unlocksReachOtherProcesses: Bool { classKeys.unlocksReachOtherProcesses }
+
     /// The scrypt parameters for application passwords: the keychain password's, so that a
     /// guess costs what a guess at that password costs, or the standard ones for a keychain
     /// without a password. The salt is the caller's to draw.
@@ -91,7 +99,7 @@ extension KeychainStore {
     /// the old password and keys or the new ones, whole. So a keybag wrapped under an old
     /// password (in a backup, say) opens nothing added or changed since, and once this
     /// returns no file holds the old keybag, the old password's parameters or the items as
-    /// they were sealed before (see ``GroupCommit/scrub(_:)``). It costs a reseal per item of
+    /// they were sealed before (see ``GroupCommit/scrub(_:patience:databasePath:)``). It costs a reseal per item of
     /// those classes (Benchmarks/README.md has a measure).
     ///
     /// errSecAuthFailed when `old` is wrong, and nothing changes. Removing the password

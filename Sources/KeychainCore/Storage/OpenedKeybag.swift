@@ -6,7 +6,8 @@ import GRDB
 struct OpenedKeybag {
     let indexKey: SymmetricKey
     let alwaysKeys: DeferredKeys
-    /// For a keychain without a password, the keys and settings of its first unlock.
+    /// For a keychain without a password, the keys and settings of its first unlock; for
+    /// one with a password, those its password file opens (see ``KeychainPasswordFile``).
     let firstUnlock: ClassKeyAvailability.Unlock?
     /// For a keychain this open created with a password: its unlocked class A and C keys.
     let created: ClassKeyAvailability.Unlock?
@@ -94,14 +95,43 @@ struct OpenedKeybag {
         }
         let path = Data(utf8Of: files.database.resolvingSymlinksInPath().path)
         let digest = SHA256.hash(data: id + path)
-        let firstUnlock = try table.passwordKDF() == nil
-            ? ClassKeyAvailability.Unlock(keys: DeferredKeys {
+        let firstUnlock: ClassKeyAvailability.Unlock?
+        if let kdf = try table.passwordKDF() {
+            firstUnlock = try KeychainPasswordFile.applying(toKeychainNamed: files.name).map { file in
+                ClassKeyAvailability.Unlock(keys: DeferredKeys {
+                    Self.openLockedClasses(with: file, kdf: kdf, entries: entriesNow, files: files)
+                }, settings: try table.settings(), epoch: try table.keyEpoch())
+            }
+        } else {
+            firstUnlock = ClassKeyAvailability.Unlock(keys: DeferredKeys {
                 // Keys that do not open leave their classes locked; the notice says why.
                 (try? KeybagTable.open(Accessibility.lockedClasses, from: entriesNow, base: deviceKey, files: files,
                                        failure: .notAvailable("the keybag is damaged"))) ?? [:]
-            }, settings: try table.settings(), epoch: try table.keyEpoch()) : nil
+            }, settings: try table.settings(), epoch: try table.keyEpoch())
+        }
         return OpenedKeybag(
             indexKey: indexKey, alwaysKeys: alwaysKeys, firstUnlock: firstUnlock, created: created,
             keychainID: Hex.string(digest.prefix(16)))
+    }
+
+    /// The class A and C keys of a keychain with a password, opened with the password its
+    /// password file holds; none (the keychain stays locked) when the file cannot be read
+    /// or holds another password, which is logged once, as this runs once per process.
+    private static func openLockedClasses(with file: KeychainPasswordFile, kdf: PasswordKDF, entries: [String: KeybagTable.Entry],
+                                          files: KeychainFiles) -> [Accessibility: SymmetricKey] {
+        do throws(KeychainError) {
+            var password = try file.read()
+            defer { password.zeroize() }
+            let base = try kdf.deriveKey(from: password)
+            return try KeybagTable.open(Accessibility.lockedClasses, from: entries, base: base, files: files,
+                                        failure: .authFailed)
+        } catch {
+            var reason = error.description
+            if case .authFailed = error { reason = "it holds another password than the keychain's" }
+            keychainLogger.warning(
+                "the keychain's password file does not unlock it; it stays locked",
+                metadata: ["path": "\(files.database.path)", "password-file": "\(file.path)", "reason": "\(reason)"])
+            return [:]
+        }
     }
 }

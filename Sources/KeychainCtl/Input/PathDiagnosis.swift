@@ -47,6 +47,16 @@ enum PathDiagnosis {
         return nil
     }
 
+    /// That `argument`, a keychain given by its path, names a folder rather than a keychain
+    /// file; nil when it does not. A bare name is a keychain in the keychains folder, never a
+    /// folder of the current one.
+    static func namingFolder(_ argument: String) -> String? {
+        var status = stat()
+        guard argument.contains("/"), stat(argument, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+        let inside = argument.hasSuffix("/") ? argument : argument + "/"
+        return "\(argument) is a folder, not a keychain; name a keychain file in it, such as \(inside)NAME.keychain-db"
+    }
+
     /// The folder that holds `path`: `.` for a bare name.
     private static func parent(of path: String) -> String {
         let parent = (path as NSString).deletingLastPathComponent

@@ -47,7 +47,8 @@ struct KeychainLocation {
         do {
             try keychain.checkAvailable()
         } catch {
-            throw ToolFailure.status(error.status, during: "SecKeychainOpen \(displayName)", reason: error.reason)
+            let reason = argument.flatMap(PathDiagnosis.namingFolder) ?? error.reason
+            throw ToolFailure.status(error.status, during: "SecKeychainOpen \(displayName)", reason: reason)
         }
         var status: SecKeychainStatus = 0
         try check(SecKeychainGetStatus(keychain, &status), "SecKeychainOpen \(displayName)")
@@ -78,6 +79,11 @@ struct KeychainLocation {
         guard failure.status == errSecInteractionNotAllowed else { return failure }
         let plain = unlockName.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-".contains($0)) }
         let quoted = plain ? unlockName : "'" + unlockName.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        guard keychain.unlocksReachOtherProcesses else {
+            return failure.adding("keychainctl: the keychain \(unlockName) is locked, and an unlock cannot outlive a "
+                + "command here: the kernel keyring is unavailable (a container's seccomp policy refuses it).\n"
+                + PasswordFileAdvice.text(for: unlockName))
+        }
         return failure.adding("keychainctl: the keychain \(unlockName) is locked; unlock it with: "
             + "keychainctl unlock-keychain \(quoted)")
     }

@@ -16,7 +16,8 @@ struct CreateKeychain: ParsableCommand {
             exists already is an error (errSecDuplicateKeychain, exit status 48). A new keychain \
             is unlocked. Missing folders of a path are created (mode 0700); when the keychain \
             cannot be created, the error says what is wrong with the path (a missing folder \
-            that cannot be made, a file where a folder should be, a folder you may not write in).
+            that cannot be made, a file where a folder should be, a folder you may not write in); \
+            a path that names a folder is refused (errSecNotAvailable, exit status 53).
             """)
 
     @Flag(name: .customShort("P"),
@@ -42,6 +43,9 @@ struct CreateKeychain: ParsableCommand {
         let secret = try password.given()
             ?? PasswordPrompt.newPassword("password for new keychain: ", retype: "retype password for new keychain: ")
         for name in names {
+            if let folder = PathDiagnosis.namingFolder(name) {
+                throw ToolFailure.status(errSecNotAvailable, during: "SecKeychainCreate \(name)", reason: folder)
+            }
             var created: SecKeychain?
             let status = secret.withUnsafeBytes { bytes in
                 SecKeychainCreate(name, UInt32(bytes.count), bytes.baseAddress, false, nil, &created)
@@ -52,6 +56,13 @@ struct CreateKeychain: ParsableCommand {
                 let reason = status == errSecDuplicateKeychain ? nil
                     : PathDiagnosis.creating(KeychainLocation(argument: name).path, createsFolders: true)
                 throw ToolFailure.status(status, during: "SecKeychainCreate \(name)", reason: reason)
+            }
+            // Created, and unlocked for this command only: say so rather than let the next
+            // command find it locked without a word.
+            if !secret.isEmpty, let created, !created.unlockReachesOtherProcesses {
+                ConsoleOutput.error("keychainctl: \(name) is created, and locked for the commands that follow: the kernel "
+                    + "keyring is unavailable here (a container's seccomp policy refuses it), so no unlock outlives a "
+                    + "command.\n" + PasswordFileAdvice.text(for: name))
             }
         }
     }

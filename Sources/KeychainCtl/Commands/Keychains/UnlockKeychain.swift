@@ -11,7 +11,10 @@ struct UnlockKeychain: ParsableCommand {
             Without -p or --password-stdin, the password is asked for without echo (password to \
             unlock <keychain>: ). The keychain then stays unlocked for every process of this user \
             until lock-keychain, its auto-lock settings or a reboot lock it. A wrong password is \
-            errSecAuthFailed (exit status 51).
+            errSecAuthFailed (exit status 51). Where the kernel keyring is unavailable (a \
+            container's seccomp policy refuses it), an unlock cannot outlive the command: it \
+            fails (exit status 1) and says how to give the password to each process in a file \
+            instead (KEYCHAIN_PASSWORD_FILE, or the systemd credential keychain-password.<name>).
             """)
 
     @OptionGroup var password: KeychainPasswordOptions
@@ -37,5 +40,14 @@ struct UnlockKeychain: ParsableCommand {
             SecKeychainUnlock(keychainRef, UInt32(bytes.count), bytes.baseAddress, !withoutPassword)
         }
         try check(status, location.operation("SecKeychainUnlock"))
+        // The unlock is for the processes that follow: where it cannot reach them, saying
+        // success would leave the user to find the keychain locked at the next command.
+        guard keychainRef.unlockReachesOtherProcesses else {
+            throw ToolFailure.other(
+                "\(location.operation("SecKeychainUnlock")): the password is right, but the unlock cannot outlive "
+                    + "this command: the kernel keyring is unavailable here (a container's seccomp policy refuses it, "
+                    + "or KEYCHAIN_NO_KERNEL_KEYRING is set), so the next command finds the keychain locked again.\n"
+                    + PasswordFileAdvice.text(for: location.unlockName))
+        }
     }
 }
