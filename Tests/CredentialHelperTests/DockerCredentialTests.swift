@@ -32,6 +32,15 @@ import Testing
         #expect(answer.output.hasSuffix("}\n"))
     }
 
+    /// An empty secret comes back empty rather than failing the lookup.
+    @Test func anEmptySecretRoundTrips() throws {
+        let stored = try user.docker("store", try Self.credentials("https://registry.example.com", "alice", ""))
+        #expect(stored.status == 0, "\(stored.output)")
+        let answer = try get("https://registry.example.com")
+        #expect(answer.status == 0, "\(answer.output)")
+        #expect(answer.json == ["ServerURL": "https://registry.example.com", "Username": "alice", "Secret": ""])
+    }
+
     /// The item is stored as docker-credential-helpers' osxkeychain helper stores it.
     @Test func theStoredItemIsAnInternetPasswordAsOsxkeychainStoresIt() throws {
         _ = try user.docker("store", try Self.credentials("registry.example.com:5000/v2/", "alice", "tok-1"))

@@ -17,6 +17,23 @@ import Testing
         #expect(filled?["password"] == "s3cret")
     }
 
+    /// An empty password (`password=`, as a token-less account sends it) comes back empty,
+    /// rather than failing the lookup and making git ask; so does an empty username.
+    @Test func emptyPasswordsAndUsernamesRoundTrip() throws {
+        let approved = try user.gitCredential("approve", "url=https://alice@git.example.com\npassword=\n\n")
+        #expect(approved.status == 0, "\(approved.errors)")
+        let filled = try user.gitCredential("fill", "url=https://git.example.com\n\n")
+        #expect(filled.status == 0, "\(filled.errors)")
+        #expect(filled.output.split(separator: "\n").contains("username=alice"), "\(filled.output)")
+        #expect(filled.output.split(separator: "\n", omittingEmptySubsequences: false).contains("password="), "\(filled.output)")
+        #expect(filled.errors.isEmpty, "\(filled.errors)")
+
+        let anonymous = try user.gitCredential("approve", "url=https://other.example.com\nusername=\npassword=tok\n\n")
+        #expect(anonymous.status == 0, "\(anonymous.errors)")
+        let token = try user.fill("url=https://other.example.com\n\n")
+        #expect(token?["password"] == "tok")
+    }
+
     /// The item has the attributes git's osxkeychain helper gives it, in the helper's own access group.
     @Test func theStoredItemIsAnInternetPasswordAsOsxkeychainStoresIt() throws {
         let approved = try user.gitCredential(

@@ -42,8 +42,10 @@ package enum InternetPasswords {
         guard status == errSecSuccess else { throw .status(status, during: "SecItemCopyMatching") }
         guard let entries = result as? [[String: Any]] else { throw .status(errSecDecode, during: "SecItemCopyMatching") }
         return try entries.map { entry throws(HelperFailure) in
-            let data = entry[kSecValueData as String] as? Data
-            guard withData == (data != nil), let reference = entry[kSecValuePersistentRef as String] as? Data
+            // An item whose secret is empty (git's `password=`) has no `v_Data` key at all,
+            // as on Apple platforms: its secret is then empty, not missing.
+            let data = withData ? (entry[kSecValueData as String] as? Data ?? Data()) : nil
+            guard let reference = entry[kSecValuePersistentRef as String] as? Data
             else { throw .status(errSecDecode, during: "SecItemCopyMatching") }
             return FoundPassword(attributes: entry, data: data, reference: reference)
         }
