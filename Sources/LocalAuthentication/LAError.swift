@@ -100,6 +100,23 @@ public struct LAError: CustomNSError, Hashable, Sendable {
         self.details = details
     }
 
+    /// The error an `NSError` of ``LAErrorDomain`` stands for, as Apple's bridged errors are
+    /// made from one (`LAError(_nsError: error as NSError)`, as Valet writes it). Its
+    /// `userInfo` values are kept as their descriptions.
+    ///
+    /// Apple's traps on an error of another domain; this one never traps: an error of another
+    /// domain, or with a code LocalAuthentication does not have, is
+    /// ``Code/authenticationFailed``, with the original domain and code in its `userInfo`.
+    public init(_nsError error: NSError) {
+        var userInfo = error.userInfo
+        let code = error.domain == LAErrorDomain ? Code(rawValue: error.code) : nil
+        if code == nil {
+            userInfo["NSUnderlyingErrorDomain"] = error.domain
+            userInfo["NSUnderlyingErrorCode"] = error.code
+        }
+        self.init(code ?? .authenticationFailed, userInfo: userInfo)
+    }
+
     /// ``LAErrorDomain``.
     public static var errorDomain: String { LAErrorDomain }
     /// The code's raw value, Apple's.

@@ -61,6 +61,21 @@ import Testing
 
     /// Linux has no biometry, watch or companion: those policies answer as a Mac without them,
     /// without asking anyone.
+    /// Valet's pattern: an `NSError` from an evaluation's completion made back into an
+    /// `LAError` (`LAError(_nsError:)`), its code and description kept.
+    @Test func anNSErrorOfTheDomainBecomesAnLAError() {
+        let bridged = LAError(.userCancel, userInfo: ["why": "Ctrl-C"]) as NSError
+        let back = LAError(_nsError: bridged)
+        #expect(back.code == .userCancel)
+        #expect(back.errorUserInfo["why"] as? String == "Ctrl-C")
+        #expect(LAError(_nsError: NSError(domain: LAErrorDomain, code: -1004)).code == .notInteractive)
+        // Never a trap: another domain, or a code the framework does not have.
+        let foreign = LAError(_nsError: NSError(domain: "NSPOSIXErrorDomain", code: 13))
+        #expect(foreign.code == .authenticationFailed)
+        #expect(foreign.errorUserInfo["NSUnderlyingErrorDomain"] as? String == "NSPOSIXErrorDomain")
+        #expect(LAError(_nsError: NSError(domain: LAErrorDomain, code: -77)).code == .authenticationFailed)
+    }
+
     @Test func biometricPoliciesAreNotAvailable() async {
         let context = LAContext()
         #expect(context.biometryType == .none)

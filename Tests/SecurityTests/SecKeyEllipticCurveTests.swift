@@ -1,4 +1,5 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import Security
 import Testing
@@ -225,7 +226,8 @@ struct SecKeyEllipticCurveTests {
         for parameters: [String: Any] in [
             [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 255],
             [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom],
-            [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 1024],
+            [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 512],
+            [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 1000],
             [kSecAttrKeySizeInBits as String: 256],
             [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
              kSecPrivateKeyAttrs as String: "not a dictionary"],
@@ -234,6 +236,39 @@ struct SecKeyEllipticCurveTests {
             #expect(SecKeyCreateRandomKey(parameters as CFDictionary, &error) == nil)
             #expect(SecKeyCalls.status(error) == -50)
         }
+    }
+
+    // Apple generates RSA keys of 1024 bits (CertificateSigningRequest's tests make them), and
+    // code written before SecKeyCreateRandomKey calls SecKeyGeneratePair.
+    @Test("SecKeyGeneratePair makes a pair as SecKeyCreateRandomKey does, 1024-bit RSA included; a refused size is its status")
+    func generatePairAndSmallRSA() throws {
+        var publicKey: SecKey?, privateKey: SecKey?
+        let rsa: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 1024]
+        #expect(SecKeyGeneratePair(rsa as CFDictionary, &publicKey, &privateKey) == errSecSuccess)
+        let privateRSA = try #require(privateKey), publicRSA = try #require(publicKey)
+        let attributes = try #require(SecKeyCopyAttributes(publicRSA) as? [String: Any])
+        #expect(attributes[kSecAttrKeySizeInBits as String] as? Int == 1024)
+        // Checked by CryptoExtras itself: the public key's DER and a signature by the private one.
+        var error: Unmanaged<CFError>?
+        let der = try #require(SecKeyCopyExternalRepresentation(publicRSA, &error) as Data?)
+        let verifier = try _RSA.Signing.PublicKey(unsafeDERRepresentation: der)
+        let signature = try #require(SecKeyCreateSignature(privateRSA, .rsaSignatureMessagePKCS1v15SHA256,
+                                                           Self.message as CFData, &error) as Data?)
+        #expect(verifier.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: Self.message,
+                                          padding: .insecurePKCS1v1_5))
+
+        var ecPublic: SecKey?, ecPrivate: SecKey?
+        let ec: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256]
+        #expect(SecKeyGeneratePair(ec as CFDictionary, &ecPublic, &ecPrivate) == errSecSuccess)
+        let generatedPrivate = try #require(ecPrivate), generatedPublic = try #require(ecPublic)
+        let derivedPublic = try #require(SecKeyCopyPublicKey(generatedPrivate))
+        #expect(SecKeyCopyExternalRepresentation(derivedPublic, nil) as Data?
+                == SecKeyCopyExternalRepresentation(generatedPublic, nil) as Data?)
+
+        var untouched: SecKey? = publicRSA
+        let small: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 512]
+        #expect(SecKeyGeneratePair(small as CFDictionary, &untouched, nil) == errSecParam)
+        #expect(untouched === publicRSA)
     }
 
     // Rule (Apple, SecKeyRawSign): the legacy call signs a digest as ecdsaSignatureDigestX962

@@ -11,10 +11,11 @@ extension KeyFailure {
 
 /// New key pairs for ``SecKeyCreateRandomKey(_:_:)``.
 enum KeyGeneration {
-    /// The RSA sizes generated: 2048 bits or more (1024 is refused as too weak, as on current
-    /// Apple platforms), up to 8192, in steps of 128 (BoringSSL's generator makes primes of
-    /// whole 64-bit words).
-    static let rsaBitCounts = stride(from: 2048, through: 8192, by: 128)
+    /// The RSA sizes generated: 1024 bits or more, as Apple generates them (older protocols
+    /// and tests still ask for 1024; 512 is refused as broken, and BoringSSL makes no smaller
+    /// key), up to 8192, in steps of 128 (BoringSSL's generator makes primes of whole 64-bit
+    /// words).
+    static let rsaBitCounts = stride(from: 1024, through: 8192, by: 128)
 
     /// A new private key of the family and size.
     static func privateKey(family: KeyMaterial.Family, bitCount: Int?) throws(KeyFailure) -> KeyMaterial {
@@ -29,10 +30,12 @@ enum KeyGeneration {
             return .ellipticCurvePrivate(EllipticCurvePrivateKey(randomOn: curve))
         case .rsa:
             guard rsaBitCounts.contains(bitCount) else {
-                throw KeyFailure(.param, "RSA keys are generated with 2048 to 8192 bits in steps of 128, not \(bitCount)")
+                throw KeyFailure(.param, "RSA keys are generated with 1024 to 8192 bits in steps of 128, not \(bitCount)")
             }
             do {
-                return .rsaPrivate(try _RSA.Signing.PrivateKey(keySize: .init(bitCount: bitCount)))
+                // Below 2048 bits only through the call that says it is for compatibility.
+                return .rsaPrivate(try bitCount < 2048 ? _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: bitCount))
+                                       : _RSA.Signing.PrivateKey(keySize: .init(bitCount: bitCount)))
             } catch {
                 throw KeyFailure(.internalComponent, "RSA key generation failed")
             }
@@ -108,7 +111,7 @@ enum KeyGeneration {
 /// - Parameters:
 ///   - parameters: `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom` or
 ///     `kSecAttrKeyTypeRSA`) and `kSecAttrKeySizeInBits` (256, 384 or 521 for
-///     elliptic-curve keys; 2048 to 8192 in steps of 128 for RSA) are required. With
+///     elliptic-curve keys; 1024 to 8192 in steps of 128 for RSA) are required. With
 ///     `kSecAttrIsPermanent` true, at the top level or in `kSecPrivateKeyAttrs` /
 ///     `kSecPublicKeyAttrs`, that half is stored in the keychain with the attributes given
 ///     there (label, application tag, access group, accessibility). With `kSecAttrTokenID`
@@ -128,6 +131,37 @@ enum KeyGeneration {
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     KeyFailure.returning(errorTo: error) { () throws(KeyFailure) -> SecKey in
+        try KeyGeneration.randomKey(parameters)
+    }
+}
+
+/// Generates a new key pair, as ``SecKeyCreateRandomKey(_:_:)`` does with the same
+/// parameters (and stores the halves whose attributes say `kSecAttrIsPermanent`): the older
+/// call, which code written before it (EllipticCurveKeyPair, Heimdall) still makes.
+///
+/// - Parameters:
+///   - publicKey: Set to the new public key; may be nil.
+///   - privateKey: Set to the new private key; may be nil.
+/// - Returns: errSecSuccess, or the status ``SecKeyCreateRandomKey(_:_:)`` would report
+///   (errSecParam for a missing or unsupported type or size); the keys are then left alone.
+@available(iOS, deprecated: 15.0, message: "Use SecKeyCreateRandomKey")
+@available(macOS, deprecated: 12.0, message: "Use SecKeyCreateRandomKey")
+@discardableResult
+public func SecKeyGeneratePair(_ parameters: CFDictionary, _ publicKey: UnsafeMutablePointer<SecKey?>?,
+                               _ privateKey: UnsafeMutablePointer<SecKey?>?) -> OSStatus {
+    do throws(KeyFailure) {
+        let key = try KeyGeneration.randomKey(parameters)
+        publicKey?.pointee = SecKeyCopyPublicKey(key)
+        privateKey?.pointee = key
+        return errSecSuccess
+    } catch {
+        return error.status
+    }
+}
+
+extension KeyGeneration {
+    /// A new private key as the parameters describe it, its permanent halves stored.
+    static func randomKey(_ parameters: CFDictionary) throws(KeyFailure) -> SecKey {
         let description = try KeyAttributes(parameters)
         guard let family = description.family else {
             throw KeyFailure(.param, "kSecAttrKeyType is missing or not a supported key type")
