@@ -56,6 +56,17 @@ struct IdentityTests {
             == errSecSuccess)
         #expect(keychain.copyMatching(Self.identities.with([kSecAttrApplicationTag as String: "other"])).status
             == errSecItemNotFound)
+        // So does the key's application label: its own finds the identity, one of a key that
+        // is not in the keychain finds none (not another identity), and so does a public class.
+        #expect(keychain.copyMatching(Self.identities.with([kSecAttrApplicationLabel as String: label])).status
+            == errSecSuccess)
+        let absentLabel = Data(repeating: 0xAB, count: 20)
+        #expect(keychain.copyMatching(Self.identities.with([kSecAttrApplicationLabel as String: absentLabel])).status
+            == errSecItemNotFound)
+        #expect(keychain.copyMatching(Self.identities.with([kSecAttrKeyClass as String: kSecAttrKeyClassPublic])).status
+            == errSecItemNotFound)
+        #expect(keychain.copyMatching(Self.identities.with([kSecAttrKeyClass as String: kSecAttrKeyClassPrivate])).status
+            == errSecSuccess)
         // A public key with the same label does not make an identity: only a private key does.
         #expect(keychain.delete([kSecValueRef as String: key]) == errSecSuccess)
         #expect(keychain.add([kSecValueRef as String: try #require(SecKeyCopyPublicKey(key))]) == errSecSuccess)

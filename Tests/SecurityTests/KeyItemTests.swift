@@ -62,6 +62,30 @@ struct KeyItemTests {
                                        kSecReturnAttributes as String: true]).status == errSecSuccess)
     }
 
+    /// Heimdall's pattern: a public key's data added with its type and tag, no key class. A
+    /// key item's absent class is 0, kSecAttrKeyClassPublic, as every absent number of a key's
+    /// identity is, so kSecReturnRef makes the public key of it.
+    @Test("A key item added with its data but no kSecAttrKeyClass is a public key: kSecReturnRef finds it")
+    func keyDataWithoutAClassIsAPublicKey() throws {
+        let keychain = PrivateKeychain()
+        let tag = Data("com.example.heimdall.public".utf8)
+        let signing = P256.Signing.PrivateKey()
+        #expect(keychain.add([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                              kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                              kSecValueData as String: signing.publicKey.x963Representation]) == errSecSuccess)
+        let found = keychain.copyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                                           kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                                           kSecReturnRef as String: true])
+        #expect(found.status == errSecSuccess)
+        let key = try #require(found.result.map { $0 as! SecKey })
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCopyExternalRepresentation(key, &error) as Data? == signing.publicKey.x963Representation)
+        // It verifies what the private key signed, as CryptoKit's key would.
+        let message = Data("signed by the private half".utf8)
+        let signature = try signing.signature(for: message).derRepresentation
+        #expect(SecKeyVerifySignature(key, .ecdsaSignatureMessageX962SHA256, message as CFData, signature as CFData, &error))
+    }
+
     /// SecKeyCreateRandomKey with kSecAttrIsPermanent stores the halves that ask for it, as
     /// Apple's SecKeyGeneratePair does: in kSecPrivateKeyAttrs only the private key, at the top
     /// level both; each found again by its tag, the private half the key that was returned.

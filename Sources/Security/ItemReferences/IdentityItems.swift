@@ -34,7 +34,23 @@ enum IdentityItems {
     /// limit; errSecItemNotFound when none.
     static func find(_ query: ParsedQuery, in store: KeychainStore,
                      by caller: CallerIdentity) throws(KeychainError) -> [Found] {
-        let (certificateAttributes, keyAttributes) = split(query.attributes)
+        var (certificateAttributes, keyAttributes) = split(query.attributes)
+        // The key half is the private key whose application label is the certificate's
+        // public-key hash: a query's own label or key class narrows the pairs, never
+        // replaced by the pairing's (which found any identity for a label no key has).
+        if let label = keyAttributes["klbl"] {
+            let bytes = try ItemClass.key.schema.attribute("klbl").canonicalBytes(of: label)
+            if let hash = certificateAttributes["pkhh"],
+               try ItemClass.certificate.schema.attribute("pkhh").canonicalBytes(of: hash) != bytes {
+                throw .itemNotFound
+            }
+            certificateAttributes["pkhh"] = .data(bytes)
+        }
+        if let keyClass = keyAttributes["kcls"],
+           try ItemClass.key.schema.attribute("kcls").canonicalBytes(of: keyClass)
+            != ItemClass.key.schema.attribute("kcls").canonicalBytes(of: .number(1)) {
+            throw .itemNotFound
+        }
         let certificateReference = query.persistentReference.map {
             PersistentReference(itemClass: $0.itemClass == .identity ? .certificate : $0.itemClass, id: $0.id)
         }

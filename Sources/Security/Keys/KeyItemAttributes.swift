@@ -64,7 +64,9 @@ extension SecKey {
         default: return nil
         }
         let isPrivate: Bool
-        switch integer("kcls") {
+        // An absent key class is 0, kSecAttrKeyClassPublic, as for every numeric field of a
+        // key's identity: Heimdall adds a public key's data with its type and tag only.
+        switch integer("kcls") ?? 0 {
         case 0: isPrivate = false
         case 1: isPrivate = true
         default: return nil
