@@ -39,6 +39,7 @@ extension KeychainStore {
             for suffix in ["", "-wal", "-shm"] {
                 unlink(files.database.path + suffix)
             }
+            DeviceKeyFile.forgetUnsealedKey(files)
             unlink(files.deviceKey.path)
             unlink(files.openLock.path)
         }
@@ -54,6 +55,17 @@ extension KeychainStore {
         try Self.oneStatement(database, during: "read the keychain's state") { db in
             try KeybagTable(db: db, files: files).passwordKDF()
         } ?? .standard()
+    }
+
+    /// How the device key is kept, which wraps the index key, class D, and every class of a
+    /// keychain without a password: in a file, or sealed to this machine's TPM.
+    package var deviceKeyProtection: DeviceKeyProtection {
+        get throws(KeychainError) {
+            guard let protection = try DeviceKeyFile.protection(files) else {
+                throw .notAvailable("the device key \(files.deviceKey.lastPathComponent) is missing")
+            }
+            return protection
+        }
     }
 
     /// Whether the keychain has a password.
