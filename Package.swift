@@ -340,6 +340,9 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 // To name the core's PresenceFailure in a test AuthenticationContext.
                 "KeychainCore",
+                // To read an unsealed device key from the kernel keyring, as another process of
+                // the user could, and look for it on the bus to the TPM.
+                "CKernelKeyring",
             ]
         ),
         // Runs the examples as processes, through their prompts and output.

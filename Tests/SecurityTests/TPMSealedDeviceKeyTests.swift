@@ -1,3 +1,4 @@
+import CKernelKeyring
 import Crypto
 import Foundation
 import GRDB
@@ -36,8 +37,9 @@ struct TPMSealedDeviceKeyTests {
     private static func keychains(_ dataHome: URL) -> URL { dataHome.appendingPathComponent("keychains") }
 
     /// Adds a generic password to the login keychain (made now, without a password).
-    private static func addSecret(_ dataHome: URL, tcti: String) throws {
-        let added = try run(["add-generic-password", "-a", "alice", "-s", "example.com", "-w", "s3cret"], dataHome, tcti: tcti)
+    private static func addSecret(_ dataHome: URL, tcti: String, more: [String: String?] = [:]) throws {
+        let added = try run(["add-generic-password", "-a", "alice", "-s", "example.com", "-w", "s3cret"], dataHome,
+                            tcti: tcti, more: more)
         try #require(added.status == 0, "add-generic-password: \(added.errors)")
     }
 
@@ -155,6 +157,42 @@ struct TPMSealedDeviceKeyTests {
         #expect(withOwn.status == 0, "\(withOwn.errors)")
         #expect(withOwn.output == "s3cret\n")
         Self.delete(elsewhere, tcti: tpm.tcti)
+    }
+
+    /// The payloads of the user's kernel keyring entries for unsealed device keys, as any
+    /// process of the user can read them.
+    private static func unsealedKeysInKeyring() throws -> [[UInt8]] {
+        let lines = try String(contentsOfFile: "/proc/keys", encoding: .utf8).split(separator: "\n")
+        return lines.filter { $0.contains(" swift-keychain:device-key:") }.compactMap { line in
+            guard let serial = Int32(line.prefix { $0 != " " }, radix: 16) else { return nil }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let length = ckk_read(serial, &buffer, buffer.count)
+            return length == 32 ? Array(buffer.prefix(32)) : nil
+        }
+    }
+
+    @Test("The device key crosses the bus to the TPM only encrypted: tpm2-tss's capture of sealing and unsealing does not hold it")
+    func keyIsEncryptedOnTheBus() throws {
+        let tpm = try SoftwareTPM()
+        let home = try Self.dataHome()
+        defer { Self.delete(home, tcti: tpm.tcti) }
+        // tpm2-tss's pcap TCTI records every command and response exchanged with the TPM.
+        let capture = home.appendingPathComponent("bus.pcap")
+        let recorded = "pcap:\(tpm.tcti)"
+        try Self.addSecret(home, tcti: recorded, more: ["TCTI_PCAP_FILE": capture.path])
+        let found = try Self.findSecret(home, tcti: recorded,
+                                        more: ["TCTI_PCAP_FILE": capture.path, "KEYCHAIN_NO_KERNEL_KEYRING": "1"])
+        #expect(found.output == "s3cret\n", "\(found.errors)")
+
+        // The key, from the kernel keyring: the entry whose payload unwraps the keybag's rows.
+        let rows = try Self.deviceWrappedRows(home)
+        let key = try #require(try Self.unsealedKeysInKeyring().first { Self.someWindowOpens($0, rows) })
+        let bus = [UInt8](try Data(contentsOf: capture))
+        // The capture holds a TPM2_Create (sealing) and a TPM2_Unseal command.
+        #expect(!ByteSearch.offsets(of: [0x00, 0x00, 0x01, 0x53], in: bus).isEmpty)
+        #expect(!ByteSearch.offsets(of: [0x00, 0x00, 0x01, 0x5E], in: bus).isEmpty)
+        #expect(ByteSearch.offsets(of: key, in: bus).isEmpty)
+        #expect(ByteSearch.offsets(of: Array(key.prefix(16)), in: bus).isEmpty)
     }
 
     @Test("The key is unsealed once per boot: with the TPM stopped, a later process opens the keychain from the kernel keyring, and one without the keyring cannot")
