@@ -159,10 +159,27 @@ struct TPMSealedDeviceKeyTests {
         Self.delete(elsewhere, tcti: tpm.tcti)
     }
 
+    @Test("A keychain whose sealed key does not unseal here can still be deleted")
+    func unopenableKeychainIsDeleted() throws {
+        let tpm = try SoftwareTPM()
+        let home = try Self.dataHome()
+        defer { Self.delete(home, tcti: tpm.tcti) }
+        try Self.addSecret(home, tcti: tpm.tcti)
+        let elsewhere = try Self.copyOfFolder(home)
+        let deleted = try Self.run(["delete-keychain", "login"], elsewhere, tcti: "none")
+        #expect(deleted.status == 0, "\(deleted.errors)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: Self.keychains(elsewhere).path)
+        #expect(left.isEmpty, "\(left)")
+        // The original, and its TPM, are untouched.
+        #expect(try Self.findSecret(home, tcti: tpm.tcti).output == "s3cret\n")
+    }
+
     /// The payloads of the user's kernel keyring entries for unsealed device keys, as any
     /// process of the user can read them.
     private static func unsealedKeysInKeyring() throws -> [[UInt8]] {
-        let lines = try String(contentsOfFile: "/proc/keys", encoding: .utf8).split(separator: "\n")
+        // A read loop to the end: the file is made as it is read, and grows with the entries.
+        let listing = try FileBytes.read(URL(fileURLWithPath: "/proc/keys"))
+        let lines = String(decoding: listing, as: UTF8.self).split(separator: "\n")
         return lines.filter { $0.contains(" swift-keychain:device-key:") }.compactMap { line in
             guard let serial = Int32(line.prefix { $0 != " " }, radix: 16) else { return nil }
             var buffer = [UInt8](repeating: 0, count: 64)
@@ -186,7 +203,9 @@ struct TPMSealedDeviceKeyTests {
 
         // The key, from the kernel keyring: the entry whose payload unwraps the keybag's rows.
         let rows = try Self.deviceWrappedRows(home)
-        let key = try #require(try Self.unsealedKeysInKeyring().first { Self.someWindowOpens($0, rows) })
+        let unsealed = try Self.unsealedKeysInKeyring()
+        let key = try #require(unsealed.first { Self.someWindowOpens($0, rows) },
+                               "\(unsealed.count) unsealed keys in the keyring, none this keychain's")
         let bus = [UInt8](try Data(contentsOf: capture))
         // The capture holds a TPM2_Create (sealing) and a TPM2_Unseal command.
         #expect(!ByteSearch.offsets(of: [0x00, 0x00, 0x01, 0x53], in: bus).isEmpty)
