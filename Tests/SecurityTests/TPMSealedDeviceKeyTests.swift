@@ -247,6 +247,34 @@ struct TPMSealedDeviceKeyTests {
         #expect(info.output.hasPrefix("protection: password, tpm\n"))
     }
 
+    @Test("A keychain made without a TPM keeps its file key when one appears, and moves to the TPM through an archive, as documented")
+    func fileKeychainMovesToTheTPMThroughAnArchive() throws {
+        let tpm = try SoftwareTPM()
+        let home = try Self.dataHome()
+        defer { Self.delete(home, tcti: tpm.tcti) }
+        try Self.addSecret(home, tcti: "none")
+        // Opened and written with the TPM present, it stays as it was made.
+        let updated = try Self.run(["add-generic-password", "-U", "-a", "alice", "-s", "example.com", "-w", "s3cret"],
+                                   home, tcti: tpm.tcti)
+        #expect(updated.status == 0, "\(updated.errors)")
+        #expect(try Self.run(["show-keychain-info", "--protection"], home, tcti: tpm.tcti).output.hasPrefix("protection: file\n"))
+
+        let archive = home.appendingPathComponent("login.archive")
+        let exported = try Self.keychainctl.run(["export-archive", "-o", archive.path, "--password-stdin"], input: "archive pw\n",
+                                                dataHome: home, environment: ["KEYCHAIN_TPM_TCTI": tpm.tcti])
+        try #require(exported.status == 0, "\(exported.errors)")
+        #expect(try Self.run(["delete-keychain", "login"], home, tcti: tpm.tcti).status == 0)
+        #expect(try Self.run(["create-keychain", "-p", "", "login"], home, tcti: tpm.tcti).status == 0)
+        let imported = try Self.keychainctl.run(["import-archive", "--password-stdin", archive.path], input: "archive pw\n",
+                                                dataHome: home, environment: ["KEYCHAIN_TPM_TCTI": tpm.tcti])
+        try #require(imported.status == 0, "\(imported.errors)")
+
+        #expect(try Self.run(["show-keychain-info", "--protection"], home, tcti: tpm.tcti).output.hasPrefix("protection: tpm\n"))
+        #expect(try Self.findSecret(home, tcti: tpm.tcti).output == "s3cret\n")
+        let file = try Data(contentsOf: Self.keychains(home).appendingPathComponent("login.keychain-key"))
+        #expect(file.starts(with: Self.header))
+    }
+
     @Test("A damaged sealed key file, or one of an unknown format, is refused with a clear error")
     func damagedSealedFile() throws {
         let tpm = try SoftwareTPM()
