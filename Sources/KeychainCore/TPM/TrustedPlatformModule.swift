@@ -1,4 +1,4 @@
-import CTPM
+internal import CTPM
 import Foundation
 #if canImport(Glibc)
 import Glibc
