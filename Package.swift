@@ -68,6 +68,9 @@ let package = Package(
                 "CKernelKeyring",
                 // Linux-PAM, loaded at run time, to prove the user's presence.
                 "CPAM",
+                // TPM 2.0 through tpm2-tss, loaded at run time (no -dev package to build): the
+                // device keys sealed to it, and Security's TPM-held keys.
+                "CTPM",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the WAL hook that GRDB does not wrap.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -102,8 +105,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "BigInt", package: "BigInt"),
-                // TPM 2.0 keys through tpm2-tss, loaded at run time (no -dev package to build).
-                "CTPM",
             ]
         ),
         // The Swift-first API. Its module is not called `Keychain` like its main type, so
@@ -339,6 +340,9 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 // To name the core's PresenceFailure in a test AuthenticationContext.
                 "KeychainCore",
+                // To read an unsealed device key from the kernel keyring, as another process of
+                // the user could, and look for it on the bus to the TPM.
+                "CKernelKeyring",
             ]
         ),
         // Runs the examples as processes, through their prompts and output.

@@ -1,6 +1,6 @@
-// tpm2-tss through dlopen rather than linking: the Security product must build without any
+// tpm2-tss through dlopen rather than linking: the library products must build without any
 // -dev package and run where tpm2-tss is not installed, where a Secure Enclave-style key is
-// then sealed in software. The implementation is compiled against tpm2-tss's headers when
+// then sealed in software and a keychain's device key is kept in a file. The implementation is compiled against tpm2-tss's headers when
 // they are there (libtss2-dev), so that every call goes through the header's own function
 // type; without them this file is a stub that says there is no TPM support in the build.
 #include "CTPM.h"
@@ -27,6 +27,9 @@
     X(libesys, Esys_Create) \
     X(libesys, Esys_Load) \
     X(libesys, Esys_Sign) \
+    X(libesys, Esys_Unseal) \
+    X(libesys, Esys_StartAuthSession) \
+    X(libesys, Esys_TRSess_SetAttributes) \
     X(libesys, Esys_FlushContext) \
     X(libesys, Esys_Free) \
     X(libmu, Tss2_MU_TPM2B_PUBLIC_Marshal) \
@@ -80,11 +83,13 @@ int ctpm_available(struct ctpm_failure *failure) {
     return tss.loaded ? CTPM_OK : fail(failure, CTPM_NOT_LOADED, 0, load_error);
 }
 
-/// A connection to one TPM, with the owner hierarchy's storage key loaded.
+/// A connection to one TPM, with the owner hierarchy's storage key loaded, and perhaps a
+/// session that encrypts a command's secret parameter.
 struct session {
     TSS2_TCTI_CONTEXT *tcti;
     ESYS_CONTEXT *esys;
     ESYS_TR primary;
+    ESYS_TR encryption;
 };
 
 /// How long one TPM command may take, in milliseconds: a TPM that stops answering fails the
@@ -92,6 +97,7 @@ struct session {
 static const int32_t command_timeout = 120000;
 
 static void close_session(struct session *session) {
+    if (session->encryption != ESYS_TR_NONE) tss.Esys_FlushContext(session->esys, session->encryption);
     if (session->primary != ESYS_TR_NONE) tss.Esys_FlushContext(session->esys, session->primary);
     if (session->esys != NULL) tss.Esys_Finalize(&session->esys);
     if (session->tcti != NULL) tss.Tss2_TctiLdr_Finalize(&session->tcti);
@@ -105,6 +111,7 @@ static int open_session(const char *tcti, struct session *session, struct ctpm_f
     session->tcti = NULL;
     session->esys = NULL;
     session->primary = ESYS_TR_NONE;
+    session->encryption = ESYS_TR_NONE;
     pthread_once(&loading, load);
     if (!tss.loaded) return fail(failure, CTPM_NOT_LOADED, 0, load_error);
     TSS2_RC rc = tss.Tss2_TctiLdr_Initialize(tcti, &session->tcti);
@@ -269,6 +276,142 @@ int ctpm_sign_p256(const char *tcti, const uint8_t *blob, size_t length,
     return status;
 }
 
+/// Starts a session salted with the storage key (the salt travels encrypted to it) that
+/// encrypts the first parameter of the commands it is given to, `TPMA_SESSION_DECRYPT` for a
+/// command's, `TPMA_SESSION_ENCRYPT` for its response's: a secret sealed or unsealed does not
+/// cross the bus to the TPM in the clear.
+static int start_encryption(struct session *session, TPMA_SESSION direction, struct ctpm_failure *failure) {
+    TPMT_SYM_DEF symmetric = {.algorithm = TPM2_ALG_AES, .keyBits = {.aes = 128}, .mode = {.aes = TPM2_ALG_CFB}};
+    TSS2_RC rc = tss.Esys_StartAuthSession(session->esys, session->primary, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+                                           ESYS_TR_NONE, NULL, TPM2_SE_HMAC, &symmetric, TPM2_ALG_SHA256,
+                                           &session->encryption);
+    if (rc != TSS2_RC_SUCCESS) {
+        session->encryption = ESYS_TR_NONE;
+        return fail(failure, CTPM_TSS_FAILURE, rc, "Esys_StartAuthSession (the encrypting session)");
+    }
+    // Kept open past the command (continueSession) so that close_session flushes it whether
+    // the command succeeded or not.
+    rc = tss.Esys_TRSess_SetAttributes(session->esys, session->encryption, direction | TPMA_SESSION_CONTINUESESSION, 0xff);
+    if (rc != TSS2_RC_SUCCESS) return fail(failure, CTPM_TSS_FAILURE, rc, "Esys_TRSess_SetAttributes");
+    return CTPM_OK;
+}
+
+/// Whether `public` is a sealed data object as ctpm_seal makes them.
+static int is_sealed_data(const TPM2B_PUBLIC *public) {
+    const TPMA_OBJECT attributes = public->publicArea.objectAttributes;
+    return public->publicArea.type == TPM2_ALG_KEYEDHASH &&
+        public->publicArea.parameters.keyedHashDetail.scheme.scheme == TPM2_ALG_NULL &&
+        (attributes & TPMA_OBJECT_FIXEDTPM) && (attributes & TPMA_OBJECT_FIXEDPARENT) &&
+        !(attributes & (TPMA_OBJECT_SIGN_ENCRYPT | TPMA_OBJECT_DECRYPT | TPMA_OBJECT_SENSITIVEDATAORIGIN));
+}
+
+int ctpm_seal(const char *tcti, const uint8_t *data, size_t length, uint8_t *blob, size_t capacity,
+              size_t *blob_length, struct ctpm_failure *failure) {
+    if (length == 0 || length > CTPM_SEALED_DATA_CAPACITY) {
+        return fail(failure, CTPM_BUFFER_TOO_SMALL, 0, "the data to seal is empty or longer than 128 bytes");
+    }
+    struct session session;
+    int status = open_session(tcti, &session, failure);
+    if (status != CTPM_OK) return status;
+    status = start_encryption(&session, TPMA_SESSION_DECRYPT, failure);
+    if (status != CTPM_OK) {
+        close_session(&session);
+        return status;
+    }
+    TPM2B_SENSITIVE_CREATE sensitive = {0};
+    sensitive.sensitive.data.size = (UINT16)length;
+    memcpy(sensitive.sensitive.data.buffer, data, length);
+    TPM2B_PUBLIC template = {0};
+    template.publicArea.type = TPM2_ALG_KEYEDHASH;
+    template.publicArea.nameAlg = TPM2_ALG_SHA256;
+    // Bound to this TPM and this parent (fixedTPM, fixedParent: never duplicated elsewhere);
+    // unsealed with its empty authorization value (userWithAuth), which a dictionary-attack
+    // lockout would not protect, so failures do not count towards one (noDA); neither a
+    // signing nor a decryption key: a data object, whose only use is TPM2_Unseal.
+    template.publicArea.objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
+        TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_NODA;
+    template.publicArea.parameters.keyedHashDetail.scheme.scheme = TPM2_ALG_NULL;
+    TPM2B_DATA outside = {0};
+    TPML_PCR_SELECTION pcrs = {0};
+    TPM2B_PRIVATE *private = NULL;
+    TPM2B_PUBLIC *public = NULL;
+    TSS2_RC rc = tss.Esys_Create(session.esys, session.primary, ESYS_TR_PASSWORD, session.encryption, ESYS_TR_NONE,
+                                 &sensitive, &template, &outside, &pcrs, &private, &public, NULL, NULL, NULL);
+    explicit_bzero(&sensitive, sizeof sensitive);
+    if (rc != TSS2_RC_SUCCESS) {
+        status = fail(failure, CTPM_TSS_FAILURE, rc, "Esys_Create (the sealed data object)");
+    } else {
+        size_t offset = 0;
+        rc = tss.Tss2_MU_TPM2B_PUBLIC_Marshal(public, blob, capacity, &offset);
+        if (rc == TSS2_RC_SUCCESS) rc = tss.Tss2_MU_TPM2B_PRIVATE_Marshal(private, blob, capacity, &offset);
+        if (rc != TSS2_RC_SUCCESS) {
+            memset(blob, 0, capacity);
+            status = fail(failure, CTPM_BUFFER_TOO_SMALL, rc, "Tss2_MU_TPM2B_*_Marshal");
+        } else {
+            *blob_length = offset;
+        }
+    }
+    if (private != NULL) explicit_bzero(private, sizeof *private);
+    tss.Esys_Free(private);
+    tss.Esys_Free(public);
+    close_session(&session);
+    return status;
+}
+
+int ctpm_unseal(const char *tcti, const uint8_t *blob, size_t blob_length, uint8_t *data, size_t capacity,
+                size_t *length, struct ctpm_failure *failure) {
+    pthread_once(&loading, load);
+    if (!tss.loaded) return fail(failure, CTPM_NOT_LOADED, 0, load_error);
+    TPM2B_PUBLIC public = {0};
+    TPM2B_PRIVATE private = {0};
+    size_t offset = 0;
+    if (tss.Tss2_MU_TPM2B_PUBLIC_Unmarshal(blob, blob_length, &offset, &public) != TSS2_RC_SUCCESS ||
+        tss.Tss2_MU_TPM2B_PRIVATE_Unmarshal(blob, blob_length, &offset, &private) != TSS2_RC_SUCCESS ||
+        offset != blob_length || !is_sealed_data(&public)) {
+        explicit_bzero(&private, sizeof private);
+        return fail(failure, CTPM_BAD_BLOB, 0, "the blob is not a TPM sealed data object");
+    }
+    struct session session;
+    int status = open_session(tcti, &session, failure);
+    if (status != CTPM_OK) {
+        explicit_bzero(&private, sizeof private);
+        return status;
+    }
+    ESYS_TR object = ESYS_TR_NONE;
+    TSS2_RC rc = tss.Esys_Load(session.esys, session.primary, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
+                               &private, &public, &object);
+    explicit_bzero(&private, sizeof private);
+    if (rc != TSS2_RC_SUCCESS) {
+        close_session(&session);
+        // As in ctpm_sign_p256: the TPM itself refused the blob.
+        if ((rc & TSS2_RC_LAYER_MASK) == TSS2_TPM_RC_LAYER) {
+            return fail(failure, CTPM_FOREIGN_KEY, rc, "Esys_Load (the sealed data object)");
+        }
+        return fail(failure, CTPM_TSS_FAILURE, rc, "Esys_Load (the sealed data object)");
+    }
+    status = start_encryption(&session, TPMA_SESSION_ENCRYPT, failure);
+    if (status != CTPM_OK) {
+        tss.Esys_FlushContext(session.esys, object);
+        close_session(&session);
+        return status;
+    }
+    TPM2B_SENSITIVE_DATA *unsealed = NULL;
+    rc = tss.Esys_Unseal(session.esys, object, ESYS_TR_PASSWORD, session.encryption, ESYS_TR_NONE, &unsealed);
+    if (rc != TSS2_RC_SUCCESS) {
+        status = fail(failure, CTPM_TSS_FAILURE, rc, "Esys_Unseal");
+    } else if (unsealed->size > capacity) {
+        status = fail(failure, CTPM_BUFFER_TOO_SMALL, 0, "the unsealed data is larger than the caller's buffer");
+    } else {
+        memcpy(data, unsealed->buffer, unsealed->size);
+        *length = unsealed->size;
+    }
+    if (unsealed != NULL) explicit_bzero(unsealed, sizeof *unsealed);
+    tss.Esys_Free(unsealed);
+    tss.Esys_FlushContext(session.esys, object);
+    close_session(&session);
+    return status;
+}
+
 #else
 
 int ctpm_available(struct ctpm_failure *failure) {
@@ -287,6 +430,20 @@ int ctpm_sign_p256(const char *tcti, const uint8_t *blob, size_t length,
                    const uint8_t digest[CTPM_DIGEST_LENGTH], uint8_t signature[CTPM_SIGNATURE_LENGTH],
                    struct ctpm_failure *failure) {
     (void)tcti, (void)blob, (void)length, (void)digest, (void)signature;
+    if (failure != NULL) *failure = (struct ctpm_failure){0, "this build has no TPM support (built without tpm2-tss's headers)"};
+    return CTPM_NOT_BUILT;
+}
+
+int ctpm_seal(const char *tcti, const uint8_t *data, size_t length, uint8_t *blob, size_t capacity,
+              size_t *blob_length, struct ctpm_failure *failure) {
+    (void)tcti, (void)data, (void)length, (void)blob, (void)capacity, (void)blob_length;
+    if (failure != NULL) *failure = (struct ctpm_failure){0, "this build has no TPM support (built without tpm2-tss's headers)"};
+    return CTPM_NOT_BUILT;
+}
+
+int ctpm_unseal(const char *tcti, const uint8_t *blob, size_t blob_length, uint8_t *data, size_t capacity,
+                size_t *length, struct ctpm_failure *failure) {
+    (void)tcti, (void)blob, (void)blob_length, (void)data, (void)capacity, (void)length;
     if (failure != NULL) *failure = (struct ctpm_failure){0, "this build has no TPM support (built without tpm2-tss's headers)"};
     return CTPM_NOT_BUILT;
 }

@@ -136,7 +136,7 @@ import TestSupport
         _ = try KeychainStore.open(files)
         let key = try Data(contentsOf: files.deviceKey)
         #expect(chmod(files.deviceKey.path, 0o640) == 0)
-        #expect(notAvailable { _ = try SecretKeyFile.load(at: files.deviceKey, create: true) }?.contains("has mode 640") == true)
+        #expect(notAvailable { _ = try DeviceKeyFile.load(files, create: true) }?.contains("has mode 640") == true)
         #expect(mode(files.deviceKey) == 0o640)
         #expect(try Data(contentsOf: files.deviceKey) == key)
     }

@@ -42,9 +42,11 @@ import TestSupport
     func deviceKeyReadsBack() throws {
         let folder = TestScratch.folder("device-key")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent("key")
-        let created = try SecretKeyFile.load(at: url, create: true)
-        let again = try SecretKeyFile.load(at: url, create: false)
+        let files = KeychainFiles(directory: folder, name: "key")
+        let url = files.deviceKey
+        // The test process selects no TPM: the key is kept in its file.
+        let created = try DeviceKeyFile.load(files, create: true)
+        let again = try DeviceKeyFile.load(files, create: false)
         // The buffers the reads went through were cleared; the keys are whole and equal.
         #expect(created == again)
         let onDisk = try Data(contentsOf: url)

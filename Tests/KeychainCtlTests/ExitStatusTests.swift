@@ -112,7 +112,7 @@ import TestSupport
         #expect(refused.status == Int32(UInt8(truncatingIfNeeded: errSecNotAvailable)))
         let outcome = try keychainctl("error", "\(refused.status)", "34", "222")
         #expect(outcome.status == 0)
-        #expect(outcome.output.contains("keychainctl exit status 53: the keychain cannot be used there: an unsafe folder or file (errSecNotAvailable, -25291: "))
+        #expect(outcome.output.contains("keychainctl exit status 53: the keychain cannot be used here: an unsafe folder or file, or a TPM-sealed key with no TPM to unseal it (errSecNotAvailable, -25291: "))
         #expect(outcome.output.contains("keychainctl exit status 34: the low byte of errSecWrongSecVersion (-25310)"))
         #expect(outcome.output.contains("keychainctl exit status 222: the low byte of errSecDiskFull (-34)"))
     }

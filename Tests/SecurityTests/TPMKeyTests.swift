@@ -19,6 +19,13 @@ struct TPMKeyTests {
                               more: ["KEYCHAIN_TPM_TCTI": tcti])
     }
 
+    /// Deletes the test's keychain from this process: its device key, sealed to the TPM by
+    /// the helper, was unsealed into the user's kernel keyring, where it would stay until
+    /// reboot; deleting the keychain removes it.
+    private static func deleteKeychain(_ keychain: PrivateKeychain) {
+        try? KeychainStore.delete(KeychainFiles(directory: keychain.directory, name: "login"))
+    }
+
     /// Makes a stored key; where its private part is, and its public key.
     private static func makeKey(_ tag: String, _ keychain: PrivateKeychain,
                                 tcti: String) throws -> (place: String, publicKey: P256.Signing.PublicKey) {
@@ -71,6 +78,7 @@ struct TPMKeyTests {
     func signsInTheTPM() throws {
         let tpm = try SoftwareTPM()
         let keychain = PrivateKeychain()
+        defer { Self.deleteKeychain(keychain) }
         let made = try Self.makeKey("com.example.tpm.sign", keychain, tcti: tpm.tcti)
         #expect(made.place == "tpm")
         let signature = try Self.sign("com.example.tpm.sign", "hello", keychain, tcti: tpm.tcti).get()
@@ -82,6 +90,7 @@ struct TPMKeyTests {
     func signsDigestsOfAnyLength() throws {
         let tpm = try SoftwareTPM()
         let keychain = PrivateKeychain()
+        defer { Self.deleteKeychain(keychain) }
         let made = try Self.makeKey("com.example.tpm.digests", keychain, tcti: tpm.tcti)
         let message = "a message hashed longer than the curve"
         // ECDSA uses the digest's leftmost 256 bits (SEC 1, 4.1.3): swift-crypto checks the
@@ -107,6 +116,7 @@ struct TPMKeyTests {
     func itemHoldsNoPrivateScalar() throws {
         let tpm = try SoftwareTPM()
         let keychain = PrivateKeychain()
+        defer { Self.deleteKeychain(keychain) }
         let made = try Self.makeKey("com.example.tpm.item", keychain, tcti: tpm.tcti)
         let data = try Self.storedData("com.example.tpm.item", keychain)
         #expect(data.starts(with: Data("swift-keychain tpm-key 1\n".utf8)))
@@ -147,6 +157,7 @@ struct TPMKeyTests {
     func signsAfterRestart() throws {
         let tpm = try SoftwareTPM()
         let keychain = PrivateKeychain()
+        defer { Self.deleteKeychain(keychain) }
         let made = try Self.makeKey("com.example.tpm.reboot", keychain, tcti: tpm.tcti)
         tpm.stop()
         try tpm.start()
@@ -158,6 +169,7 @@ struct TPMKeyTests {
     func anotherTPMCannotSign() throws {
         let tpm = try SoftwareTPM()
         let keychain = PrivateKeychain()
+        defer { Self.deleteKeychain(keychain) }
         _ = try Self.makeKey("com.example.tpm.other", keychain, tcti: tpm.tcti)
         tpm.stop()
         let other = try SoftwareTPM()
@@ -169,6 +181,7 @@ struct TPMKeyTests {
     func unreachableTPMIsNotAvailable() throws {
         let tpm = try SoftwareTPM()
         let keychain = PrivateKeychain()
+        defer { Self.deleteKeychain(keychain) }
         _ = try Self.makeKey("com.example.tpm.gone", keychain, tcti: tpm.tcti)
         let tcti = tpm.tcti
         tpm.stop()
@@ -187,6 +200,7 @@ struct TPMKeyTests {
     func presenceBeforeTheTPM() throws {
         let tpm = try SoftwareTPM()
         let keychain = PrivateKeychain()
+        defer { Self.deleteKeychain(keychain) }
         let words = try Self.helper(["make-se-key", "com.example.tpm.presence", "presence"], keychain, tcti: tpm.tcti)
         #expect(words.hasPrefix("0 tpm "))
         // The helper runs in a session of its own (no controlling terminal) without
@@ -208,6 +222,7 @@ struct TPMKeyTests {
     @Test("With KEYCHAIN_TPM_TCTI=none the key is sealed in software as before, and signs")
     func withoutTPMKeysAreSealed() throws {
         let keychain = PrivateKeychain()
+        defer { Self.deleteKeychain(keychain) }
         let made = try Self.makeKey("com.example.tpm.none", keychain, tcti: "none")
         #expect(made.place == "sealed")
         #expect(try Self.storedData("com.example.tpm.none", keychain)

@@ -1,13 +1,9 @@
 import Crypto
 import Foundation
 
-/// 32 random bytes in a file readable by its owner only (mode 0600): a keychain's device
-/// key, beside its database, and the machine secret (see ``MachineSecret``).
-///
-/// The device key wraps the keys that need no password (the index key, class D, and every
-/// class of a keychain without a password). Anyone who can read both files as this user can
-/// open those; the file keeps the database unreadable when it is copied, backed up or leaked
-/// alone.
+/// 32 random bytes in a file readable by its owner only (mode 0600): the machine secret (see
+/// ``MachineSecret``). A keychain's device key is a ``DeviceKeyFile``, which may be sealed
+/// to a TPM instead.
 ///
 /// The file is opened as ``PrivateFile`` says: a link, a FIFO, another user's file or one
 /// that others may read is refused, never followed, waited on or chmodded.
@@ -16,8 +12,8 @@ enum SecretKeyFile {
 
     /// Reads the key, creating it first when `create` is true and there is none. Creation is
     /// atomic: racing processes all end up with the one key that was linked first.
-    /// `role` names the key in errors ("device key", "machine secret").
-    static func load(at url: URL, create: Bool, role: String = "device key") throws(KeychainError) -> SymmetricKey {
+    /// `role` names the key in errors ("machine secret").
+    static func load(at url: URL, create: Bool, role: String) throws(KeychainError) -> SymmetricKey {
         if let key = try readKey(url, role: role) { return key }
         guard create else {
             throw .notAvailable("the \(role) \(url.lastPathComponent) is missing")

@@ -103,7 +103,7 @@ struct KeybagTable {
     }
 
     func deviceKey(create: Bool = false) throws(KeychainError) -> SymmetricKey {
-        try SecretKeyFile.load(at: files.deviceKey, create: create)
+        try DeviceKeyFile.load(files, create: create)
     }
 
     /// The KDF of the keychain's password, or nil for a keychain without one.

@@ -28,17 +28,32 @@ extension KeychainStore {
 
     /// Deletes a keychain's files and forgets its unlocks. errSecNoSuchKeychain when there is
     /// none. Processes that have it open keep writing to the deleted files until they exit.
+    ///
+    /// A keychain whose device key is sealed to a TPM that cannot unseal it here (another
+    /// machine's, or this one's before it was cleared) opens nothing, yet its files are
+    /// deleted when asked: nothing of it was unlocked this boot to forget.
     package static func delete(_ files: KeychainFiles) throws(KeychainError) {
         try openStores.withLock { (stores) throws(KeychainError) in
             guard exists(files) else { throw .noSuchKeychain }
-            let store: KeychainStore
-            if let existing = stores.removeValue(forKey: files) { store = existing } else { store = try open(files) }
-            store.classKeys.forgetSinceBoot()
-            store.classKeys.removeSharedCount()
-            store.close()
+            var store = stores.removeValue(forKey: files)
+            if store == nil {
+                do throws(KeychainError) {
+                    store = try open(files)
+                } catch {
+                    guard (try? DeviceKeyFile.protection(files)) == .tpm else { throw error }
+                    keychainLogger.notice("the keychain's sealed device key does not unseal here; its files are deleted unopened",
+                                          metadata: ["path": "\(files.database.path)", "reason": "\(error)"])
+                }
+            }
+            if let store {
+                store.classKeys.forgetSinceBoot()
+                store.classKeys.removeSharedCount()
+                store.close()
+            }
             for suffix in ["", "-wal", "-shm"] {
                 unlink(files.database.path + suffix)
             }
+            DeviceKeyFile.forgetUnsealedKey(files)
             unlink(files.deviceKey.path)
             unlink(files.openLock.path)
         }
@@ -62,6 +77,17 @@ extension KeychainStore {
         try Self.oneStatement(database, during: "read the keychain's state") { db in
             try KeybagTable(db: db, files: files).passwordKDF()
         } ?? .standard()
+    }
+
+    /// How the device key is kept, which wraps the index key, class D, and every class of a
+    /// keychain without a password: in a file, or sealed to this machine's TPM.
+    package var deviceKeyProtection: DeviceKeyProtection {
+        get throws(KeychainError) {
+            guard let protection = try DeviceKeyFile.protection(files) else {
+                throw .notAvailable("the device key \(files.deviceKey.lastPathComponent) is missing")
+            }
+            return protection
+        }
     }
 
     /// Whether the keychain has a password.

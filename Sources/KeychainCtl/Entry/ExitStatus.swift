@@ -45,7 +45,7 @@ struct ExitStatus: Sendable {
         ExitStatus("errSecDecode", errSecDecode, "items that failed to open were skipped, or not an archive"),
         ExitStatus("errSecParam", errSecParam, "a bad parameter, such as an empty password on stdin"),
         ExitStatus("errSecIO", errSecIO, "an I/O error on the keychain's files"),
-        ExitStatus("errSecNotAvailable", errSecNotAvailable, "the keychain cannot be used there: an unsafe folder or file"),
+        ExitStatus("errSecNotAvailable", errSecNotAvailable, "the keychain cannot be used here: an unsafe folder or file, or a TPM-sealed key with no TPM to unseal it"),
     ].sorted { $0.code < $1.code }
 
     /// The entry of `code`, if keychainctl documents it.

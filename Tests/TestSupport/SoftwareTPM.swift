@@ -2,31 +2,30 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
 
 /// A TPM 2.0 for the tests: `swtpm` (libtpms) serving TPM commands on a loopback port, with its
 /// state in a scratch folder. Its TCTI (``tcti``) is what `KEYCHAIN_TPM_TCTI` takes. Stopping
 /// and starting it again on the same state is a reboot of the same machine's TPM; a new state
 /// folder is another machine's TPM.
-final class SoftwareTPM: @unchecked Sendable {
+public final class SoftwareTPM: @unchecked Sendable {
     // @unchecked: each test owns its TPM and calls it from one task.
 
-    static let executable = "/usr/bin/swtpm"
+    public static let executable = "/usr/bin/swtpm"
 
     /// The TPM's non-volatile state (its seeds): the TPM's identity.
-    let state: URL
+    public let state: URL
     private var process: SpawnedProcess?
     /// The command port; the control port is the next one (swtpm's TCTI uses both).
-    private(set) var port: UInt16 = 0
+    public private(set) var port: UInt16 = 0
 
     /// The tctildr configuration naming this TPM.
-    var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
+    public var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
 
-    enum Failure: Error, CustomStringConvertible {
+    public enum Failure: Error, CustomStringConvertible {
         case notInstalled
         case notStarted(String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .notInstalled: "\(SoftwareTPM.executable) is not installed (Scripts/test installs swtpm)"
             case .notStarted(let why): "swtpm did not start: \(why)"
@@ -35,7 +34,7 @@ final class SoftwareTPM: @unchecked Sendable {
     }
 
     /// Starts a TPM on `state`, or on a new state (a new TPM) when nil.
-    init(state: URL? = nil) throws {
+    public init(state: URL? = nil) throws {
         self.state = state ?? TestScratch.folder("swtpm-state")
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else { throw Failure.notInstalled }
         try FileManager.default.createDirectory(at: self.state, withIntermediateDirectories: true)
@@ -47,7 +46,7 @@ final class SoftwareTPM: @unchecked Sendable {
     /// Starts swtpm on two free loopback ports. Ports are found free just before swtpm binds
     /// them, so another program may take one in between: then swtpm exits at once, and it is
     /// started again on other ports.
-    func start() throws {
+    public func start() throws {
         var lastFailure = "no attempt"
         for _ in 0..<8 {
             guard let port = Self.freePortPair() else { lastFailure = "no free loopback ports"; continue }
@@ -74,7 +73,7 @@ final class SoftwareTPM: @unchecked Sendable {
     }
 
     /// Stops swtpm (SIGTERM: it saves its state and exits) and waits for it.
-    func stop() {
+    public func stop() {
         guard let process else { return }
         process.kill(SIGTERM)
         process.wait()
