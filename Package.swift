@@ -500,6 +500,12 @@ let package = Package(
         // What the module runs as the user: the login keychain through the public Keychain
         // Services calls.
         .executableTarget(name: "PAMKeychainHelper", dependencies: ["Security"]),
+        // Logins through the system's real PAM stack (pamtester, a service file of the test's
+        // own): the module unlocks, changes the password of and locks a test user's keychain.
+        .testTarget(
+            name: "PAMKeychainTests",
+            dependencies: ["TestSupport", "TestTags", "PAMKeychainHelper", "KeychainCtl"]
+        ),
         .testTarget(
             name: "SecretServiceTests",
             dependencies: ["TestSupport", "TestTags", "KeychainSecretService", "KeychainCtl", "SecretService"]

@@ -1,0 +1,294 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import TestSupport
+
+/// pam_keychain through the system's real PAM stack: a test user with a home of its own, a
+/// service file of the test's own (PAMTestStack) stacking pam_unix and the built module, driven
+/// by pamtester as login drives its stack. What the user's processes see is checked with
+/// keychainctl run as the user; what an attacker sees, with keychainctl on a copy of the home.
+@Suite(.serialized, .enabled(if: LoginTestUser.canBeMade, "only root can make the test user and write a PAM service file"))
+struct PAMModuleTests {
+    let user: LoginTestUser
+    let keychainctl: String
+    let helper: String
+    let module: String
+
+    static let secret = "item-secret-\(UUID().uuidString)"
+
+    /// pam_keychain.so as users build it (Scripts/build-pam-module, the C compiler alone), once
+    /// per process, in the scratch folder.
+    static let builtModule: Result<String, PresenceTestUserError> = Result {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folder = TestScratch.folder("pam-module")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let module = folder.appendingPathComponent("pam_keychain.so")
+        let built = try SpawnedProcess.runToEnd(root.appendingPathComponent("Scripts/build-pam-module").path, [module.path],
+                                                environment: ["PATH": "/usr/local/bin:/usr/bin:/bin"], outputIn: folder)
+        guard built.status == 0 else { throw PresenceTestUserError.failed("Scripts/build-pam-module: \(built.errors)") }
+        return module.path
+    }.mapError { $0 as? PresenceTestUserError ?? .failed("\($0)") }
+
+    init() throws {
+        try #require(access("/usr/bin/pamtester", X_OK) == 0, "pamtester is missing (Scripts/test installs it)")
+        user = try LoginTestUser.prepared()
+        keychainctl = try user.reachablePath(of: ProgramProcess("keychainctl"))
+        helper = try user.reachablePath(of: ProgramProcess("keychain-pam-helper"))
+        module = try Self.builtModule.get()
+        try user.reset(keychainctl: keychainctl)
+    }
+
+    // MARK: - What the user's processes see
+
+    /// Runs keychainctl as the user.
+    func keychainctl(_ arguments: [String], input: String = "") throws -> ProgramProcess.Outcome {
+        try #require(try user.run(keychainctl, arguments, input: input), "keychainctl \(arguments) hung")
+    }
+
+    /// The item's secret, read by a new process of the user: only while the keychain is unlocked.
+    func readItem() throws -> ProgramProcess.Outcome {
+        try keychainctl(["find-generic-password", "-s", PAMTestStack.itemService, "-a", PAMTestStack.account, "-w"])
+    }
+
+    func addItem() throws {
+        let added = try keychainctl(["add-generic-password", "-s", PAMTestStack.itemService, "-a", PAMTestStack.account,
+                                     "-w", Self.secret])
+        try #require(added.status == 0, "\(added.errors)")
+    }
+
+    /// Whether `password` opens the login keychain (unlock-keychain, which leaves it unlocked).
+    func opens(with password: String) throws -> Bool {
+        let unlocked = try keychainctl(["unlock-keychain", "--password-stdin", "login"], input: password)
+        #expect([0, 51].contains(unlocked.status), "\(unlocked.errors)")
+        return unlocked.status == 0
+    }
+
+    func lock() throws {
+        let locked = try keychainctl(["lock-keychain", "login"])
+        try #require(locked.status == 0, "\(locked.errors)")
+    }
+
+    /// The observer's entry for a session in which the keychain was unlocked, and for one in
+    /// which it was locked (keychainctl's exit status 36: errSecInteractionNotAllowed).
+    static let sawUnlocked = "\(secret)\nstatus 0\n"
+    static let sawLocked = """
+        keychainctl: SecItemCopyMatching: User interaction is not allowed.
+        keychainctl: the keychain login is locked; unlock it with: keychainctl unlock-keychain login
+        status 36
+
+        """
+
+    /// A login keychain made by a first login with `password`, holding the item, locked.
+    func keychainFromFirstLogin(_ password: String, stack: PAMTestStack) throws {
+        try user.setPassword(password)
+        let login = try stack.pamtester(["authenticate", "open_session"], answers: [password])
+        try #require(login.status == 0, "\(login.output)\(login.errors)")
+        try addItem()
+        try lock()
+    }
+
+    func stack(_ options: String = "") throws -> PAMTestStack {
+        try PAMTestStack(module: module, helper: helper, options: options, observerRunning: keychainctl, as: user)
+    }
+
+    // MARK: - Tests
+
+    @Test("pam_keychain: the module needs libc alone: no Swift runtime, no libpam link, loaded into login or sshd")
+    func moduleNeedsLibcAlone() throws {
+        let folder = TestScratch.folder("readelf")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let dynamic = try SpawnedProcess.runToEnd("/usr/bin/readelf", ["--dynamic", "--dyn-syms", "--wide", module],
+                                                  environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"], outputIn: folder)
+        try #require(dynamic.status == 0, "\(dynamic.errors)")
+        let needed = dynamic.output.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.count == 1 && needed[0].hasSuffix("[libc.so.6]"), "\(needed)")
+        #expect(!dynamic.output.lowercased().contains("swift"))
+        // The entry points libpam looks up, and no other global function.
+        let exported = dynamic.output.split(separator: "\n").filter { $0.contains(" FUNC ") && $0.contains(" GLOBAL ")
+            && !$0.contains(" UND ") }.compactMap { $0.split(separator: " ").last.map(String.init) }
+        #expect(Set(exported) == ["pam_sm_authenticate", "pam_sm_setcred", "pam_sm_open_session", "pam_sm_close_session",
+                                  "pam_sm_chauthtok"], "\(exported)")
+    }
+
+    @Test("pam_keychain: the first login creates the login keychain with the login password: locked, only that password opens it")
+    func firstLoginCreatesKeychain() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try user.setPassword(password)
+        #expect(!FileManager.default.fileExists(atPath: user.keychainsFolder.path))
+
+        let login = try stack.pamtester(["authenticate", "open_session"], answers: [password])
+        #expect(login.status == 0, "\(login.output)\(login.errors)")
+        // Made by the user's process, private to the user.
+        let database = user.keychainsFolder.appendingPathComponent("login.keychain-db")
+        var status = stat()
+        try #require(lstat(database.path, &status) == 0, "no login keychain after the first login")
+        #expect(status.st_uid == user.uid && status.st_mode & 0o777 == 0o600)
+        // Unlocked for the user's other processes: an item goes in and comes out without a password.
+        try addItem()
+        #expect(try readItem().output == Self.secret + "\n")
+        #expect(stack.observed().hasSuffix("status 44\n"), "the observer ran before the item existed: \(stack.observed())")
+
+        // Locked, it has a password: not opened without one or with another, opened with the login password.
+        try lock()
+        let withoutPassword = try keychainctl(["unlock-keychain", "-u", "login"])
+        #expect(withoutPassword.status != 0, "a keychain the first login made opened without a password")
+        #expect(try !opens(with: "not-" + password))
+        #expect(try readItem().status == 36)
+        #expect(try opens(with: password))
+        #expect(try readItem().output == Self.secret + "\n")
+    }
+
+    @Test("pam_keychain: a login unlocks the login keychain for the session's processes and the session's end locks it")
+    func loginUnlocksLogoutLocks() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try keychainFromFirstLogin(password, stack: stack)
+        try? FileManager.default.removeItem(at: stack.observations)
+        #expect(try readItem().status == 36)
+
+        let session = try stack.pamtester(["authenticate", "open_session", "close_session"], answers: [password])
+        #expect(session.status == 0, "\(session.output)\(session.errors)")
+        // While the session was open, a process of the user read the item; once it closed, none can.
+        #expect(stack.observed() == Self.sawUnlocked)
+        #expect(try readItem().status == 36)
+    }
+
+    @Test("pam_keychain: a wrong login password unlocks nothing; a keychain whose password is not the login password stays locked and the login goes on")
+    func wrongPasswordUnlocksNothing() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try keychainFromFirstLogin(password, stack: stack)
+        try? FileManager.default.removeItem(at: stack.observations)
+
+        let wrong = try stack.pamtester(["authenticate", "open_session"], answers: ["not-" + password])
+        #expect(wrong.status != 0)
+        #expect(wrong.errors.contains("Authentication failure"), "\(wrong.errors)")
+        #expect(try readItem().status == 36)
+
+        // The administrator sets another login password: the keychain keeps its own.
+        let other = LoginTestUser.newPassword()
+        try user.setPassword(other)
+        let login = try stack.pamtester(["authenticate", "open_session", "close_session"], answers: [other])
+        #expect(login.status == 0, "the login must not fail: \(login.output)\(login.errors)")
+        #expect(login.output.contains("Your login keychain's password is not your login password"), "\(login.output)")
+        #expect(login.output.contains("keychainctl set-keychain-password login"))
+        #expect(stack.observed() == Self.sawLocked)
+        #expect(try readItem().status == 36)
+        #expect(try !opens(with: other))
+        #expect(try opens(with: password))
+    }
+
+    @Test("pam_keychain: passwd changes the login keychain's password with the login password; the old one opens nothing, the next login unlocks")
+    func passwdChangesKeychainPassword() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let old = LoginTestUser.newPassword()
+        let new = LoginTestUser.newPassword()
+        try keychainFromFirstLogin(old, stack: stack)
+
+        // As passwd asks a user: the current password, then the new one twice.
+        let change = try stack.pamtester(["chauthtok(PAM_CHANGE_EXPIRED_AUTHTOK)"], answers: [old, new, new])
+        #expect(change.status == 0, "\(change.output)\(change.errors)")
+        // Locked before, locked after.
+        #expect(try readItem().status == 36)
+        #expect(try !opens(with: old))
+        #expect(try opens(with: new))
+        #expect(try readItem().output == Self.secret + "\n")
+        try lock()
+
+        try? FileManager.default.removeItem(at: stack.observations)
+        let login = try stack.pamtester(["authenticate", "open_session", "close_session"], answers: [new])
+        #expect(login.status == 0, "\(login.output)\(login.errors)")
+        #expect(stack.observed() == Self.sawUnlocked)
+    }
+
+    @Test("pam_keychain: passwd leaves alone a keychain whose password is not the old login password, and says how to change it")
+    func passwdLeavesOtherPasswordAlone() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let login = LoginTestUser.newPassword()
+        let own = LoginTestUser.newPassword()
+        let new = LoginTestUser.newPassword()
+        try keychainFromFirstLogin(login, stack: stack)
+        let set = try keychainctl(["set-keychain-password", "-o", login, "-p", own, "login"])
+        try #require(set.status == 0, "\(set.errors)")
+        try lock()
+
+        let change = try stack.pamtester(["chauthtok(PAM_CHANGE_EXPIRED_AUTHTOK)"], answers: [login, new, new])
+        #expect(change.status == 0, "the login password must change: \(change.output)\(change.errors)")
+        #expect(change.output.contains("was not the old login password, so it was left as it is"), "\(change.output)")
+        #expect(change.output.contains("keychainctl set-keychain-password login"))
+        #expect(try !opens(with: new))
+        #expect(try opens(with: own))
+
+        // root changing the user's password gives no old one: the keychain is left as it is too.
+        try lock()
+        let byRootPassword = LoginTestUser.newPassword()
+        let byRoot = try stack.pamtester(["chauthtok"], answers: [byRootPassword, byRootPassword])
+        #expect(byRoot.status == 0, "\(byRoot.output)\(byRoot.errors)")
+        #expect(try !opens(with: byRootPassword))
+        #expect(try opens(with: own))
+    }
+
+    @Test("pam_keychain: timeout=SECONDS gives the login keychain that lock interval at login")
+    func timeoutOptionSetsLockInterval() throws {
+        let stack = try stack("timeout=900")
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try user.setPassword(password)
+        let login = try stack.pamtester(["authenticate", "open_session"], answers: [password])
+        #expect(login.status == 0, "\(login.output)\(login.errors)")
+        let info = try keychainctl(["show-keychain-info", "login"])
+        #expect(info.errors == "Keychain \"login\" timeout=900s\n", "\(info.errors)")
+    }
+
+    @Test("pam_keychain: a copy of the user's home reveals no secret without the login password")
+    func copiedHomeRevealsNothing() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try keychainFromFirstLogin(password, stack: stack)
+        // Logged out: the session that the module unlocked ends.
+        let session = try stack.pamtester(["authenticate", "open_session", "close_session"], answers: [password])
+        #expect(session.status == 0)
+
+        // Copied as someone who can read the files would copy them: cp, the copies theirs.
+        let copy = TestScratch.folder("copied-home")
+        let copied = try SpawnedProcess.runToEnd("/bin/cp", ["-r", user.home.path, copy.path],
+                                                 environment: ["PATH": "/usr/bin:/bin"], outputIn: stack.scratchFolder)
+        try #require(copied.status == 0, "\(copied.errors)")
+        // No file holds the secret or the password in the clear.
+        let files = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        #expect(files.contains { $0.lastPathComponent == "login.keychain-db" })
+        for file in files {
+            guard let bytes = try? Data(contentsOf: file) else { continue }
+            #expect(bytes.range(of: Data(Self.secret.utf8)) == nil, "\(file.path) holds the secret")
+            #expect(bytes.range(of: Data(password.utf8)) == nil, "\(file.path) holds the password")
+        }
+        // Another user (root here, whose kernel keyring holds none of the user's unlocks) with
+        // the copy: the item does not open without the password, and does with it.
+        let attacker = ["PATH": "/usr/bin:/bin", "HOME": copy.path, "LANG": "C.UTF-8"]
+        let keychain = copy.appendingPathComponent(".local/share/keychains/login.keychain-db").path
+        func run(_ arguments: [String], input: String = "") throws -> ProgramProcess.Outcome {
+            try #require(try TestAccount.run(keychainctl, arguments, environment: attacker, input: input, timeout: 120))
+        }
+        defer { _ = try? run(["delete-keychain", keychain]) }
+        let read = ["find-generic-password", "-s", PAMTestStack.itemService, "-a", PAMTestStack.account, "-w", keychain]
+        let locked = try run(read)
+        #expect(locked.status == 36, "\(locked.output)\(locked.errors)")
+        #expect(try run(["unlock-keychain", "-u", keychain]).status != 0)
+        let wrong = try run(["unlock-keychain", "--password-stdin", keychain], input: "not-" + password)
+        #expect(wrong.status == 51, "\(wrong.errors)")
+        let right = try run(["unlock-keychain", "--password-stdin", keychain], input: password)
+        #expect(right.status == 0, "\(right.errors)")
+        let opened = try run(read)
+        #expect(opened.output == Self.secret + "\n", "\(opened.errors)")
+    }
+}
