@@ -182,6 +182,7 @@ static void tell_user(pam_handle_t *handle, int flags, int style, const char *te
 #define HELPER_OK 0
 #define HELPER_PASSWORD_DIFFERS 10
 #define HELPER_NO_KEYCHAIN 11
+#define HELPER_ALREADY_UNLOCKED 12
 
 /// The most a password may be: more is refused rather than cut.
 #define MAX_PASSWORD 4096
@@ -478,6 +479,10 @@ int pam_sm_open_session(pam_handle_t *handle, int flags, int argc, const char **
                   "To make it so: keychainctl set-keychain-password login");
         break;
     case HELPER_NO_KEYCHAIN:
+        break;
+    case HELPER_ALREADY_UNLOCKED:
+        // Not this session's unlock: its end leaves the keychain unlocked.
+        if (options.debug) log_message(handle, LOG_DEBUG, "%s's login keychain was unlocked already", username);
         break;
     default:
         log_message(handle, LOG_ERR, "%s's login keychain was not unlocked (helper status %d): %s", username,

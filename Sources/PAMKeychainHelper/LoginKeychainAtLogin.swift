@@ -18,6 +18,8 @@ enum LoginKeychainAtLogin {
         static func passwordDiffers(_ line: String) -> Outcome { Outcome(status: 10, line: line) }
         /// There is no login keychain: nothing to change or lock.
         static func noKeychain(_ line: String) -> Outcome { Outcome(status: 11, line: line) }
+        /// The keychain was unlocked already: left as it is, and not the session's to lock.
+        static func alreadyUnlocked(_ line: String) -> Outcome { Outcome(status: 12, line: line) }
         /// Anything else.
         static func failed(_ line: String) -> Outcome { Outcome(status: 1, line: line) }
     }
@@ -64,9 +66,17 @@ enum LoginKeychainAtLogin {
             // Another login made it at the same moment: unlock that one.
             guard status == errSecDuplicateKeychain else { return .failed("SecKeychainCreate: \(message(status))") }
         }
+        // Unlocked already (by hand, or by another session): the session that unlocked it
+        // locks it, not this one. A keychain without a password counts as locked here, so
+        // that it is given the password below.
+        var before: SecKeychainStatus = 0
+        let unlocked = SecKeychainGetStatus(keychain, &before) == errSecSuccess && before & kSecUnlockStateStatus != 0
         // Without a password, a keychain that has none unlocks; one that has a password is
         // errSecInteractionNotAllowed, and nothing is derived from a password to tell.
         let withoutPassword = SecKeychainUnlock(keychain, 0, nil, false)
+        if unlocked && withoutPassword == errSecInteractionNotAllowed {
+            return .alreadyUnlocked("login keychain unlocked already; left as it is")
+        }
         if withoutPassword == errSecSuccess {
             let status = password.withUnsafeBytes { bytes in
                 SecKeychainChangePassword(keychain, 0, nil, UInt32(bytes.count), bytes.baseAddress)

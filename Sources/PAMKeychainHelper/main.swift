@@ -4,7 +4,8 @@
 // and exits with a status the module reads:
 //
 //   0  done                        10  the keychain's password is not the one given
-//   11 no login keychain            1  failed (the line says why)    2  wrong arguments
+//   11 no login keychain           12  unlocked already (unlock leaves it as it is)
+//   1  failed (the line says why)   2  wrong arguments
 import Foundation
 #if canImport(Glibc)
 import Glibc

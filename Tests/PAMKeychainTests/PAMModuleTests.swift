@@ -159,6 +159,21 @@ struct PAMModuleTests {
         #expect(try readItem().status == 36)
     }
 
+    @Test("pam_keychain: a keychain unlocked before the login (by hand, or by another session) stays unlocked after the session's end")
+    func sessionLocksOnlyWhatItUnlocked() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try keychainFromFirstLogin(password, stack: stack)
+        try? FileManager.default.removeItem(at: stack.observations)
+        #expect(try opens(with: password))
+
+        let session = try stack.pamtester(["authenticate", "open_session", "close_session"], answers: [password])
+        #expect(session.status == 0, "\(session.output)\(session.errors)")
+        #expect(stack.observed() == Self.sawUnlocked)
+        #expect(try readItem().output == Self.secret + "\n", "the session locked a keychain it had not unlocked")
+    }
+
     @Test("pam_keychain: a wrong login password unlocks nothing; a keychain whose password is not the login password stays locked and the login goes on")
     func wrongPasswordUnlocksNothing() throws {
         let stack = try stack()
