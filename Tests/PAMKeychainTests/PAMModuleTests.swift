@@ -252,6 +252,61 @@ struct PAMModuleTests {
         #expect(try opens(with: own))
     }
 
+    @Test("pam_keychain: a helper that hangs is killed after helper_wait seconds, and the login goes on")
+    func hangingHelperNeverHoldsTheLogin() throws {
+        let folder = TestScratch.folder("hanging-helper")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pidFile = folder.appendingPathComponent("pid")
+        let hanging = folder.appendingPathComponent("hanging-helper")
+        try Data("#!/bin/sh\necho $$ > \(pidFile.path)\nexec sleep 300\n".utf8).write(to: hanging)
+        chmod(hanging.path, 0o755)
+        // The helper writes its pid as the user: the folder is theirs to write.
+        chown(folder.path, user.uid, user.gid)
+        let stack = try PAMTestStack(module: module, helper: hanging.path, options: "helper_wait=1",
+                                     observerRunning: keychainctl, as: user)
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try user.setPassword(password)
+
+        let started = Date()
+        let login = try stack.pamtester(["authenticate", "open_session", "close_session"], answers: [password])
+        #expect(login.status == 0, "\(login.output)\(login.errors)")
+        // Well under the helper's 300 s: the module waited its second, then killed it.
+        #expect(Date().timeIntervalSince(started) < 60)
+        let pid = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the hanging helper \(pid) still runs")
+        #expect(stack.observed() == "no login keychain\n")
+    }
+
+    @Test("pam_keychain: a helper that someone other than root could have replaced is never given the password",
+          arguments: ["group-writable", "owned by the user"])
+    func untrustedHelperIsNotRun(variant: String) throws {
+        let folder = TestScratch.folder("untrusted-helper")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("keychain-pam-helper")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: helper), to: copy)
+        if variant == "group-writable" {
+            chmod(copy.path, 0o775)
+        } else {
+            chmod(copy.path, 0o755)
+            chown(copy.path, user.uid, user.gid)
+        }
+        let stack = try PAMTestStack(module: module, helper: copy.path, observerRunning: keychainctl, as: user)
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try user.setPassword(password)
+
+        let login = try stack.pamtester(["authenticate", "open_session", "close_session"], answers: [password])
+        #expect(login.status == 0, "\(login.output)\(login.errors)")
+        // Not run: no first login's keychain.
+        #expect(stack.observed() == "no login keychain\n")
+        #expect(!FileManager.default.fileExists(atPath: user.keychainsFolder.path))
+    }
+
     @Test("pam_keychain: timeout=SECONDS gives the login keychain that lock interval at login")
     func timeoutOptionSetsLockInterval() throws {
         let stack = try stack("timeout=900")

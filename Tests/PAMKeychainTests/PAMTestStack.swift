@@ -33,8 +33,12 @@ struct PAMTestStack {
         observations = scratchFolder.appendingPathComponent("observations")
         let observer = scratchFolder.appendingPathComponent("observe")
         let environment = user.environment.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        // Only where the keychain exists: keychainctl would create a login keychain without a
+        // password, where a test checks that the module made none.
+        let database = user.keychainsFolder.appendingPathComponent("login.keychain-db").path
         try Data("""
             #!/bin/sh
+            if [ ! -e \(database) ]; then echo "no login keychain" >> \(observations.path); exit 0; fi
             /usr/bin/setpriv --reuid=\(user.uid) --regid=\(user.gid) --clear-groups -- /usr/bin/env -i \(environment) \
             \(keychainctl) find-generic-password -s \(Self.itemService) -a \(Self.account) -w >> \(observations.path) 2>&1
             echo "status $?" >> \(observations.path)
@@ -77,7 +81,7 @@ struct PAMTestStack {
     }
 
     /// What the observer saw, one entry per session opening: the item's secret or keychainctl's
-    /// error, then `status <n>`.
+    /// error, then `status <n>`; or `no login keychain`.
     func observed() -> String {
         (try? String(contentsOf: observations, encoding: .utf8)) ?? ""
     }
