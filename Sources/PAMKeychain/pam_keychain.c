@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -233,17 +234,33 @@ static void build_environment(pam_handle_t *handle, const struct passwd *user, c
     environment[count] = NULL;
 }
 
-/// Whether the helper is a program only root can replace: a regular file owned by root,
-/// writable by no one else. The helper is given the user's password.
+/// Whether the helper is a program only root can replace: a regular file owned by root and
+/// writable by no one else, in folders that only root can change (owned by root, writable by
+/// no one else, or sticky like /tmp), after any links are resolved. The helper is given the
+/// user's password.
 static int helper_is_trusted(pam_handle_t *handle, const char *path) {
-    struct stat status;
-    if (stat(path, &status) != 0) {
+    char resolved[PATH_MAX];
+    if (realpath(path, resolved) == NULL) {
         log_message(handle, LOG_ERR, "helper %s: %s", path, strerror(errno));
         return 0;
     }
-    if (!S_ISREG(status.st_mode) || status.st_uid != 0 || (status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
-        log_message(handle, LOG_ERR, "helper %s is not a file owned by root and writable by root only; not run", path);
+    struct stat status;
+    if (stat(resolved, &status) != 0 || !S_ISREG(status.st_mode) || status.st_uid != 0
+        || (status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+        log_message(handle, LOG_ERR, "helper %s is not a file owned by root and writable by root only; not run", resolved);
         return 0;
+    }
+    // Each folder above it, from its own up to /.
+    char folder[PATH_MAX];
+    memcpy(folder, resolved, sizeof folder);
+    for (char *slash = strrchr(folder, '/'); slash != NULL; slash = strrchr(folder, '/')) {
+        if (slash == folder) slash[1] = '\0'; else *slash = '\0';
+        if (stat(folder, &status) != 0 || !S_ISDIR(status.st_mode) || status.st_uid != 0
+            || ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (status.st_mode & S_ISVTX) == 0)) {
+            log_message(handle, LOG_ERR, "helper %s is in %s, which others than root can change; not run", resolved, folder);
+            return 0;
+        }
+        if (slash == folder) break;
     }
     return 1;
 }

@@ -255,15 +255,16 @@ struct PAMModuleTests {
     @Test("pam_keychain: a helper that hangs is killed after helper_wait seconds, and the login goes on")
     func hangingHelperNeverHoldsTheLogin() throws {
         let folder = TestScratch.folder("hanging-helper")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The helper writes its pid as the user, in a folder of theirs; it is in root's.
+        let pidFolder = folder.appendingPathComponent("pid")
+        try FileManager.default.createDirectory(at: pidFolder, withIntermediateDirectories: true)
         chmod(folder.path, 0o755)
+        chown(pidFolder.path, user.uid, user.gid)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let pidFile = folder.appendingPathComponent("pid")
+        let pidFile = pidFolder.appendingPathComponent("pid")
         let hanging = folder.appendingPathComponent("hanging-helper")
         try Data("#!/bin/sh\necho $$ > \(pidFile.path)\nexec sleep 300\n".utf8).write(to: hanging)
         chmod(hanging.path, 0o755)
-        // The helper writes its pid as the user: the folder is theirs to write.
-        chown(folder.path, user.uid, user.gid)
         let stack = try PAMTestStack(module: module, helper: hanging.path, options: "helper_wait=1",
                                      observerRunning: keychainctl, as: user)
         defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
@@ -281,19 +282,22 @@ struct PAMModuleTests {
     }
 
     @Test("pam_keychain: a helper that someone other than root could have replaced is never given the password",
-          arguments: ["group-writable", "owned by the user"])
+          arguments: ["group-writable", "owned by the user", "in a folder of the user's", "in a folder others may write"])
     func untrustedHelperIsNotRun(variant: String) throws {
-        let folder = TestScratch.folder("untrusted-helper")
+        let root = TestScratch.folder("untrusted-helper")
+        let folder = root.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        chmod(root.path, 0o755)
         chmod(folder.path, 0o755)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { try? FileManager.default.removeItem(at: root) }
         let copy = folder.appendingPathComponent("keychain-pam-helper")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: helper), to: copy)
-        if variant == "group-writable" {
-            chmod(copy.path, 0o775)
-        } else {
-            chmod(copy.path, 0o755)
-            chown(copy.path, user.uid, user.gid)
+        chmod(copy.path, 0o755)
+        switch variant {
+        case "group-writable": chmod(copy.path, 0o775)
+        case "owned by the user": chown(copy.path, user.uid, user.gid)
+        case "in a folder of the user's": chown(folder.path, user.uid, user.gid)
+        default: chmod(folder.path, 0o777)
         }
         let stack = try PAMTestStack(module: module, helper: copy.path, observerRunning: keychainctl, as: user)
         defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
