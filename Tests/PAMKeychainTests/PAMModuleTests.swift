@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -141,6 +142,30 @@ struct PAMModuleTests {
         #expect(try readItem().status == 36)
         #expect(try opens(with: password))
         #expect(try readItem().output == Self.secret + "\n")
+    }
+
+    @Test("pam_keychain: first logins at the same moment make one login keychain, with the login password")
+    func simultaneousFirstLogins() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try user.setPassword(password)
+        let logins = 4
+        let outcomes = Mutex<[ProgramProcess.Outcome]>([])
+        DispatchQueue.concurrentPerform(iterations: logins) { _ in
+            if let outcome = try? stack.pamtester(["authenticate", "open_session"], answers: [password]) {
+                outcomes.withLock { $0.append(outcome) }
+            }
+        }
+        let finished = outcomes.withLock { $0 }
+        #expect(finished.count == logins)
+        for outcome in finished { #expect(outcome.status == 0, "\(outcome.output)\(outcome.errors)") }
+        // Every login saw its session's keychain unlocked (the item is not there yet: status 44).
+        #expect(stack.observed().components(separatedBy: "status 44\n").count - 1 == logins, "\(stack.observed())")
+        try lock()
+        #expect(try keychainctl(["unlock-keychain", "-u", "login"]).status != 0, "a keychain without a password was made")
+        #expect(try !opens(with: "not-" + password))
+        #expect(try opens(with: password))
     }
 
     @Test("pam_keychain: a login unlocks the login keychain for the session's processes and the session's end locks it")
