@@ -237,9 +237,9 @@ static void build_environment(pam_handle_t *handle, const struct passwd *user, c
 /// Whether the helper is a program only root can replace: a regular file owned by root and
 /// writable by no one else, in folders that only root can change (owned by root, writable by
 /// no one else, or sticky like /tmp), after any links are resolved. The helper is given the
-/// user's password.
-static int helper_is_trusted(pam_handle_t *handle, const char *path) {
-    char resolved[PATH_MAX];
+/// user's password. `resolved` (PATH_MAX bytes) receives the resolved path, the one to run:
+/// the links were checked only as they are now.
+static int helper_is_trusted(pam_handle_t *handle, const char *path, char *resolved) {
     if (realpath(path, resolved) == NULL) {
         log_message(handle, LOG_ERR, "helper %s: %s", path, strerror(errno));
         return 0;
@@ -252,7 +252,7 @@ static int helper_is_trusted(pam_handle_t *handle, const char *path) {
     }
     // Each folder above it, from its own up to /.
     char folder[PATH_MAX];
-    memcpy(folder, resolved, sizeof folder);
+    memcpy(folder, resolved, PATH_MAX);
     for (char *slash = strrchr(folder, '/'); slash != NULL; slash = strrchr(folder, '/')) {
         if (slash == folder) slash[1] = '\0'; else *slash = '\0';
         if (stat(folder, &status) != 0 || !S_ISDIR(status.st_mode) || status.st_uid != 0
@@ -266,11 +266,12 @@ static int helper_is_trusted(pam_handle_t *handle, const char *path) {
 }
 
 /// Runs `helper command` as `username` with `input` (`length` bytes) on its standard input,
-/// and waits up to `wait` seconds for it; longer, it is killed. Never runs it as root.
+/// and waits up to `helper_wait` seconds for it; longer, it is killed. Never runs it as root.
 static struct outcome run_helper(pam_handle_t *handle, const struct options *options, const char *username,
                                  const char *command, const char *input, size_t length) {
     struct outcome outcome = {-1, ""};
-    if (!helper_is_trusted(handle, options->helper)) return outcome;
+    char helper[PATH_MAX];
+    if (!helper_is_trusted(handle, options->helper, helper)) return outcome;
 
     // Everything that allocates (the user's entry, groups, environment) is done before the
     // fork: the host may have other threads, so the child only makes system calls.
@@ -299,9 +300,9 @@ static struct outcome run_helper(pam_handle_t *handle, const struct options *opt
     char storage[8][1024];
     char *environment[8];
     build_environment(handle, user, storage, environment);
-    char *arguments[] = {(char *)options->helper, (char *)command, NULL};
+    char *arguments[] = {helper, (char *)command, NULL};
     char timeout[32] = "";
-    char *with_timeout[] = {(char *)options->helper, (char *)command, "--timeout", timeout, NULL};
+    char *with_timeout[] = {helper, (char *)command, "--timeout", timeout, NULL};
     if (options->timeout >= 0 && strcmp(command, "unlock") == 0) snprintf(timeout, sizeof timeout, "%ld", options->timeout);
     char **argv = timeout[0] ? with_timeout : arguments;
 
@@ -345,7 +346,7 @@ static struct outcome run_helper(pam_handle_t *handle, const struct options *opt
         // root cannot come back.
         if (user->pw_uid != 0 && setuid(0) == 0) _exit(121);
         if (chdir(user->pw_dir) != 0 && chdir("/") != 0) _exit(122);
-        execve(options->helper, argv, environment);
+        execve(helper, argv, environment);
         _exit(127);
     }
     close(ends[1]);
