@@ -5,6 +5,7 @@ import Glibc
 #endif
 import Testing
 import TestSupport
+import TestTags
 
 /// pam_keychain through the system's real PAM stack: a test user with a home of its own, a
 /// service file of the test's own (PAMTestStack) stacking pam_unix and the built module, driven
@@ -144,7 +145,7 @@ struct PAMModuleTests {
         #expect(try readItem().output == Self.secret + "\n")
     }
 
-    @Test("pam_keychain: first logins at the same moment make one login keychain, with the login password")
+    @Test("pam_keychain: first logins at the same moment make one login keychain, with the login password", .tags(.slow))
     func simultaneousFirstLogins() throws {
         let stack = try stack()
         defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
@@ -199,7 +200,7 @@ struct PAMModuleTests {
         #expect(try readItem().output == Self.secret + "\n", "the session locked a keychain it had not unlocked")
     }
 
-    @Test("pam_keychain: a wrong login password unlocks nothing; a keychain whose password is not the login password stays locked and the login goes on")
+    @Test("pam_keychain: a wrong login password unlocks nothing; a keychain whose password is not the login password stays locked and the login goes on", .tags(.slow))
     func wrongPasswordUnlocksNothing() throws {
         let stack = try stack()
         defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
@@ -249,7 +250,7 @@ struct PAMModuleTests {
         #expect(stack.observed() == Self.sawUnlocked)
     }
 
-    @Test("pam_keychain: passwd leaves alone a keychain whose password is not the old login password, and says how to change it")
+    @Test("pam_keychain: passwd leaves alone a keychain whose password is not the old login password, and says how to change it", .tags(.slow))
     func passwdLeavesOtherPasswordAlone() throws {
         let stack = try stack()
         defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
