@@ -337,6 +337,45 @@ struct PAMModuleTests {
         #expect(!FileManager.default.fileExists(atPath: user.keychainsFolder.path))
     }
 
+    /// The pam-auth-update profile that the documentation (The login keychain at login) shows.
+    static func documentedProfile() throws -> String {
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Security/Security.docc/LoginKeychainAtLogin.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let start = try #require(text.range(of: "Name: swift-keychain"), "no pam-auth-update profile in \(article.path)")
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        return String(text[start.lowerBound..<end.lowerBound])
+    }
+
+    @Test("pam_keychain: the documented pam-auth-update profile, enabled by pam-auth-update in a copy of this machine's PAM files, makes a stack whose login unlocks, passwd changes the password and logout locks", .tags(.slow))
+    func documentedDebianStackWorks() throws {
+        try #require(access("/usr/sbin/pam-auth-update", X_OK) == 0, "pam-auth-update is missing (libpam-runtime)")
+        let includes = try PAMTestStack.debianStack(profile: try Self.documentedProfile(), module: module, helper: helper)
+        // Each group has the module's line after pam_unix's.
+        for group in ["auth", "password", "session"] {
+            let lines = try String(contentsOf: includes.appendingPathComponent("common-\(group)"), encoding: .utf8)
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }
+            let unixLine = try #require(lines.firstIndex { $0.contains("pam_unix.so") }, "common-\(group): \(lines)")
+            let moduleLine = try #require(lines.firstIndex { $0.contains(module) }, "common-\(group) lacks the module: \(lines)")
+            #expect(unixLine < moduleLine && lines[moduleLine].hasPrefix("\(group)\toptional\t"), "\(lines[moduleLine])")
+        }
+        let stack = try PAMTestStack(module: module, helper: helper, includes: includes, observerRunning: keychainctl, as: user)
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let old = LoginTestUser.newPassword()
+        let new = LoginTestUser.newPassword()
+        try keychainFromFirstLogin(old, stack: stack)
+        let change = try stack.pamtester(["chauthtok(PAM_CHANGE_EXPIRED_AUTHTOK)"], answers: [old, new, new])
+        #expect(change.status == 0, "\(change.output)\(change.errors)")
+        try? FileManager.default.removeItem(at: stack.observations)
+
+        let session = try stack.pamtester(["authenticate", "open_session", "close_session"], answers: [new])
+        #expect(session.status == 0, "\(session.output)\(session.errors)")
+        #expect(stack.observed() == Self.sawUnlocked)
+        #expect(try readItem().status == 36)
+        #expect(try !opens(with: old))
+        #expect(try opens(with: new))
+    }
+
     @Test("pam_keychain: timeout=SECONDS gives the login keychain that lock interval at login")
     func timeoutOptionSetsLockInterval() throws {
         let stack = try stack("timeout=900")

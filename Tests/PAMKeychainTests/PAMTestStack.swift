@@ -24,8 +24,11 @@ struct PAMTestStack {
     static let itemService = "pam-keychain-test"
     static let account = "me"
 
-    init(module: String, helper: String, options: String = "", observerRunning keychainctl: String,
-         as user: LoginTestUser) throws {
+    /// With `includes`, a folder of common-auth, common-password and common-session (such as
+    /// ``debianStack(profile:module:helper:)`` makes), the service includes those files rather
+    /// than stacking its own lines; the observer comes after them.
+    init(module: String, helper: String, options: String = "", includes: URL? = nil,
+         observerRunning keychainctl: String, as user: LoginTestUser) throws {
         service = "swift-keychain-test-\(UUID().uuidString.prefix(8).lowercased())"
         file = URL(fileURLWithPath: "/etc/pam.d/\(service)")
         scratchFolder = TestScratch.folder("pam-stack")
@@ -46,7 +49,7 @@ struct PAMTestStack {
             """.utf8).write(to: observer)
         chmod(observer.path, 0o755)
         let keychain = "\(module) helper=\(helper)\(options.isEmpty ? "" : " " + options)"
-        let text = """
+        var text = """
             # A test service of swift-keychain's PAMKeychainTests, removed when the test ends.
             auth\t[success=1 default=ignore]\tpam_unix.so nullok
             auth\trequisite\tpam_deny.so
@@ -64,8 +67,54 @@ struct PAMTestStack {
             session\toptional\tpam_exec.so type=open_session \(observer.path)
 
             """
+        if let includes {
+            text = """
+                # A test service of swift-keychain's PAMKeychainTests, removed when the test ends.
+                auth\tinclude\t\(includes.appendingPathComponent("common-auth").path)
+                password\tinclude\t\(includes.appendingPathComponent("common-password").path)
+                session\tinclude\t\(includes.appendingPathComponent("common-session").path)
+                session\toptional\tpam_exec.so type=open_session \(observer.path)
+
+                """
+        }
         guard FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644])
         else { throw PresenceTestUserError.failed("cannot write \(file.path)") }
+    }
+
+    /// This machine's common-auth, common-password and common-session as Debian's
+    /// pam-auth-update writes them with `profile` (a /usr/share/pam-configs file) enabled:
+    /// made by pam-auth-update itself, in a copy of /etc/pam.d, /var/lib/pam and
+    /// /usr/share/pam-configs (`--root`), so that the system's files are never touched. The
+    /// lines name `pam_keychain.so` as an installed module; here they name `module` and
+    /// `helper`, which are not installed, and pam_systemd's line is left out. Returns the
+    /// folder of the three files.
+    static func debianStack(profile: String, module: String, helper: String) throws -> URL {
+        let root = TestScratch.folder("pam-auth-update-root")
+        let folders = ["etc/pam.d", "var/lib/pam", "usr/share/pam-configs"]
+        for folder in folders {
+            let copy = root.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            for entry in try FileManager.default.contentsOfDirectory(atPath: "/" + folder)
+            where folder != "etc/pam.d" || entry.hasPrefix("common-") {
+                try FileManager.default.copyItem(atPath: "/\(folder)/\(entry)", toPath: copy.appendingPathComponent(entry).path)
+            }
+        }
+        try Data(profile.utf8).write(to: root.appendingPathComponent("usr/share/pam-configs/keychain"))
+        let enabled = try SpawnedProcess.runToEnd(
+            "/usr/sbin/pam-auth-update", ["--root", root.path, "--enable", "keychain"],
+            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive"], outputIn: root)
+        guard enabled.status == 0 else { throw PresenceTestUserError.failed("pam-auth-update: \(enabled.output)\(enabled.errors)") }
+        let stack = root.appendingPathComponent("etc/pam.d")
+        for group in ["auth", "password", "session"] {
+            let file = stack.appendingPathComponent("common-\(group)")
+            // pam_systemd left out: it would register a logind session for the test user (and
+            // start its user manager) on a machine that runs systemd.
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.contains("pam_systemd.so") && !$0.hasPrefix("#") ? "# (left out by the test) " + $0 : String($0) }
+            try lines.joined(separator: "\n").replacingOccurrences(of: "pam_keychain.so", with: "\(module) helper=\(helper)")
+                .write(to: file, atomically: true, encoding: .utf8)
+        }
+        return stack
     }
 
     /// Runs pamtester on the test user with `operations` (pamtester's names, such as
