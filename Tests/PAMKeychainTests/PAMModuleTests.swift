@@ -185,6 +185,21 @@ struct PAMModuleTests {
         #expect(try readItem().status == 36)
     }
 
+    @Test("pam_keychain: a session opened without a typed password (an SSH key, a fingerprint) leaves the keychain locked, and opens")
+    func sessionWithoutPasswordLeavesKeychainLocked() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        try keychainFromFirstLogin(password, stack: stack)
+        try? FileManager.default.removeItem(at: stack.observations)
+
+        // No authenticate step: the stack's auth never saw a password, as with a key or a finger.
+        let session = try stack.pamtester(["open_session", "close_session"], answers: [])
+        #expect(session.status == 0, "\(session.output)\(session.errors)")
+        #expect(stack.observed() == Self.sawLocked)
+        #expect(try readItem().status == 36)
+    }
+
     @Test("pam_keychain: a keychain unlocked before the login (by hand, or by another session) stays unlocked after the session's end")
     func sessionLocksOnlyWhatItUnlocked() throws {
         let stack = try stack()
