@@ -498,8 +498,8 @@ let package = Package(
         // module with the C compiler alone. SwiftPM compiles the target, with its warnings.
         .target(name: "PAMKeychain"),
         // What the module runs as the user: the login keychain through the public Keychain
-        // Services calls.
-        .executableTarget(name: "PAMKeychainHelper", dependencies: ["Security"]),
+        // Services calls; and its installer, which writes files as the core's PrivateFile does.
+        .executableTarget(name: "PAMKeychainHelper", dependencies: ["Security", "KeychainCore"]),
         // Logins through the system's real PAM stack (pamtester, a service file of the test's
         // own): the module unlocks, changes the password of and locks a test user's keychain.
         .testTarget(

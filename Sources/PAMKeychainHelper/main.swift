@@ -15,7 +15,11 @@ let usage = """
     usage: keychain-pam-helper unlock [--timeout SECONDS]   (password on standard input)
            keychain-pam-helper change                       (old and new passwords on standard input)
            keychain-pam-helper lock
-    Run by pam_keychain.so as the user whose login keychain it is; not meant to be run by hand.
+           keychain-pam-helper --install --module PATH [--root DIR]
+    Run by pam_keychain.so as the user whose login keychain it is; not meant to be run by hand,
+    except --install (as root): it copies itself to /usr/local/libexec/swift-keychain, the module
+    built by Scripts/build-pam-module into the system's PAM modules, and on Debian and Ubuntu a
+    pam-auth-update profile (then run pam-auth-update --enable keychain).
     """
 
 func finish(_ outcome: LoginKeychainAtLogin.Outcome) -> Never {
@@ -31,12 +35,40 @@ func readPasswords(_ count: Int) -> HelperInput {
     }
 }
 
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+// Installing: as root (or into a staging folder).
+if arguments.first == "--install" {
+    var module: String?
+    var root = ""
+    var rest = arguments.dropFirst()
+    while let option = rest.popFirst() {
+        switch option {
+        case "--module" where !rest.isEmpty: module = rest.popFirst()
+        case "--root" where !rest.isEmpty: root = rest.popFirst() ?? ""
+        default:
+            FileHandle.standardError.write(Data((usage + "\n").utf8))
+            exit(2)
+        }
+    }
+    guard let module, root.isEmpty || root.hasPrefix("/") else {
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        exit(2)
+    }
+    do {
+        for line in try Installation.install(module: module, root: root) { print(line) }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("keychain-pam-helper: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 // The helper works on the keychain of whoever runs it: never root's at login.
 if geteuid() == 0 {
     finish(.failed("run as root; pam_keychain runs this helper as the user"))
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "unlock":
     var timeout: UInt32?

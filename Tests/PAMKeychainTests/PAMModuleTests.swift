@@ -362,19 +362,41 @@ struct PAMModuleTests {
         return String(text[start.lowerBound..<end.lowerBound])
     }
 
-    @Test("pam_keychain: the documented pam-auth-update profile, enabled by pam-auth-update in a copy of this machine's PAM files, makes a stack whose login unlocks, passwd changes the password and logout locks", .tags(.slow))
-    func documentedDebianStackWorks() throws {
+    @Test("pam_keychain: keychain-pam-helper --install puts the helper, the module and the documented pam-auth-update profile in place; pam-auth-update, run on a copy of this machine's PAM files, makes a stack whose login unlocks, passwd changes the password and logout locks",
+          .tags(.slow))
+    func installedDebianStackWorks() throws {
         try #require(access("/usr/sbin/pam-auth-update", X_OK) == 0, "pam-auth-update is missing (libpam-runtime)")
-        let includes = try PAMTestStack.debianStack(profile: try Self.documentedProfile(), module: module, helper: helper)
+        // Installed into a staging folder (--root) rather than the system's folders.
+        let root = TestScratch.folder("install-root")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        chmod(root.path, 0o755)
+        let installing = try SpawnedProcess.runToEnd(helper, ["--install", "--module", module, "--root", root.path],
+                                                     environment: ["PATH": "/usr/bin:/bin"], outputIn: root)
+        try #require(installing.status == 0, "\(installing.errors)")
+        #expect(installing.output.contains("run: pam-auth-update --enable keychain"), "\(installing.output)")
+        let installedHelper = root.path + "/usr/local/libexec/swift-keychain/keychain-pam-helper"
+        let securityFolder = try #require(installing.output.split(separator: "\n").first { $0.hasSuffix("/pam_keychain.so") })
+        let installedModule = String(securityFolder.dropFirst("installed ".count))
+        #expect(FileManager.default.contentsEqual(atPath: installedHelper, andPath: helper))
+        #expect(FileManager.default.contentsEqual(atPath: installedModule, andPath: module))
+        for (path, mode) in [(installedHelper, 0o755), (installedModule, 0o644)] {
+            var status = stat()
+            #expect(stat(path, &status) == 0 && status.st_uid == 0 && Int(status.st_mode & 0o7777) == mode, "\(path)")
+        }
+        let profile = try String(contentsOfFile: root.path + "/usr/share/pam-configs/keychain", encoding: .utf8)
+        #expect(profile == (try Self.documentedProfile()), "the installed profile is not the one the documentation shows")
+
+        let includes = try PAMTestStack.debianStack(profile: profile, module: installedModule, helper: installedHelper)
         // Each group has the module's line after pam_unix's.
         for group in ["auth", "password", "session"] {
             let lines = try String(contentsOf: includes.appendingPathComponent("common-\(group)"), encoding: .utf8)
                 .split(separator: "\n").filter { !$0.hasPrefix("#") }
             let unixLine = try #require(lines.firstIndex { $0.contains("pam_unix.so") }, "common-\(group): \(lines)")
-            let moduleLine = try #require(lines.firstIndex { $0.contains(module) }, "common-\(group) lacks the module: \(lines)")
+            let moduleLine = try #require(lines.firstIndex { $0.contains(installedModule) }, "common-\(group) lacks the module: \(lines)")
             #expect(unixLine < moduleLine && lines[moduleLine].hasPrefix("\(group)\toptional\t"), "\(lines[moduleLine])")
         }
-        let stack = try PAMTestStack(module: module, helper: helper, includes: includes, observerRunning: keychainctl, as: user)
+        let stack = try PAMTestStack(module: installedModule, helper: installedHelper, includes: includes,
+                                     observerRunning: keychainctl, as: user)
         defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
         let old = LoginTestUser.newPassword()
         let new = LoginTestUser.newPassword()
@@ -389,6 +411,18 @@ struct PAMModuleTests {
         #expect(try readItem().status == 36)
         #expect(try !opens(with: old))
         #expect(try opens(with: new))
+    }
+
+    @Test("pam_keychain: keychain-pam-helper --install refuses a module that SwiftPM linked with the Swift runtime")
+    func installRefusesSwiftLinkedModule() throws {
+        let root = TestScratch.folder("install-refused")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        // The helper itself is such a file: built by SwiftPM, it needs libswiftCore.
+        let refused = try SpawnedProcess.runToEnd(helper, ["--install", "--module", helper, "--root", root.path],
+                                                  environment: ["PATH": "/usr/bin:/bin"], outputIn: root)
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("is not a module built by Scripts/build-pam-module"), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: root.path + "/usr"), "nothing may be installed")
     }
 
     @Test("pam_keychain: timeout=SECONDS gives the login keychain that lock interval at login")
