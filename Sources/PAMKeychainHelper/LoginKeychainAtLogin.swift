@@ -1,4 +1,6 @@
 import Foundation
+// Whether an unlock reached the user's other processes, which the public API does not say.
+import KeychainCore
 import Security
 
 /// What pam_keychain asks of the user's login keychain, through the public Keychain Services
@@ -40,6 +42,11 @@ enum LoginKeychainAtLogin {
     /// without use (0: never), as `set-keychain-settings -t` sets it.
     static func unlock(password: [UInt8], timeout: UInt32?) -> Outcome {
         let outcome = unlockOrCreate(password: password)
+        // An unlock that stayed in this process, which ends now, unlocked nothing for the session.
+        if outcome.status == 0 && !KeychainStore.unlocksReachOtherProcesses {
+            return .failed("\(outcome.line), but for this process only: the kernel keyring is unavailable, so the "
+                           + "session's processes find the keychain locked")
+        }
         guard outcome.status == 0, let timeout else { return outcome }
         var settings = SecKeychainSettings(version: UInt32(SEC_KEYCHAIN_SETTINGS_VERS1), lockOnSleep: false,
                                            useLockInterval: false, lockInterval: 0)

@@ -425,6 +425,24 @@ struct PAMModuleTests {
         #expect(!FileManager.default.fileExists(atPath: root.path + "/usr"), "nothing may be installed")
     }
 
+    @Test("keychain-pam-helper: where the kernel keyring is unavailable, an unlock that only its own process would see is reported as a failure, not as an unlock")
+    func helperWithoutKernelKeyringSaysSo() throws {
+        defer { try? user.reset(keychainctl: keychainctl) }
+        let password = LoginTestUser.newPassword()
+        // As in a container whose seccomp policy refuses the keyring's system calls.
+        let unlock = try #require(try user.run(helper, ["unlock"], input: password + "\0",
+                                               environment: ["KEYCHAIN_NO_KERNEL_KEYRING": "1"]))
+        #expect(unlock.status == 1)
+        #expect(unlock.output.contains("for this process only: the kernel keyring is unavailable"), "\(unlock.output)")
+        // The keychain it made has the password; it is not unlocked for the user's processes:
+        // an item cannot be added.
+        let add = try keychainctl(["add-generic-password", "-s", PAMTestStack.itemService, "-a", PAMTestStack.account,
+                                   "-w", Self.secret])
+        #expect(add.status == 36, "\(add.output)\(add.errors)")
+        #expect(try keychainctl(["unlock-keychain", "-u", "login"]).status != 0)
+        #expect(try opens(with: password))
+    }
+
     @Test("pam_keychain: timeout=SECONDS gives the login keychain that lock interval at login")
     func timeoutOptionSetsLockInterval() throws {
         let stack = try stack("timeout=900")

@@ -62,11 +62,13 @@ public struct LoginTestUser: Sendable {
     }
 
     /// Runs `executable` as the user (setpriv, no supplementary groups), without a terminal,
-    /// in ``environment``; nil when it did not end within `timeout` seconds (it is killed).
-    public func run(_ executable: String, _ arguments: [String], input: String = "",
+    /// in ``environment`` with `extra` added; nil when it did not end within `timeout` seconds
+    /// (it is killed).
+    public func run(_ executable: String, _ arguments: [String], input: String = "", environment extra: [String: String] = [:],
                     timeout: TimeInterval = 120) throws -> ProgramProcess.Outcome? {
         let command = TestAccount.commandLine(uid: uid, gid: gid, executable, arguments)
-        return try TestAccount.run(command.executable, command.arguments, environment: environment, input: input, timeout: timeout)
+        return try TestAccount.run(command.executable, command.arguments, environment: environment.merging(extra) { $1 },
+                                   input: input, timeout: timeout)
     }
 
     /// A path of `program` the user can run (see ``PresenceTestUser/reachablePath(of:)``).

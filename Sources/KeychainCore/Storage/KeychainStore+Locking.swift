@@ -47,6 +47,12 @@ extension KeychainStore {
     /// Whether class A is open: the keychain is unlocked.
     package var isUnlocked: Bool { classKeys.isUnlocked }
 
+    /// Whether this process's unlocks reach the user's other processes: false once the kernel
+    /// keyring refused an entry (no such system call, a container's seccomp policy) or with
+    /// `KEYCHAIN_NO_KERNEL_KEYRING`, when unlocks stay in this process. For programs whose
+    /// whole purpose is to unlock for others (the login helper), which must not report that.
+    package static var unlocksReachOtherProcesses: Bool { UnlockedKeyCache.shared.usesKernelKeyring }
+
     /// The scrypt parameters for application passwords: the keychain password's, so that a
     /// guess costs what a guess at that password costs, or the standard ones for a keychain
     /// without a password. The salt is the caller's to draw.
