@@ -169,6 +169,28 @@ struct PAMModuleTests {
         #expect(try opens(with: password))
     }
 
+    @Test("pam_keychain: a login keychain that has no password is given the login password at login, its items kept")
+    func loginSetsPasswordOnPasswordlessKeychain() throws {
+        let stack = try stack()
+        defer { stack.remove(); try? user.reset(keychainctl: keychainctl) }
+        // A program's first use made the login keychain, without a password.
+        try addItem()
+        try lock()
+        #expect(try keychainctl(["unlock-keychain", "-u", "login"]).status == 0, "the keychain has a password already")
+        let password = LoginTestUser.newPassword()
+        try user.setPassword(password)
+
+        let session = try stack.pamtester(["authenticate", "open_session", "close_session"], answers: [password])
+        #expect(session.status == 0, "\(session.output)\(session.errors)")
+        #expect(stack.observed() == Self.sawUnlocked)
+        // Locked at the session's end, it now needs the login password.
+        #expect(try readItem().status == 36)
+        #expect(try keychainctl(["unlock-keychain", "-u", "login"]).status != 0)
+        #expect(try !opens(with: "not-" + password))
+        #expect(try opens(with: password))
+        #expect(try readItem().output == Self.secret + "\n")
+    }
+
     @Test("pam_keychain: a login unlocks the login keychain for the session's processes and the session's end locks it")
     func loginUnlocksLogoutLocks() throws {
         let stack = try stack()
