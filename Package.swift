@@ -41,6 +41,9 @@ let package = Package(
         // A Secret Service (org.freedesktop.secrets) provider over the keychain, for libsecret,
         // secret-tool and the programs built on them.
         .executable(name: "keychain-secret-service", targets: ["KeychainSecretService"]),
+        // What the PAM module pam_keychain.so (target PAMKeychain) runs as the user to unlock,
+        // change the password of and lock the login keychain.
+        .executable(name: "keychain-pam-helper", targets: ["PAMKeychainHelper"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -492,6 +495,21 @@ let package = Package(
         // secretstorage, busctl, dbus-send, and keychainctl on the same keychain; and the
         // SecretService module itself where a computation is checked against another D-Bus
         // implementation (the size of replies, against jeepney).
+        // The PAM module pam_keychain.so: C only, Linux-PAM's few calls looked up in the libpam
+        // that loads it (no libpam0g-dev to build, no link to libpam). No product: SwiftPM links
+        // every library product with the Swift runtime (libswiftCore and its image constructor),
+        // which must not be loaded into login or sshd, so Scripts/build-pam-module builds the
+        // module with the C compiler alone. SwiftPM compiles the target, with its warnings.
+        .target(name: "PAMKeychain"),
+        // What the module runs as the user: the login keychain through the public Keychain
+        // Services calls; and its installer, which writes files as the core's PrivateFile does.
+        .executableTarget(name: "PAMKeychainHelper", dependencies: ["Security", "KeychainCore"]),
+        // Logins through the system's real PAM stack (pamtester, a service file of the test's
+        // own): the module unlocks, changes the password of and locks a test user's keychain.
+        .testTarget(
+            name: "PAMKeychainTests",
+            dependencies: ["TestSupport", "TestTags", "PAMKeychainHelper", "KeychainCtl"]
+        ),
         .testTarget(
             name: "SecretServiceTests",
             dependencies: ["TestSupport", "TestTags", "KeychainSecretService", "KeychainCtl", "SecretService"]

@@ -30,7 +30,7 @@ struct ContainerTests {
         let sandbox: String
 
         init() throws {
-            keychainctl = try PresenceTestUser.reachablePath(of: ProgramProcess("keychainctl"))
+            keychainctl = try TestAccount.reachablePath(of: ProgramProcess("keychainctl"))
             for folder in [scratch, scratch.appendingPathComponent("programs")] {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
