@@ -12,6 +12,10 @@
 # ensure_system_packages takes Debian package names, for scripts that need more on Debian
 # (Scripts/benchmark-anchors needs GNOME Keyring's).
 
+# apt-get waits up to 10 minutes for another apt or dpkg (unattended upgrades on a server, a
+# fresh machine's first update) to release its lock, rather than failing at once.
+apt_wait=(-o DPkg::Lock::Timeout=600)
+
 # The package names of one part for a package manager. Parts: library (SQLite's headers and
 # library) and shell (the sqlite3 program).
 sqlite_package_names() {
@@ -112,8 +116,8 @@ ensure_sqlite() {
     local status=0
     case "$manager" in
         apt-get)
-            "${sudo[@]}" apt-get update -q &&
-                "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${names[@]}" ||
+            "${sudo[@]}" apt-get "${apt_wait[@]}" update -q &&
+                "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" install -y -q --no-install-recommends "${names[@]}" ||
                 status=$? ;;
         dnf | yum) "${sudo[@]}" "$manager" install -y "${names[@]}" || status=$? ;;
         zypper) "${sudo[@]}" zypper --non-interactive install "${names[@]}" || status=$? ;;
@@ -144,8 +148,8 @@ ensure_system_packages() {
     if [ ${#missing[@]} -gt 0 ]; then
         [ "$EUID" -eq 0 ] || sudo="sudo"
         echo "installing ${missing[*]}" >&2
-        $sudo apt-get update -q
-        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+        $sudo apt-get "${apt_wait[@]}" update -q
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" install -y -q --no-install-recommends "${missing[@]}"
     fi
 }
 

@@ -91,17 +91,19 @@ import Glibc
                     == ["dnf install -y sqlite-devel sqlite"])
     }
 
-    /// Debian, as CI runs it: the same packages as always, through apt-get.
+    /// Debian, as CI runs it: the same packages as always, through apt-get, which waits for
+    /// another apt or dpkg (unattended upgrades) to release its lock rather than failing.
     @Test func installsDebianPackagesWithAptGet() throws {
         let sandbox = try Sandbox()
         try sandbox.sudo()
         try sandbox.link("env", to: "/usr/bin/env")
         try sandbox.sqliteKnownOnceInstalled()
-        try sandbox.stub("apt-get", "[ \"$1\" = update ] || { \(Sandbox.installSQLite.replacingOccurrences(of: "\n", with: "; ")); }")
+        try sandbox.stub("apt-get", "[ \"$3\" = update ] || { \(Sandbox.installSQLite.replacingOccurrences(of: "\n", with: "; ")); }")
         let run = try sandbox.ensureSystemPackages()
         #expect(run.status == 0, "\(run.errors)")
+        let wait = "apt-get -o DPkg::Lock::Timeout=600"
         #expect(try sandbox.loggedCalls().filter { $0.hasPrefix("apt-get ") }
-                    == ["apt-get update -q", "apt-get install -y -q --no-install-recommends libsqlite3-dev sqlite3"])
+                    == ["\(wait) update -q", "\(wait) install -y -q --no-install-recommends libsqlite3-dev sqlite3"])
     }
 
     /// No install when SQLite is already usable, even with a package manager at hand.
