@@ -1,0 +1,173 @@
+import Crypto
+
+// CommonDigest's incremental hashing: a context, then Init, Update as often as needed, Final.
+// Each call returns 1, as Apple's do; a null pointer, a context that was never initialized, or
+// a context of another algorithm returns 0 and writes nothing, where C would crash or
+// overflow a buffer. A context may be made with `init()` or allocated uninitialized, as C code
+// does; it names its hash in a table (see ContextHandle), so a copy of a context in progress
+// continues the same hash rather than a separate one.
+
+/// The context of an MD5 computation.
+public struct CC_MD5_CTX: Sendable {
+    var handle = ContextHandle()
+    /// An empty context, for ``CC_MD5_Init(_:)``.
+    public init() {}
+}
+
+/// The context of a SHA-1 computation.
+public struct CC_SHA1_CTX: Sendable {
+    var handle = ContextHandle()
+    /// An empty context, for ``CC_SHA1_Init(_:)``.
+    public init() {}
+}
+
+/// The context of a SHA-224 or SHA-256 computation, as in Apple's header.
+public struct CC_SHA256_CTX: Sendable {
+    var handle = ContextHandle()
+    /// An empty context, for ``CC_SHA256_Init(_:)`` or ``CC_SHA224_Init(_:)``.
+    public init() {}
+}
+
+/// The context of a SHA-384 or SHA-512 computation, as in Apple's header.
+public struct CC_SHA512_CTX: Sendable {
+    var handle = ContextHandle()
+    /// An empty context, for ``CC_SHA512_Init(_:)`` or ``CC_SHA384_Init(_:)``.
+    public init() {}
+}
+
+/// The part the contexts share.
+protocol DigestContext {
+    var handle: ContextHandle { get set }
+}
+
+/// The hashes in progress.
+let digestStates = ContextTable<DigestState>()
+
+extension CC_MD5_CTX: DigestContext {}
+extension CC_SHA1_CTX: DigestContext {}
+extension CC_SHA256_CTX: DigestContext {}
+extension CC_SHA512_CTX: DigestContext {}
+
+extension DigestState {
+    /// Whether two states are of the same algorithm.
+    func isSameAlgorithm(as other: DigestState) -> Bool {
+        switch (self, other) {
+        case (.md5, .md5), (.sha1, .sha1), (.sha224, .sha224), (.sha256, .sha256), (.sha384, .sha384),
+             (.sha512, .sha512):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+func digestInit<Context: DigestContext>(_ context: UnsafeMutablePointer<Context>?, _ fresh: DigestState) -> Int32 {
+    guard let context else { return 0 }
+    // The memory may be uninitialized: read the handle as bytes, never as a Swift value.
+    var handle = UnsafeMutableRawPointer(context).loadUnaligned(as: ContextHandle.self)
+    digestStates.start(&handle, fresh)
+    UnsafeMutableRawPointer(context).storeBytes(of: handle, as: ContextHandle.self)
+    return 1
+}
+
+func digestUpdate<Context: DigestContext>(
+    _ context: UnsafeMutablePointer<Context>?, _ data: UnsafeRawPointer?, _ length: CC_LONG
+) -> Int32 {
+    guard let context, let input = DigestState.bytes(data, Int(length)) else { return 0 }
+    return digestStates.update(context.pointee.handle) { $0.update(input) } ? 1 : 0
+}
+
+/// Writes the digest if the context holds a hash of `algorithm`'s kind, then empties it.
+func digestFinal<Context: DigestContext>(
+    _ md: UnsafeMutablePointer<UInt8>?, _ context: UnsafeMutablePointer<Context>?, _ algorithm: DigestState
+) -> Int32 {
+    guard let md, let context, let state = digestStates.peek(context.pointee.handle),
+          state.isSameAlgorithm(as: algorithm), let state = digestStates.finish(&context.pointee.handle)
+    else { return 0 }
+    state.finalize(into: UnsafeMutableRawPointer(md))
+    return 1
+}
+
+/// Starts an MD5 computation.
+@discardableResult
+public func CC_MD5_Init(_ c: UnsafeMutablePointer<CC_MD5_CTX>!) -> Int32 { digestInit(c, .md5(Insecure.MD5())) }
+/// Adds `len` bytes at `data` to an MD5 computation.
+@discardableResult
+public func CC_MD5_Update(_ c: UnsafeMutablePointer<CC_MD5_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
+    digestUpdate(c, data, len)
+}
+/// Writes the MD5 digest (``CC_MD5_DIGEST_LENGTH`` bytes) to `md`.
+@discardableResult
+public func CC_MD5_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_MD5_CTX>!) -> Int32 {
+    digestFinal(md, c, .md5(Insecure.MD5()))
+}
+
+/// Starts a SHA-1 computation.
+@discardableResult
+public func CC_SHA1_Init(_ c: UnsafeMutablePointer<CC_SHA1_CTX>!) -> Int32 { digestInit(c, .sha1(Insecure.SHA1())) }
+/// Adds `len` bytes at `data` to a SHA-1 computation.
+@discardableResult
+public func CC_SHA1_Update(_ c: UnsafeMutablePointer<CC_SHA1_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
+    digestUpdate(c, data, len)
+}
+/// Writes the SHA-1 digest (``CC_SHA1_DIGEST_LENGTH`` bytes) to `md`.
+@discardableResult
+public func CC_SHA1_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA1_CTX>!) -> Int32 {
+    digestFinal(md, c, .sha1(Insecure.SHA1()))
+}
+
+/// Starts a SHA-224 computation.
+@discardableResult
+public func CC_SHA224_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 { digestInit(c, .sha224(SHA224())) }
+/// Adds `len` bytes at `data` to a SHA-224 computation.
+@discardableResult
+public func CC_SHA224_Update(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
+    digestUpdate(c, data, len)
+}
+/// Writes the SHA-224 digest (``CC_SHA224_DIGEST_LENGTH`` bytes) to `md`.
+@discardableResult
+public func CC_SHA224_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
+    digestFinal(md, c, .sha224(SHA224()))
+}
+
+/// Starts a SHA-256 computation.
+@discardableResult
+public func CC_SHA256_Init(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 { digestInit(c, .sha256(SHA256())) }
+/// Adds `len` bytes at `data` to a SHA-256 computation.
+@discardableResult
+public func CC_SHA256_Update(_ c: UnsafeMutablePointer<CC_SHA256_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
+    digestUpdate(c, data, len)
+}
+/// Writes the SHA-256 digest (``CC_SHA256_DIGEST_LENGTH`` bytes) to `md`.
+@discardableResult
+public func CC_SHA256_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA256_CTX>!) -> Int32 {
+    digestFinal(md, c, .sha256(SHA256()))
+}
+
+/// Starts a SHA-384 computation.
+@discardableResult
+public func CC_SHA384_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 { digestInit(c, .sha384(SHA384())) }
+/// Adds `len` bytes at `data` to a SHA-384 computation.
+@discardableResult
+public func CC_SHA384_Update(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
+    digestUpdate(c, data, len)
+}
+/// Writes the SHA-384 digest (``CC_SHA384_DIGEST_LENGTH`` bytes) to `md`.
+@discardableResult
+public func CC_SHA384_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
+    digestFinal(md, c, .sha384(SHA384()))
+}
+
+/// Starts a SHA-512 computation.
+@discardableResult
+public func CC_SHA512_Init(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 { digestInit(c, .sha512(SHA512())) }
+/// Adds `len` bytes at `data` to a SHA-512 computation.
+@discardableResult
+public func CC_SHA512_Update(_ c: UnsafeMutablePointer<CC_SHA512_CTX>!, _ data: UnsafeRawPointer!, _ len: CC_LONG) -> Int32 {
+    digestUpdate(c, data, len)
+}
+/// Writes the SHA-512 digest (``CC_SHA512_DIGEST_LENGTH`` bytes) to `md`.
+@discardableResult
+public func CC_SHA512_Final(_ md: UnsafeMutablePointer<UInt8>!, _ c: UnsafeMutablePointer<CC_SHA512_CTX>!) -> Int32 {
+    digestFinal(md, c, .sha512(SHA512()))
+}
