@@ -2,8 +2,9 @@ import CommonCrypto
 import Foundation
 import Testing
 
-// Code written as the libraries that call CommonCrypto write it, unchanged but for names, to
-// show it compiles against this module and gives the results it gives on Apple platforms.
+// Code written as the libraries that call CommonCrypto write it (their call shapes, types and
+// conversions), to show it compiles against this module and gives the results it gives on
+// Apple platforms.
 
 /// SwiftyRSA's digests for signing: one-shot calls on `Data`'s bytes, the digest type chosen
 /// by its length and function.
@@ -180,6 +181,38 @@ private enum SecureDefaultsStyle {
     }
 }
 
+/// Heimdall's hybrid encryption: an AES key used with a null IV through `NSData`'s bytes, and
+/// its message digest for signing.
+private enum HeimdallStyle {
+    static func encrypt(_ data: NSData, aesKey: NSData) -> NSData? {
+        let encryptedData = NSMutableData(length: data.length + kCCBlockSizeAES128)!
+        var encryptedLength: Int = 0
+        let result = CCCrypt(CCOperation(kCCEncrypt), CCAlgorithm(kCCAlgorithmAES128), CCOptions(kCCOptionPKCS7Padding),
+                             aesKey.bytes, aesKey.length, nil, data.bytes, data.length, encryptedData.mutableBytes,
+                             encryptedData.length, &encryptedLength)
+        guard result == CCCryptorStatus(kCCSuccess) else { return nil }
+        encryptedData.length = encryptedLength
+        return encryptedData
+    }
+
+    static func decrypt(_ data: NSData, aesKey: NSData) -> NSData? {
+        let decryptedData = NSMutableData(length: data.length + kCCBlockSizeAES128)!
+        var decryptedLength: Int = 0
+        let result = CCCrypt(CCOperation(kCCDecrypt), CCAlgorithm(kCCAlgorithmAES128), CCOptions(kCCOptionPKCS7Padding),
+                             aesKey.bytes, aesKey.length, nil, data.bytes, data.length, decryptedData.mutableBytes,
+                             decryptedData.length, &decryptedLength)
+        guard result == CCCryptorStatus(kCCSuccess) else { return nil }
+        decryptedData.length = decryptedLength
+        return decryptedData
+    }
+
+    static func digest(_ data: NSData) -> [UInt8] {
+        var hash = [UInt8](repeating: 0, count: Int(CC_SHA256_DIGEST_LENGTH))
+        CC_SHA256(data.bytes, CC_LONG(data.length), &hash)
+        return hash
+    }
+}
+
 /// Heimdall's and the common snippets' hashing: a context, Init, Update, Final, on `NSData`
 /// and on memory allocated for the context.
 private enum SnippetStyle {
@@ -297,6 +330,17 @@ private enum SnippetStyle {
                                        input: [UInt8](secret))
         #expect([UInt8](encrypted) == expected)
         #expect(SecureDefaultsStyle.crypt(kCCDecrypt, encrypted, key: key, iv: iv) == secret)
+    }
+
+    /// A null IV is a block of zeros, as openssl's all-zero -iv.
+    @Test func heimdallCalls() throws {
+        let key = randomBytes(32), message = randomBytes(77)
+        let encrypted = try #require(HeimdallStyle.encrypt(Data(message) as NSData, aesKey: Data(key) as NSData))
+        let expected = try OpenSSL.run(["enc", "-aes-256-cbc", "-K", hex(key), "-iv", String(repeating: "0", count: 32)],
+                                       input: message)
+        #expect([UInt8](encrypted as Data) == expected)
+        #expect(HeimdallStyle.decrypt(encrypted, aesKey: Data(key) as NSData) == Data(message) as NSData)
+        #expect(HeimdallStyle.digest(Data(message) as NSData) == (try OpenSSL.run(["dgst", "-sha256", "-binary"], input: message)))
     }
 
     @Test func snippetCalls() throws {
