@@ -120,14 +120,22 @@ final class Cryptor {
             last = held
         }
         defer { Self.zero(&last) }
+        // A failed end leaves the cryptor as it was, so that a call with a larger buffer can follow.
+        let chainBefore = chain
         guard var result = try? transform(last) else { return .failure(StatusCode(kCCUnspecifiedError)) }
         defer { Self.zero(&result) }
         var length = result.count
         if !encrypting {
-            guard let unpadded = Self.unpaddedLength(result) else { return .failure(StatusCode(kCCDecodeError)) }
+            guard let unpadded = Self.unpaddedLength(result) else {
+                chain = chainBefore
+                return .failure(StatusCode(kCCDecodeError))
+            }
             length = unpadded
         }
-        if output.count < length { return .failure(StatusCode(kCCBufferTooSmall, needed: length)) }
+        if output.count < length {
+            chain = chainBefore
+            return .failure(StatusCode(kCCBufferTooSmall, needed: length))
+        }
         result.withUnsafeBytes { output.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: length) }
         Self.zero(&held)
         return .success(length)

@@ -152,6 +152,28 @@ import Testing
         #expect(exact.status == kCCSuccess && exact.output == message)
     }
 
+    /// CCCryptorFinal with too little room says so and can be called again with more.
+    @Test func finalWithTooLittleRoomCanBeRetried() {
+        let key = randomBytes(16), iv = randomBytes(16), message = randomBytes(40)
+        for op in [kCCEncrypt, kCCDecrypt] {
+            let input = op == kCCEncrypt ? message
+                : Self.crypt(kCCEncrypt, kCCOptionPKCS7Padding, key: key, iv: iv, message).output
+            var cryptor: CCCryptorRef?
+            CCCryptorCreate(CCOperation(op), 0, CCOptions(kCCOptionPKCS7Padding), key, 16, iv, &cryptor)
+            defer { CCCryptorRelease(cryptor) }
+            var output = [UInt8](repeating: 0, count: 64)
+            var moved = 0
+            #expect(CCCryptorUpdate(cryptor, input, input.count, &output, 64, &moved) == kCCSuccess)
+            var result = Array(output[..<moved])
+            var small = [UInt8](repeating: 0, count: 4)
+            #expect(CCCryptorFinal(cryptor, &small, small.count, &moved) == kCCBufferTooSmall)
+            #expect(moved == (op == kCCEncrypt ? 16 : 8))
+            #expect(CCCryptorFinal(cryptor, &output, 64, &moved) == kCCSuccess)
+            result += output[..<moved]
+            #expect(result == Self.crypt(op, kCCOptionPKCS7Padding, key: key, iv: iv, input).output)
+        }
+    }
+
     /// Apple's statuses for bad input, never a crash.
     @Test func badInput() {
         let key = randomBytes(16)

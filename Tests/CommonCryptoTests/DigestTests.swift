@@ -114,6 +114,37 @@ import Testing
         }
     }
 
+    /// Contexts in progress on many threads at once keep to their own computations.
+    @Test func contextsOnManyThreads() {
+        let messages = (0..<16).map { _ in randomBytes(2000) }
+        // Each thread writes its own two slots.
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: messages.count * 2)
+        results.initialize(repeating: [])
+        defer { results.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: messages.count) { index in
+            let message = messages[index]
+            var context = CC_SHA256_CTX()
+            var hmac = CCHmacContext()
+            CC_SHA256_Init(&context)
+            CCHmacInit(&hmac, CCHmacAlgorithm(kCCHmacAlgSHA256), "key", 3)
+            for start in stride(from: 0, to: message.count, by: 100) {
+                CC_SHA256_Update(&context, Array(message[start..<start + 100]), 100)
+                CCHmacUpdate(&hmac, Array(message[start..<start + 100]), 100)
+            }
+            var digest = [UInt8](repeating: 0, count: 32), mac = [UInt8](repeating: 0, count: 32)
+            CC_SHA256_Final(&digest, &context)
+            CCHmacFinal(&hmac, &mac)
+            results[index * 2] = digest
+            results[index * 2 + 1] = mac
+        }
+        for (index, message) in messages.enumerated() {
+            #expect(results[index * 2] == Self.digest("sha256", message))
+            var mac = [UInt8](repeating: 0, count: 32)
+            CCHmac(CCHmacAlgorithm(kCCHmacAlgSHA256), "key", 3, message, message.count, &mac)
+            #expect(results[index * 2 + 1] == mac)
+        }
+    }
+
     /// Bad calls return 0 or nil and write nothing, rather than crash or overflow.
     @Test func badCallsWriteNothing() {
         var output = [UInt8](repeating: 0xEE, count: 32)
