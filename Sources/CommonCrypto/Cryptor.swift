@@ -5,28 +5,35 @@ import Foundation
 import Glibc
 #endif
 
-/// An AES cryptor in CBC or ECB mode, with or without PKCS #7 padding, behind a `CCCryptorRef`.
+/// An AES cryptor in CBC, ECB or CTR mode, with or without PKCS #7 padding, behind a `CCCryptorRef`.
 ///
 /// CBC runs on CryptoExtras' `AES._CBC` (whole blocks, no padding, chained through the last
-/// ciphertext block), ECB on the AES block function `AES.permute`; this type does only the
-/// buffering and the padding, as Apple's cryptor does: input is held until a whole block is
-/// there, and a decryptor with padding holds the last block back until ``finish(into:)``.
+/// ciphertext block), ECB on the AES block function `AES.permute`, CTR on `AES._CTR`; this type
+/// does only the buffering and the padding, as Apple's cryptor does: input is held until a
+/// whole block is there, and a decryptor with padding holds the last block back until
+/// ``finish(into:)``. CTR is a stream: every byte in gives a byte out, and padding is ignored.
 final class Cryptor {
     static let blockSize = 16
 
+    enum Mode {
+        case ecb, cbc, ctr
+    }
+
     let encrypting: Bool
-    let ecb: Bool
+    let mode: Mode
     let padding: Bool
     private let key: SymmetricKey
     /// CBC's chaining value: the IV, then the last ciphertext block.
     private var chain: [UInt8]
     /// Input not yet processed: less than a block, or up to a block held back for the padding.
     private var held: [UInt8] = []
+    /// CTR's keystream left over from the last block used: the counter's block was used in part.
+    private var keystream: [UInt8] = []
 
-    init(encrypting: Bool, ecb: Bool, padding: Bool, key: SymmetricKey, iv: UnsafeRawPointer?) {
+    init(encrypting: Bool, mode: Mode, padding: Bool, key: SymmetricKey, iv: UnsafeRawPointer?) {
         self.encrypting = encrypting
-        self.ecb = ecb
-        self.padding = padding
+        self.mode = mode
+        self.padding = mode == .ctr ? false : padding
         self.key = key
         self.chain = Self.initialVector(iv)
     }
@@ -34,6 +41,7 @@ final class Cryptor {
     deinit {
         Self.zero(&chain)
         Self.zero(&held)
+        Self.zero(&keystream)
     }
 
     /// Apple's rule: a null IV is a block of zeros.
@@ -53,12 +61,14 @@ final class Cryptor {
     /// Starts over with a new IV (null: zeros), dropping held input, as `CCCryptorReset` does.
     func reset(iv: UnsafeRawPointer?) {
         Self.zero(&held)
+        Self.zero(&keystream)
         Self.zero(&chain)
         chain = Self.initialVector(iv)
     }
 
     /// How many input bytes an update of `inputLength` more bytes processes now.
     private func processedByUpdate(_ inputLength: Int) -> Int {
+        if mode == .ctr { return inputLength }
         let total = held.count + inputLength
         var whole = total / Self.blockSize * Self.blockSize
         // A decryptor with padding keeps the last whole block until the end: it may be the padding.
@@ -72,6 +82,7 @@ final class Cryptor {
     /// end together: Apple's `CCCryptorGetOutputLength`.
     func outputLength(_ inputLength: Int, final: Bool) -> Int {
         let total = held.count + inputLength
+        if mode == .ctr { return total }
         if encrypting {
             let whole = total / Self.blockSize * Self.blockSize
             return final && padding ? whole + Self.blockSize : whole
@@ -91,7 +102,7 @@ final class Cryptor {
         Self.zero(&pending)
         defer { Self.zero(&blocks) }
         guard !blocks.isEmpty else { return .success(0) }
-        guard var result = try? transform(blocks) else { return .failure(StatusCode(kCCUnspecifiedError)) }
+        guard var result = try? (mode == .ctr ? counterMode(blocks) : transform(blocks)) else { return .failure(StatusCode(kCCUnspecifiedError)) }
         defer { Self.zero(&result) }
         result.withUnsafeBytes { output.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         return .success(result.count)
@@ -100,6 +111,7 @@ final class Cryptor {
     /// Ends the operation: pads and encrypts the last block, or decrypts it and removes the
     /// padding. Returns the bytes written or a status.
     func finish(into output: UnsafeMutableRawBufferPointer) -> Result<Int, StatusCode> {
+        if mode == .ctr { return .success(0) }
         var last: [UInt8]
         if encrypting {
             if padding {
@@ -154,9 +166,45 @@ final class Cryptor {
         return bad == 0 ? blockSize - pad : nil
     }
 
+    /// CTR: XORs the input with the keystream, which CryptoExtras' `AES._CTR` gives as the
+    /// encryption of zeros from the current counter; the counter (the IV, big-endian over all
+    /// 128 bits) advances by the blocks used, and the rest of a block used in part is kept.
+    private func counterMode(_ input: [UInt8]) throws -> [UInt8] {
+        var output = input
+        var offset = 0
+        while offset < output.count {
+            if keystream.isEmpty {
+                let blocks = (output.count - offset + Self.blockSize - 1) / Self.blockSize
+                let zeros = [UInt8](repeating: 0, count: blocks * Self.blockSize)
+                var stream = try AES._CTR.encrypt(zeros, using: key, nonce: AES._CTR.Nonce(nonceBytes: chain))
+                keystream = [UInt8](stream)
+                stream.resetBytes(in: 0..<stream.count)
+                Self.advance(&chain, by: blocks)
+            }
+            let used = min(keystream.count, output.count - offset)
+            for index in 0..<used { output[offset + index] ^= keystream[index] }
+            keystream.withUnsafeMutableBytes { explicit_bzero($0.baseAddress!, used) }
+            keystream.removeFirst(used)
+            offset += used
+        }
+        return output
+    }
+
+    /// Adds `blocks` to a big-endian 128-bit counter, wrapping around as AES-CTR's counter does.
+    private static func advance(_ counter: inout [UInt8], by blocks: Int) {
+        var carry = UInt64(blocks)
+        var index = counter.count - 1
+        while carry > 0 && index >= 0 {
+            let sum = UInt64(counter[index]) + (carry & 0xFF)
+            counter[index] = UInt8(truncatingIfNeeded: sum)
+            carry = (carry >> 8) + (sum >> 8)
+            index -= 1
+        }
+    }
+
     /// Encrypts or decrypts whole blocks, and advances CBC's chain.
     private func transform(_ blocks: [UInt8]) throws -> [UInt8] {
-        if ecb {
+        if mode == .ecb {
             var output = [UInt8]()
             output.reserveCapacity(blocks.count)
             var block = [UInt8](repeating: 0, count: Self.blockSize)

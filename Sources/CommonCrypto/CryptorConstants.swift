@@ -77,3 +77,37 @@ public var kCCBlockSizeCAST: Int { 8 }
 public var kCCBlockSizeRC2: Int { 8 }
 /// Blowfish's block, in bytes.
 public var kCCBlockSizeBlowfish: Int { 8 }
+
+/// A mode of ``CCCryptorCreateWithMode(_:_:_:_:_:_:_:_:_:_:_:_:)``.
+public typealias CCMode = UInt32
+/// A padding of ``CCCryptorCreateWithMode(_:_:_:_:_:_:_:_:_:_:_:_:)``.
+public typealias CCPadding = UInt32
+/// Options of a mode.
+public typealias CCModeOptions = UInt32
+
+/// Electronic codebook.
+public var kCCModeECB: Int { 1 }
+/// Cipher block chaining.
+public var kCCModeCBC: Int { 2 }
+/// Cipher feedback: not available here (``kCCUnimplemented``).
+public var kCCModeCFB: Int { 3 }
+/// Counter mode, big-endian.
+public var kCCModeCTR: Int { 4 }
+/// Output feedback: not available here (``kCCUnimplemented``).
+public var kCCModeOFB: Int { 7 }
+/// XTS: not available here (``kCCUnimplemented``).
+public var kCCModeXTS: Int { 8 }
+/// RC4 as a mode: not available here (``kCCUnimplemented``).
+public var kCCModeRC4: Int { 9 }
+/// 8-bit cipher feedback: not available here (``kCCUnimplemented``).
+public var kCCModeCFB8: Int { 10 }
+
+/// No padding.
+public var ccNoPadding: Int { 0 }
+/// PKCS #7 padding.
+public var ccPKCS7Padding: Int { 1 }
+
+/// A little-endian counter: not available (``kCCUnimplemented``), as on Apple platforms.
+public var kCCModeOptionCTR_LE: Int { 0x0001 }
+/// A big-endian counter, the one CTR uses.
+public var kCCModeOptionCTR_BE: Int { 0x0002 }

@@ -32,7 +32,7 @@ private final class LiveCryptors: @unchecked Sendable {
 
 /// Checks the arguments of a cryptor and makes it, or returns the status Apple returns.
 private func makeCryptor(
-    _ op: CCOperation, _ alg: CCAlgorithm, _ options: CCOptions, _ key: UnsafeRawPointer?, _ keyLength: Int,
+    _ op: CCOperation, _ mode: Cryptor.Mode, _ alg: CCAlgorithm, padding: Bool, _ key: UnsafeRawPointer?, _ keyLength: Int,
     _ iv: UnsafeRawPointer?
 ) -> Result<Cryptor, StatusCode> {
     guard op == CCOperation(kCCEncrypt) || op == CCOperation(kCCDecrypt) else { return .failure(StatusCode(kCCParamError)) }
@@ -45,12 +45,16 @@ private func makeCryptor(
     }
     // SymmetricKey keeps its copy of the key in memory swift-crypto zeroes when it is freed.
     let symmetricKey = SymmetricKey(data: UnsafeRawBufferPointer(start: key, count: keyLength))
-    let cryptor = Cryptor(
-        encrypting: op == CCOperation(kCCEncrypt),
-        ecb: options & CCOptions(kCCOptionECBMode) != 0,
-        padding: options & CCOptions(kCCOptionPKCS7Padding) != 0,
-        key: symmetricKey, iv: iv)
-    return .success(cryptor)
+    return .success(Cryptor(encrypting: op == CCOperation(kCCEncrypt), mode: mode, padding: padding, key: symmetricKey, iv: iv))
+}
+
+/// A cryptor of `CCCryptorCreate` and `CCCrypt`: CBC, or ECB with ``kCCOptionECBMode``.
+private func makeCryptor(
+    _ op: CCOperation, _ alg: CCAlgorithm, _ options: CCOptions, _ key: UnsafeRawPointer?, _ keyLength: Int,
+    _ iv: UnsafeRawPointer?
+) -> Result<Cryptor, StatusCode> {
+    let mode: Cryptor.Mode = options & CCOptions(kCCOptionECBMode) != 0 ? .ecb : .cbc
+    return makeCryptor(op, mode, alg, padding: options & CCOptions(kCCOptionPKCS7Padding) != 0, key, keyLength, iv)
 }
 
 /// The bytes of a C input buffer; a null pointer passes only with a zero length.
@@ -81,6 +85,40 @@ public func CCCryptorCreate(
         return status(kCCSuccess)
     case .failure(let failure):
         cryptorRef.pointee = nil
+        return status(failure.code)
+    }
+}
+
+/// Makes a cryptor for AES in a mode: ``kCCModeECB``, ``kCCModeCBC`` (with ``ccNoPadding`` or
+/// ``ccPKCS7Padding``) or ``kCCModeCTR`` (a stream with a 128-bit big-endian counter starting
+/// at `iv`; padding is ignored). The tweak and the number of rounds are not used. Returns
+/// ``kCCUnimplemented`` for Apple's other modes, ``kCCParamError`` for an unknown mode or
+/// padding, and otherwise what ``CCCryptorCreate(_:_:_:_:_:_:_:)`` returns.
+@discardableResult
+public func CCCryptorCreateWithMode(
+    _ op: CCOperation, _ mode: CCMode, _ alg: CCAlgorithm, _ padding: CCPadding, _ iv: UnsafeRawPointer!,
+    _ key: UnsafeRawPointer!, _ keyLength: Int, _ tweak: UnsafeRawPointer!, _ tweakLength: Int, _ numRounds: Int32,
+    _ options: CCModeOptions, _ cryptorRef: UnsafeMutablePointer<CCCryptorRef?>!
+) -> CCCryptorStatus {
+    guard let cryptorRef else { return status(kCCParamError) }
+    cryptorRef.pointee = nil
+    let cryptorMode: Cryptor.Mode
+    switch Int(mode) {
+    case kCCModeECB: cryptorMode = .ecb
+    case kCCModeCBC: cryptorMode = .cbc
+    case kCCModeCTR:
+        // Apple's CTR counts big-endian; the little-endian option was never implemented.
+        guard options & CCModeOptions(kCCModeOptionCTR_LE) == 0 else { return status(kCCUnimplemented) }
+        cryptorMode = .ctr
+    case kCCModeCFB, kCCModeOFB, kCCModeXTS, kCCModeRC4, kCCModeCFB8: return status(kCCUnimplemented)
+    default: return status(kCCParamError)
+    }
+    guard padding == CCPadding(ccNoPadding) || padding == CCPadding(ccPKCS7Padding) else { return status(kCCParamError) }
+    switch makeCryptor(op, cryptorMode, alg, padding: padding == CCPadding(ccPKCS7Padding), key, keyLength, iv) {
+    case .success(let cryptor):
+        cryptorRef.pointee = LiveCryptors.shared.add(cryptor)
+        return status(kCCSuccess)
+    case .failure(let failure):
         return status(failure.code)
     }
 }
