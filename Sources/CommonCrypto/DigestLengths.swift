@@ -1,5 +1,6 @@
 // The sizes of CommonDigest's hashes. Apple's header defines them as macros, which Swift
 // imports as `Int32`: code writes `Int(CC_SHA256_DIGEST_LENGTH)` or `CC_LONG(CC_SHA1_DIGEST_LENGTH)`.
+// The `_BLOCK_LONG` macros, computed with sizeof, are not imported into Swift, so not here either.
 
 /// The length type of CommonDigest's calls.
 public typealias CC_LONG = UInt32
@@ -10,14 +11,10 @@ public typealias CC_LONG64 = UInt64
 public var CC_MD5_DIGEST_LENGTH: Int32 { 16 }
 /// The size of MD5's block, in bytes.
 public var CC_MD5_BLOCK_BYTES: Int32 { 64 }
-/// The size of MD5's block, in 32-bit words.
-public var CC_MD5_BLOCK_LONG: Int32 { 16 }
 /// The size of a SHA-1 digest, in bytes.
 public var CC_SHA1_DIGEST_LENGTH: Int32 { 20 }
 /// The size of SHA-1's block, in bytes.
 public var CC_SHA1_BLOCK_BYTES: Int32 { 64 }
-/// The size of SHA-1's block, in 32-bit words.
-public var CC_SHA1_BLOCK_LONG: Int32 { 16 }
 /// The size of a SHA-224 digest, in bytes.
 public var CC_SHA224_DIGEST_LENGTH: Int32 { 28 }
 /// The size of SHA-224's block, in bytes.
