@@ -37,6 +37,18 @@ import Testing
         let edSignature = try edKey.signature(for: Data("message".utf8))
         #expect(edKey.publicKey.isValidSignature(edSignature, for: Data("message".utf8)))
 
+        // JOSESwift's shapes: keys through their X9.63 and raw forms, ECDH over P-256 with the
+        // shared secret's bytes, and signatures through their raw form.
+        let agreementKey = P256.KeyAgreement.PrivateKey()
+        let peer = try P256.KeyAgreement.PublicKey(x963Representation: P256.KeyAgreement.PrivateKey().publicKey.x963Representation)
+        let secret = try agreementKey.sharedSecretFromKeyAgreement(with: peer)
+        #expect(secret.withUnsafeBytes { $0.count } == 32)
+        let rawSignature = try P256.Signing.ECDSASignature(rawRepresentation: signature.rawRepresentation)
+        let publicKey = try P256.Signing.PublicKey(rawRepresentation: signingKey.publicKey.rawRepresentation)
+        #expect(publicKey.isValidSignature(rawSignature, for: SHA256.hash(data: Data("message".utf8))))
+        let p521 = P521.Signing.PrivateKey()
+        #expect(p521.publicKey.isValidSignature(try p521.signature(for: Data("m".utf8)), for: Data("m".utf8)))
+
         let wrapped = try AES.KeyWrap.wrap(aesKey, using: SymmetricKey(size: .bits128))
         #expect(wrapped.count == 40)
     }
