@@ -41,7 +41,7 @@ let package = Package(
         // Apple's CommonCrypto on Linux (digests, HMAC, AES, PBKDF2, AES key wrap, random bytes)
         // over swift-crypto. On Apple platforms, depend on it only `.when(platforms: [.linux])`
         // and use the system's.
-        .library(name: "CommonCrypto", targets: ["CommonCrypto"]),
+        .library(name: "CommonCrypto", targets: ["CommonCrypto", "CommonCryptoImplementation"]),
         // `import CryptoKit` on Linux: re-exports swift-crypto's `Crypto`, CryptoKit's API.
         .library(name: "CryptoKit", targets: ["CryptoKit"]),
         // A Secret Service (org.freedesktop.secrets) provider over the keychain, for libsecret,
@@ -433,13 +433,19 @@ let package = Package(
             name: "LocalAuthenticationTests",
             dependencies: ["TestSupport", "TestTags", "LocalAuthentication", "PresenceWorker", "KeychainCore"]
         ),
-        // Apple's CommonCrypto names over swift-crypto; needs no system package.
+        // Apple's CommonCrypto on Linux, needing no system package: a C module with Apple's
+        // declarations, so that Swift imports them as it imports Apple's headers, and so that no
+        // Swift module named CommonCrypto sits on the build's shared module path, where swift-crypto's
+        // CryptoExtras (`#if canImport(CommonCrypto)`) would find it and depend on it in a cycle.
+        .target(name: "CommonCrypto"),
+        // The functions the CommonCrypto module declares, exported under their C names.
         .target(
-            name: "CommonCrypto",
+            name: "CommonCryptoImplementation",
             dependencies: [
+                "CommonCrypto",
                 // Digests, HMAC and AES key wrap.
                 .product(name: "Crypto", package: "swift-crypto"),
-                // AES-CBC, the AES block function (ECB) and PBKDF2.
+                // AES-CBC, AES-CTR, the AES block function (ECB) and PBKDF2.
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
@@ -451,7 +457,7 @@ let package = Package(
         // compiles code written as the libraries that call CommonCrypto and CryptoKit write it.
         .testTarget(
             name: "CommonCryptoTests",
-            dependencies: ["CommonCrypto", "CryptoKit"]
+            dependencies: ["CommonCrypto", "CommonCryptoImplementation", "CryptoKit"]
         ),
         // TPM 2.0 keys through tpm2-tss, loaded with dlopen: compiled against its headers when
         // libtss2-dev is there, a stub that reports no TPM support otherwise; never linked.

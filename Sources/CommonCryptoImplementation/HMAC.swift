@@ -1,38 +1,10 @@
+import CommonCrypto
 import Crypto
 
-// CommonHMAC over swift-crypto's HMAC. The calls return nothing, as Apple's do: an unknown
+// CommonHMAC over swift-crypto's HMAC; the declarations are the CommonCrypto C module's. The calls return nothing, as Apple's do: an unknown
 // algorithm, a null pointer with a nonzero length, or a context never initialized writes no
 // MAC, where C would read or write out of bounds.
 
-/// An HMAC algorithm of CommonHMAC.
-public typealias CCHmacAlgorithm = UInt32
-
-/// HMAC with SHA-1.
-public var kCCHmacAlgSHA1: Int { 0 }
-/// HMAC with MD5.
-public var kCCHmacAlgMD5: Int { 1 }
-/// HMAC with SHA-256.
-public var kCCHmacAlgSHA256: Int { 2 }
-/// HMAC with SHA-384.
-public var kCCHmacAlgSHA384: Int { 3 }
-/// HMAC with SHA-512.
-public var kCCHmacAlgSHA512: Int { 4 }
-/// HMAC with SHA-224.
-public var kCCHmacAlgSHA224: Int { 5 }
-
-/// The size of Apple's HMAC context, in 32-bit words.
-public var CC_HMAC_CONTEXT_SIZE: Int32 { 96 }
-
-/// The context of an HMAC computation: ``CCHmacInit(_:_:_:_:)``, ``CCHmacUpdate(_:_:_:)``,
-/// ``CCHmacFinal(_:_:)``. Make one with `init()`, or allocate it uninitialized as C code does.
-/// It names its HMAC in a table: a copy of a context in progress continues the same HMAC.
-public struct CCHmacContext: Sendable {
-    var handle = ContextHandle()
-    /// An empty context.
-    public init() {}
-}
-
-/// An HMAC in progress, over swift-crypto's HMAC, which keeps the key in memory it zeroes.
 /// The HMACs in progress.
 let hmacStates = ContextTable<HMACState>()
 
@@ -85,34 +57,40 @@ enum HMACState: Sendable {
 }
 
 /// Starts an HMAC computation with `algorithm` and the `keyLength` bytes at `key`.
-public func CCHmacInit(_ ctx: UnsafeMutablePointer<CCHmacContext>!, _ algorithm: CCHmacAlgorithm, _ key: UnsafeRawPointer!,
+@_cdecl("CCHmacInit")
+func exportedCCHmacInit(_ ctx: UnsafeMutableRawPointer?, _ algorithm: CCHmacAlgorithm, _ key: UnsafeRawPointer!,
                        _ keyLength: Int) {
     guard let ctx else { return }
-    // The memory may be uninitialized: read the handle as bytes, never as a Swift value.
-    var handle = UnsafeMutableRawPointer(ctx).loadUnaligned(as: ContextHandle.self)
+    var handle = ContextHandle.load(from: ctx)
     if let keyBytes = DigestState.bytes(key, keyLength), let state = HMACState(algorithm: algorithm, key: keyBytes) {
         hmacStates.start(&handle, state)
     } else {
         _ = hmacStates.finish(&handle)
     }
-    UnsafeMutableRawPointer(ctx).storeBytes(of: handle, as: ContextHandle.self)
+    handle.store(to: ctx)
 }
 
 /// Adds `dataLength` bytes at `data` to an HMAC computation.
-public func CCHmacUpdate(_ ctx: UnsafeMutablePointer<CCHmacContext>!, _ data: UnsafeRawPointer!, _ dataLength: Int) {
+@_cdecl("CCHmacUpdate")
+func exportedCCHmacUpdate(_ ctx: UnsafeMutableRawPointer?, _ data: UnsafeRawPointer!, _ dataLength: Int) {
     guard let ctx, let input = DigestState.bytes(data, dataLength) else { return }
-    _ = hmacStates.update(ctx.pointee.handle) { $0.update(input) }
+    _ = hmacStates.update(ContextHandle.load(from: ctx)) { $0.update(input) }
 }
 
 /// Writes the MAC (the algorithm's digest length) to `macOut`, and empties the context.
-public func CCHmacFinal(_ ctx: UnsafeMutablePointer<CCHmacContext>!, _ macOut: UnsafeMutableRawPointer!) {
-    guard let ctx, let macOut, let state = hmacStates.finish(&ctx.pointee.handle) else { return }
+@_cdecl("CCHmacFinal")
+func exportedCCHmacFinal(_ ctx: UnsafeMutableRawPointer?, _ macOut: UnsafeMutableRawPointer!) {
+    guard let ctx, let macOut else { return }
+    var handle = ContextHandle.load(from: ctx)
+    guard let state = hmacStates.finish(&handle) else { return }
+    handle.store(to: ctx)
     state.finalize(into: macOut)
 }
 
 /// Computes the HMAC of `dataLength` bytes at `data` with `algorithm` and the `keyLength` bytes
 /// at `key`, into `macOut` (the algorithm's digest length).
-public func CCHmac(_ algorithm: CCHmacAlgorithm, _ key: UnsafeRawPointer!, _ keyLength: Int, _ data: UnsafeRawPointer!,
+@_cdecl("CCHmac")
+func exportedCCHmac(_ algorithm: CCHmacAlgorithm, _ key: UnsafeRawPointer!, _ keyLength: Int, _ data: UnsafeRawPointer!,
                    _ dataLength: Int, _ macOut: UnsafeMutableRawPointer!) {
     guard let macOut, let keyBytes = DigestState.bytes(key, keyLength), let input = DigestState.bytes(data, dataLength),
           var state = HMACState(algorithm: algorithm, key: keyBytes)

@@ -3,10 +3,9 @@ import Foundation
 /// What a CommonDigest or CommonHMAC context holds: a number naming its state in a table.
 ///
 /// Apple's contexts are plain C structures, and code allocates them without initializing them
-/// (`UnsafeMutablePointer<CCHmacContext>.allocate(capacity: 1)`, then `CCHmacInit`). A context
-/// that stored swift-crypto's state itself would release garbage when such memory is assigned;
-/// a context of two integers can be written over whatever the memory held. The check word
-/// tells a handle that Init wrote from leftover bytes.
+/// (`UnsafeMutablePointer<CCHmacContext>.allocate(capacity: 1)`, then `CCHmacInit`), or copies
+/// them; swift-crypto's state cannot live in such memory, so the context's first 16 bytes hold
+/// this handle instead. The check word tells a handle that Init wrote from leftover bytes.
 struct ContextHandle: Sendable, Equatable {
     var id: UInt64 = 0
     var check: UInt64 = 0
@@ -18,6 +17,16 @@ struct ContextHandle: Sendable, Equatable {
         var id: UInt64 = 0
         while id == 0 { id = generator.next() }
         return ContextHandle(id: id, check: id ^ checkMask)
+    }
+
+    /// The handle at the start of a context, read as bytes: the memory may never have been
+    /// initialized.
+    static func load(from context: UnsafeMutableRawPointer) -> ContextHandle {
+        context.loadUnaligned(as: ContextHandle.self)
+    }
+
+    func store(to context: UnsafeMutableRawPointer) {
+        context.storeBytes(of: self, as: ContextHandle.self)
     }
 
     /// Whether this handle was written by Init, rather than being zeros or leftover bytes.

@@ -1,37 +1,20 @@
+import CommonCrypto
 import Crypto
 
 // CommonSymmetricKeywrap: AES key wrap (RFC 3394) on swift-crypto's AES.KeyWrap.
 
-/// A key wrapping algorithm.
-public typealias CCWrappingAlgorithm = UInt32
-
-/// AES key wrap, RFC 3394.
-public var kCCWRAPAES: Int { 1 }
-
-private let rfc3394InitialValue: [UInt8] = [0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6]
-
-/// RFC 3394's default initial value, A6A6A6A6A6A6A6A6: the only one these calls take.
-nonisolated(unsafe) public let CCrfc3394_iv: UnsafePointer<UInt8>! = {
-    let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: rfc3394InitialValue.count)
-    pointer.initialize(from: rfc3394InitialValue, count: rfc3394InitialValue.count)
-    return UnsafePointer(pointer)
-}()
-
-/// The length of ``CCrfc3394_iv``: 8.
-public let CCrfc3394_ivLen: Int = 8
-
 /// Whether an IV is RFC 3394's default, which is what swift-crypto's key wrap uses.
 private func isDefaultInitialValue(_ iv: UnsafePointer<UInt8>?, _ ivLen: Int) -> Bool {
     guard let iv, ivLen == CCrfc3394_ivLen else { return false }
-    return Array(UnsafeBufferPointer(start: iv, count: ivLen)) == rfc3394InitialValue
+    return Array(UnsafeBufferPointer(start: iv, count: ivLen)) == Array(UnsafeBufferPointer(start: CCrfc3394_iv, count: ivLen))
 }
 
 /// Wraps the `rawKeyLen` bytes at `rawKey` (at least 16, a multiple of 8) under the key
 /// encryption key `kek` (16, 24 or 32 bytes) into `wrappedKey`, whose size `wrappedKeyLen`
 /// gives (at least ``CCSymmetricWrappedSize(_:_:)``) and receives. Returns ``kCCSuccess`` or
 /// ``kCCParamError``, which an IV other than ``CCrfc3394_iv`` also gets.
-@discardableResult
-public func CCSymmetricKeyWrap(
+@_cdecl("CCSymmetricKeyWrap")
+func exportedCCSymmetricKeyWrap(
     _ algorithm: CCWrappingAlgorithm, _ iv: UnsafePointer<UInt8>!, _ ivLen: Int, _ kek: UnsafePointer<UInt8>!, _ kekLen: Int,
     _ rawKey: UnsafePointer<UInt8>!, _ rawKeyLen: Int, _ wrappedKey: UnsafeMutablePointer<UInt8>!,
     _ wrappedKeyLen: UnsafeMutablePointer<Int>!
@@ -52,8 +35,8 @@ public func CCSymmetricKeyWrap(
 /// `rawKeyLen` gives (at least ``CCSymmetricUnwrappedSize(_:_:)``) and receives. Returns
 /// ``kCCSuccess``, ``kCCParamError`` for bad parameters, or ``kCCDecodeError`` when the wrapped
 /// key fails its integrity check (a wrong key encryption key, or altered bytes), writing nothing.
-@discardableResult
-public func CCSymmetricKeyUnwrap(
+@_cdecl("CCSymmetricKeyUnwrap")
+func exportedCCSymmetricKeyUnwrap(
     _ algorithm: CCWrappingAlgorithm, _ iv: UnsafePointer<UInt8>!, _ ivLen: Int, _ kek: UnsafePointer<UInt8>!, _ kekLen: Int,
     _ wrappedKey: UnsafePointer<UInt8>!, _ wrappedKeyLen: Int, _ rawKey: UnsafeMutablePointer<UInt8>!,
     _ rawKeyLen: UnsafeMutablePointer<Int>!
@@ -71,13 +54,13 @@ public func CCSymmetricKeyUnwrap(
 }
 
 /// The size of a wrapped key: 8 bytes more than the key.
-@discardableResult
-public func CCSymmetricWrappedSize(_ algorithm: CCWrappingAlgorithm, _ rawKeyLen: Int) -> Int {
+@_cdecl("CCSymmetricWrappedSize")
+func exportedCCSymmetricWrappedSize(_ algorithm: CCWrappingAlgorithm, _ rawKeyLen: Int) -> Int {
     rawKeyLen + 8
 }
 
 /// The size of an unwrapped key: 8 bytes less than the wrapped key (0 for less than 8).
-@discardableResult
-public func CCSymmetricUnwrappedSize(_ algorithm: CCWrappingAlgorithm, _ wrappedKeyLen: Int) -> Int {
+@_cdecl("CCSymmetricUnwrappedSize")
+func exportedCCSymmetricUnwrappedSize(_ algorithm: CCWrappingAlgorithm, _ wrappedKeyLen: Int) -> Int {
     max(wrappedKeyLen - 8, 0)
 }

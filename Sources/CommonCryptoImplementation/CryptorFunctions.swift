@@ -1,3 +1,4 @@
+import CommonCrypto
 import Crypto
 import Foundation
 #if canImport(Glibc)
@@ -73,8 +74,8 @@ private func outputRoom(_ data: UnsafeMutableRawPointer?, _ available: Int) -> U
 /// ignores it. Returns ``kCCParamError`` for an unknown operation or algorithm or a null key,
 /// ``kCCKeySizeError`` for a key that is not 16, 24 or 32 bytes, ``kCCUnimplemented`` for
 /// Apple's other algorithms. Release the cryptor with ``CCCryptorRelease(_:)``.
-@discardableResult
-public func CCCryptorCreate(
+@_cdecl("CCCryptorCreate")
+func exportedCCCryptorCreate(
     _ op: CCOperation, _ alg: CCAlgorithm, _ options: CCOptions, _ key: UnsafeRawPointer!, _ keyLength: Int,
     _ iv: UnsafeRawPointer!, _ cryptorRef: UnsafeMutablePointer<CCCryptorRef?>!
 ) -> CCCryptorStatus {
@@ -94,8 +95,8 @@ public func CCCryptorCreate(
 /// at `iv`; padding is ignored). The tweak and the number of rounds are not used. Returns
 /// ``kCCUnimplemented`` for Apple's other modes, ``kCCParamError`` for an unknown mode or
 /// padding, and otherwise what ``CCCryptorCreate(_:_:_:_:_:_:_:)`` returns.
-@discardableResult
-public func CCCryptorCreateWithMode(
+@_cdecl("CCCryptorCreateWithMode")
+func exportedCCCryptorCreateWithMode(
     _ op: CCOperation, _ mode: CCMode, _ alg: CCAlgorithm, _ padding: CCPadding, _ iv: UnsafeRawPointer!,
     _ key: UnsafeRawPointer!, _ keyLength: Int, _ tweak: UnsafeRawPointer!, _ tweakLength: Int, _ numRounds: Int32,
     _ options: CCModeOptions, _ cryptorRef: UnsafeMutablePointer<CCCryptorRef?>!
@@ -126,8 +127,8 @@ public func CCCryptorCreateWithMode(
 /// Encrypts or decrypts `dataInLength` bytes, writing whole blocks to `dataOut` and holding the
 /// rest. `dataOut` may be `dataIn` itself. ``kCCBufferTooSmall`` when `dataOutAvailable` is
 /// less than ``CCCryptorGetOutputLength(_:_:_:)`` says, with that size in `dataOutMoved`.
-@discardableResult
-public func CCCryptorUpdate(
+@_cdecl("CCCryptorUpdate")
+func exportedCCCryptorUpdate(
     _ cryptorRef: CCCryptorRef!, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int, _ dataOut: UnsafeMutableRawPointer!,
     _ dataOutAvailable: Int, _ dataOutMoved: UnsafeMutablePointer<Int>!
 ) -> CCCryptorStatus {
@@ -148,8 +149,8 @@ public func CCCryptorUpdate(
 /// Ends the operation: writes the padded last block when encrypting with padding, or the last
 /// block without its padding when decrypting; ``kCCDecodeError`` when that padding is wrong,
 /// ``kCCAlignmentError`` when the input was not whole blocks and there is no padding to add.
-@discardableResult
-public func CCCryptorFinal(
+@_cdecl("CCCryptorFinal")
+func exportedCCCryptorFinal(
     _ cryptorRef: CCCryptorRef!, _ dataOut: UnsafeMutableRawPointer!, _ dataOutAvailable: Int,
     _ dataOutMoved: UnsafeMutablePointer<Int>!
 ) -> CCCryptorStatus {
@@ -167,8 +168,8 @@ public func CCCryptorFinal(
 
 /// Frees a cryptor and zeroes its key and buffers. A null reference is ``kCCSuccess``, as on
 /// Apple platforms; one already released, ``kCCParamError``.
-@discardableResult
-public func CCCryptorRelease(_ cryptorRef: CCCryptorRef!) -> CCCryptorStatus {
+@_cdecl("CCCryptorRelease")
+func exportedCCCryptorRelease(_ cryptorRef: CCCryptorRef!) -> CCCryptorStatus {
     guard let cryptorRef else { return status(kCCSuccess) }
     return LiveCryptors.shared.remove(cryptorRef) == nil ? status(kCCParamError) : status(kCCSuccess)
 }
@@ -176,15 +177,15 @@ public func CCCryptorRelease(_ cryptorRef: CCCryptorRef!) -> CCCryptorStatus {
 /// The output an update of `inputLength` bytes writes, or with `final`, the update and
 /// ``CCCryptorFinal(_:_:_:_:)`` together (an upper bound when decrypting with padding).
 /// 0 for an unknown cryptor.
-@discardableResult
-public func CCCryptorGetOutputLength(_ cryptorRef: CCCryptorRef!, _ inputLength: Int, _ final: Bool) -> Int {
+@_cdecl("CCCryptorGetOutputLength")
+func exportedCCCryptorGetOutputLength(_ cryptorRef: CCCryptorRef!, _ inputLength: Int, _ final: Bool) -> Int {
     guard let cryptor = LiveCryptors.shared.find(cryptorRef), inputLength >= 0 else { return 0 }
     return cryptor.outputLength(inputLength, final: final)
 }
 
 /// Drops held input and sets a new IV (null: zeros), to start a new message with the same key.
-@discardableResult
-public func CCCryptorReset(_ cryptorRef: CCCryptorRef!, _ iv: UnsafeRawPointer!) -> CCCryptorStatus {
+@_cdecl("CCCryptorReset")
+func exportedCCCryptorReset(_ cryptorRef: CCCryptorRef!, _ iv: UnsafeRawPointer!) -> CCCryptorStatus {
     guard let cryptor = LiveCryptors.shared.find(cryptorRef) else { return status(kCCParamError) }
     cryptor.reset(iv: iv)
     return status(kCCSuccess)
@@ -193,8 +194,8 @@ public func CCCryptorReset(_ cryptorRef: CCCryptorRef!, _ iv: UnsafeRawPointer!)
 /// Encrypts or decrypts in one call: ``CCCryptorCreate(_:_:_:_:_:_:_:)``, an update and the
 /// end. When `dataOutAvailable` is less than the output may need (for decryption with padding,
 /// the input's length), returns ``kCCBufferTooSmall`` with that size in `dataOutMoved`.
-@discardableResult
-public func CCCrypt(
+@_cdecl("CCCrypt")
+func exportedCCCrypt(
     _ op: CCOperation, _ alg: CCAlgorithm, _ options: CCOptions, _ key: UnsafeRawPointer!, _ keyLength: Int,
     _ iv: UnsafeRawPointer!, _ dataIn: UnsafeRawPointer!, _ dataInLength: Int, _ dataOut: UnsafeMutableRawPointer!,
     _ dataOutAvailable: Int, _ dataOutMoved: UnsafeMutablePointer<Int>!

@@ -1,13 +1,11 @@
+import CommonCrypto
 // CommonRandom: cryptographically secure random bytes.
-
-/// The status of a random number call.
-public typealias CCRNGStatus = CCCryptorStatus
 
 /// Fills `count` bytes at `bytes` with cryptographically secure random bytes from the
 /// system's generator (getrandom on Linux). Returns ``kCCSuccess``, or ``kCCParamError`` for
 /// a null pointer with a nonzero count.
-@discardableResult
-public func CCRandomGenerateBytes(_ bytes: UnsafeMutableRawPointer!, _ count: Int) -> CCRNGStatus {
+@_cdecl("CCRandomGenerateBytes")
+func exportedCCRandomGenerateBytes(_ bytes: UnsafeMutableRawPointer!, _ count: Int) -> CCRNGStatus {
     if count == 0 { return status(kCCSuccess) }
     guard let bytes, count > 0 else { return status(kCCParamError) }
     var generator = SystemRandomNumberGenerator()

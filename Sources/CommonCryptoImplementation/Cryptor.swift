@@ -1,3 +1,4 @@
+import CommonCrypto
 import Crypto
 import CryptoExtras
 import Foundation

@@ -1,3 +1,4 @@
+import CommonCrypto
 import Crypto
 
 /// A hash in progress, of one of CommonDigest's algorithms, over swift-crypto's hash functions.

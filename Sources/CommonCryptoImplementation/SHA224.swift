@@ -1,3 +1,4 @@
+import CommonCrypto
 import Crypto
 // swift-crypto offers no SHA-224 (it has PBKDF2 over SHA-224, internally), so SHA-224 comes from
 // the BoringSSL that swift-crypto builds and ships, never from a hash of our own. An internal

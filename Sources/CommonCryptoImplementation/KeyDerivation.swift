@@ -1,26 +1,9 @@
+import CommonCrypto
 import Crypto
 import CryptoExtras
 import Foundation
 
 // CommonKeyDerivation: PBKDF2 with HMAC over SHA-1 or SHA-2, on CryptoExtras' PBKDF2.
-
-/// A key derivation algorithm.
-public typealias CCPBKDFAlgorithm = UInt32
-/// The pseudorandom function of PBKDF2.
-public typealias CCPseudoRandomAlgorithm = UInt32
-
-/// PBKDF2 (RFC 8018).
-public var kCCPBKDF2: Int { 2 }
-/// HMAC-SHA-1.
-public var kCCPRFHmacAlgSHA1: Int { 1 }
-/// HMAC-SHA-224.
-public var kCCPRFHmacAlgSHA224: Int { 2 }
-/// HMAC-SHA-256.
-public var kCCPRFHmacAlgSHA256: Int { 3 }
-/// HMAC-SHA-384.
-public var kCCPRFHmacAlgSHA384: Int { 4 }
-/// HMAC-SHA-512.
-public var kCCPRFHmacAlgSHA512: Int { 5 }
 
 private func pbkdf2HashFunction(_ prf: CCPseudoRandomAlgorithm) -> KDF.Insecure.PBKDF2.HashFunction? {
     switch Int(prf) {
@@ -37,8 +20,8 @@ private func pbkdf2HashFunction(_ prf: CCPseudoRandomAlgorithm) -> KDF.Insecure.
 /// Returns ``kCCSuccess``, or ``kCCParamError`` for an algorithm other than ``kCCPBKDF2``, an
 /// unknown `prf`, a null pointer, no rounds or no output, as on Apple platforms. The caller
 /// chooses the rounds: none are refused for being few, as Apple refuses none.
-@discardableResult
-public func CCKeyDerivationPBKDF(
+@_cdecl("CCKeyDerivationPBKDF")
+func exportedCCKeyDerivationPBKDF(
     _ algorithm: CCPBKDFAlgorithm, _ password: UnsafePointer<CChar>!, _ passwordLen: Int, _ salt: UnsafePointer<UInt8>!,
     _ saltLen: Int, _ prf: CCPseudoRandomAlgorithm, _ rounds: UInt32, _ derivedKey: UnsafeMutablePointer<UInt8>!,
     _ derivedKeyLen: Int
@@ -59,8 +42,8 @@ public func CCKeyDerivationPBKDF(
 
 /// The number of PBKDF2 rounds that take about `msec` milliseconds on this machine for these
 /// sizes, measured as Apple measures it; `UInt32.max` for bad parameters.
-@discardableResult
-public func CCCalibratePBKDF(
+@_cdecl("CCCalibratePBKDF")
+func exportedCCCalibratePBKDF(
     _ algorithm: CCPBKDFAlgorithm, _ passwordLen: Int, _ saltLen: Int, _ prf: CCPseudoRandomAlgorithm,
     _ derivedKeyLen: Int, _ msec: UInt32
 ) -> UInt32 {
