@@ -98,6 +98,8 @@ final class Cryptor {
         // Copy the input first: Apple allows the output to be the input's own buffer.
         var pending = held
         pending.append(contentsOf: input)
+        // The append copied the held bytes to a new buffer: clear the old one before it is freed.
+        Self.zero(&held)
         held = Array(pending[count...])
         var blocks = Array(pending[..<count])
         Self.zero(&pending)
