@@ -38,6 +38,12 @@ let package = Package(
         // Apple's LocalAuthentication on Linux: LAContext, whose device-owner policy is the
         // user's login password, checked by PAM (loaded at run time).
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        // Apple's CommonCrypto on Linux (digests, HMAC, AES, PBKDF2, AES key wrap, random bytes)
+        // over swift-crypto. On Apple platforms, depend on it only `.when(platforms: [.linux])`
+        // and use the system's.
+        .library(name: "CommonCrypto", targets: ["CommonCrypto", "CommonCryptoImplementation"]),
+        // `import CryptoKit` on Linux: re-exports swift-crypto's `Crypto`, CryptoKit's API.
+        .library(name: "CryptoKit", targets: ["CryptoKit"]),
         // A Secret Service (org.freedesktop.secrets) provider over the keychain, for libsecret,
         // secret-tool and the programs built on them.
         .executable(name: "keychain-secret-service", targets: ["KeychainSecretService"]),
@@ -433,6 +439,32 @@ let package = Package(
         .testTarget(
             name: "LocalAuthenticationTests",
             dependencies: ["TestSupport", "TestTags", "LocalAuthentication", "PresenceWorker", "KeychainCore"]
+        ),
+        // Apple's CommonCrypto on Linux, needing no system package: a C module with Apple's
+        // declarations, so that Swift imports them as it imports Apple's headers, and so that no
+        // Swift module named CommonCrypto sits on the build's shared module path, where swift-crypto's
+        // CryptoExtras (`#if canImport(CommonCrypto)`) would find it and depend on it in a cycle.
+        .target(name: "CommonCrypto"),
+        // The functions the CommonCrypto module declares, exported under their C names.
+        .target(
+            name: "CommonCryptoImplementation",
+            dependencies: [
+                "CommonCrypto",
+                // Digests, HMAC and AES key wrap.
+                .product(name: "Crypto", package: "swift-crypto"),
+                // AES-CBC, AES-CTR, the AES block function (ECB) and PBKDF2.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "CryptoKit",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Checks CommonCrypto against published test vectors and the openssl command, and
+        // compiles code written as the libraries that call CommonCrypto and CryptoKit write it.
+        .testTarget(
+            name: "CommonCryptoTests",
+            dependencies: ["CommonCrypto", "CommonCryptoImplementation", "CryptoKit"]
         ),
         // TPM 2.0 keys through tpm2-tss, loaded with dlopen: compiled against its headers when
         // libtss2-dev is there, a stub that reports no TPM support otherwise; never linked.

@@ -1,0 +1,249 @@
+import CommonCrypto
+import Crypto
+import CryptoExtras
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An AES cryptor in CBC, ECB or CTR mode, with or without PKCS #7 padding, behind a `CCCryptorRef`.
+///
+/// CBC runs on CryptoExtras' `AES._CBC` (whole blocks, no padding, chained through the last
+/// ciphertext block), ECB on the AES block function `AES.permute`, CTR on `AES._CTR`; this type
+/// does only the buffering and the padding, as Apple's cryptor does: input is held until a
+/// whole block is there, and a decryptor with padding holds the last block back until
+/// ``finish(into:)``. CTR is a stream: every byte in gives a byte out, and padding is ignored.
+final class Cryptor {
+    static let blockSize = 16
+
+    enum Mode {
+        case ecb, cbc, ctr
+    }
+
+    let encrypting: Bool
+    let mode: Mode
+    let padding: Bool
+    private let key: SymmetricKey
+    /// CBC's chaining value: the IV, then the last ciphertext block.
+    private var chain: [UInt8]
+    /// Input not yet processed: less than a block, or up to a block held back for the padding.
+    private var held: [UInt8] = []
+    /// CTR's keystream left over from the last block used: the counter's block was used in part.
+    private var keystream: [UInt8] = []
+
+    init(encrypting: Bool, mode: Mode, padding: Bool, key: SymmetricKey, iv: UnsafeRawPointer?) {
+        self.encrypting = encrypting
+        self.mode = mode
+        self.padding = mode == .ctr ? false : padding
+        self.key = key
+        self.chain = Self.initialVector(iv)
+    }
+
+    deinit {
+        Self.zero(&chain)
+        Self.zero(&held)
+        Self.zero(&keystream)
+    }
+
+    /// Apple's rule: a null IV is a block of zeros.
+    private static func initialVector(_ iv: UnsafeRawPointer?) -> [UInt8] {
+        guard let iv else { return [UInt8](repeating: 0, count: blockSize) }
+        return Array(UnsafeRawBufferPointer(start: iv, count: blockSize))
+    }
+
+    static func zero(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            explicit_bzero(base, buffer.count)
+        }
+        bytes.removeAll()
+    }
+
+    /// Starts over with a new IV (null: zeros), dropping held input, as `CCCryptorReset` does.
+    func reset(iv: UnsafeRawPointer?) {
+        Self.zero(&held)
+        Self.zero(&keystream)
+        Self.zero(&chain)
+        chain = Self.initialVector(iv)
+    }
+
+    /// How many input bytes an update of `inputLength` more bytes processes now.
+    private func processedByUpdate(_ inputLength: Int) -> Int {
+        if mode == .ctr { return inputLength }
+        let total = held.count + inputLength
+        var whole = total / Self.blockSize * Self.blockSize
+        // A decryptor with padding keeps the last whole block until the end: it may be the padding.
+        if !encrypting && padding && whole == total && whole > 0 {
+            whole -= Self.blockSize
+        }
+        return whole
+    }
+
+    /// The output an update of `inputLength` bytes needs, or with `final`, the update and the
+    /// end together: Apple's `CCCryptorGetOutputLength`.
+    func outputLength(_ inputLength: Int, final: Bool) -> Int {
+        let total = held.count + inputLength
+        if mode == .ctr { return total }
+        if encrypting {
+            let whole = total / Self.blockSize * Self.blockSize
+            return final && padding ? whole + Self.blockSize : whole
+        }
+        return final ? total : total / Self.blockSize * Self.blockSize
+    }
+
+    /// Processes `input`, writing what it can to `output`; returns the bytes written or a status.
+    func update(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Result<Int, StatusCode> {
+        let count = processedByUpdate(input.count)
+        if output.count < count { return .failure(StatusCode(kCCBufferTooSmall, needed: count)) }
+        // Copy the input first: Apple allows the output to be the input's own buffer.
+        var pending = held
+        pending.append(contentsOf: input)
+        // The append copied the held bytes to a new buffer: clear the old one before it is freed.
+        Self.zero(&held)
+        held = Array(pending[count...])
+        var blocks = Array(pending[..<count])
+        Self.zero(&pending)
+        defer { Self.zero(&blocks) }
+        guard !blocks.isEmpty else { return .success(0) }
+        guard var result = try? (mode == .ctr ? counterMode(blocks) : transform(blocks)) else { return .failure(StatusCode(kCCUnspecifiedError)) }
+        defer { Self.zero(&result) }
+        result.withUnsafeBytes { output.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        return .success(result.count)
+    }
+
+    /// Ends the operation: pads and encrypts the last block, or decrypts it and removes the
+    /// padding. Returns the bytes written or a status.
+    func finish(into output: UnsafeMutableRawBufferPointer) -> Result<Int, StatusCode> {
+        if mode == .ctr { return .success(0) }
+        var last: [UInt8]
+        if encrypting {
+            if padding {
+                let pad = Self.blockSize - held.count
+                last = held + [UInt8](repeating: UInt8(pad), count: pad)
+            } else {
+                guard held.isEmpty else { return .failure(StatusCode(kCCAlignmentError)) }
+                return .success(0)
+            }
+        } else {
+            if !padding {
+                guard held.isEmpty else { return .failure(StatusCode(kCCAlignmentError)) }
+                return .success(0)
+            }
+            guard held.count == Self.blockSize else {
+                return .failure(StatusCode(held.isEmpty ? kCCDecodeError : kCCAlignmentError))
+            }
+            last = held
+        }
+        defer { Self.zero(&last) }
+        // A failed end leaves the cryptor as it was, so that a call with a larger buffer can follow.
+        let chainBefore = chain
+        guard var result = try? transform(last) else { return .failure(StatusCode(kCCUnspecifiedError)) }
+        defer { Self.zero(&result) }
+        var length = result.count
+        if !encrypting {
+            guard let unpadded = Self.unpaddedLength(result) else {
+                chain = chainBefore
+                return .failure(StatusCode(kCCDecodeError))
+            }
+            length = unpadded
+        }
+        if output.count < length {
+            chain = chainBefore
+            return .failure(StatusCode(kCCBufferTooSmall, needed: length))
+        }
+        result.withUnsafeBytes { output.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: length) }
+        Self.zero(&held)
+        return .success(length)
+    }
+
+    /// The length of a decrypted last block without its PKCS #7 padding, or nil if the padding
+    /// is not valid. Every padding byte is checked, without branching on secret bytes.
+    private static func unpaddedLength(_ block: [UInt8]) -> Int? {
+        let pad = Int(block[blockSize - 1])
+        var bad = UInt8(pad == 0 || pad > blockSize ? 1 : 0)
+        for index in 0..<blockSize {
+            // Bytes within the padding must all equal its length.
+            let inPadding: UInt8 = index >= blockSize - pad ? 0xFF : 0
+            bad |= (block[index] ^ UInt8(truncatingIfNeeded: pad)) & inPadding
+        }
+        return bad == 0 ? blockSize - pad : nil
+    }
+
+    /// CTR: XORs the input with the keystream, which CryptoExtras' `AES._CTR` gives as the
+    /// encryption of zeros from the current counter; the counter (the IV, big-endian over all
+    /// 128 bits) advances by the blocks used, and the rest of a block used in part is kept.
+    private func counterMode(_ input: [UInt8]) throws -> [UInt8] {
+        var output = input
+        var offset = 0
+        while offset < output.count {
+            if keystream.isEmpty {
+                let blocks = (output.count - offset + Self.blockSize - 1) / Self.blockSize
+                let zeros = [UInt8](repeating: 0, count: blocks * Self.blockSize)
+                var stream = try AES._CTR.encrypt(zeros, using: key, nonce: AES._CTR.Nonce(nonceBytes: chain))
+                keystream = [UInt8](stream)
+                stream.resetBytes(in: 0..<stream.count)
+                Self.advance(&chain, by: blocks)
+            }
+            let used = min(keystream.count, output.count - offset)
+            for index in 0..<used { output[offset + index] ^= keystream[index] }
+            keystream.withUnsafeMutableBytes { explicit_bzero($0.baseAddress!, used) }
+            keystream.removeFirst(used)
+            offset += used
+        }
+        return output
+    }
+
+    /// Adds `blocks` to a big-endian 128-bit counter, wrapping around as AES-CTR's counter does.
+    private static func advance(_ counter: inout [UInt8], by blocks: Int) {
+        var carry = UInt64(blocks)
+        var index = counter.count - 1
+        while carry > 0 && index >= 0 {
+            let sum = UInt64(counter[index]) + (carry & 0xFF)
+            counter[index] = UInt8(truncatingIfNeeded: sum)
+            carry = (carry >> 8) + (sum >> 8)
+            index -= 1
+        }
+    }
+
+    /// Encrypts or decrypts whole blocks, and advances CBC's chain.
+    private func transform(_ blocks: [UInt8]) throws -> [UInt8] {
+        if mode == .ecb {
+            var output = [UInt8]()
+            output.reserveCapacity(blocks.count)
+            var block = [UInt8](repeating: 0, count: Self.blockSize)
+            defer { Self.zero(&block) }
+            for start in stride(from: 0, to: blocks.count, by: Self.blockSize) {
+                block.withUnsafeMutableBytes { $0.copyBytes(from: blocks[start..<start + Self.blockSize]) }
+                if encrypting {
+                    try AES.permute(&block, key: key)
+                } else {
+                    try AES.inversePermute(&block, key: key)
+                }
+                output.append(contentsOf: block)
+            }
+            return output
+        }
+        let iv = try AES._CBC.IV(ivBytes: chain)
+        var data: Data
+        if encrypting {
+            data = try AES._CBC.encrypt(blocks, using: key, iv: iv, noPadding: true)
+            chain = Array(data.suffix(Self.blockSize))
+        } else {
+            data = try AES._CBC.decrypt(blocks, using: key, iv: iv, noPadding: true)
+            chain = Array(blocks.suffix(Self.blockSize))
+        }
+        let output = [UInt8](data)
+        data.resetBytes(in: 0..<data.count)
+        return output
+    }
+}
+
+/// A status, with the output size needed where the status is ``kCCBufferTooSmall``.
+struct StatusCode: Error {
+    let code: Int
+    let needed: Int?
+    init(_ code: Int, needed: Int? = nil) {
+        self.code = code
+        self.needed = needed
+    }
+}

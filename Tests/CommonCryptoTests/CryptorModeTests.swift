@@ -1,0 +1,101 @@
+import CommonCrypto
+import Testing
+
+/// CCCryptorCreateWithMode: ECB and CBC as CCCryptorCreate makes them, and CTR against NIST
+/// SP 800-38A and openssl.
+@Suite struct CryptorModeTests {
+    /// Runs a cryptor made with a mode over `input` in pieces of `piece` bytes.
+    static func run(
+        _ op: Int, mode: Int, padding: Int = ccNoPadding, key: [UInt8], iv: [UInt8], _ input: [UInt8], piece: Int,
+        options: Int = kCCModeOptionCTR_BE
+    ) -> (status: CCCryptorStatus, output: [UInt8]) {
+        var cryptor: CCCryptorRef?
+        let created = CCCryptorCreateWithMode(CCOperation(op), CCMode(mode), CCAlgorithm(kCCAlgorithmAES), CCPadding(padding),
+                                              iv, key, key.count, nil, 0, 0, CCModeOptions(options), &cryptor)
+        guard created == kCCSuccess else { return (created, []) }
+        defer { CCCryptorRelease(cryptor) }
+        var output: [UInt8] = []
+        for start in stride(from: 0, to: input.count, by: piece) {
+            let chunk = Array(input[start..<min(start + piece, input.count)])
+            var buffer = [UInt8](repeating: 0, count: CCCryptorGetOutputLength(cryptor, chunk.count, false))
+            var moved = 0
+            let status = CCCryptorUpdate(cryptor, chunk, chunk.count, &buffer, buffer.count, &moved)
+            guard status == kCCSuccess else { return (status, []) }
+            output += buffer[..<moved]
+        }
+        var buffer = [UInt8](repeating: 0, count: CCCryptorGetOutputLength(cryptor, 0, true))
+        var moved = 0
+        let status = CCCryptorFinal(cryptor, &buffer, buffer.count, &moved)
+        return (status, output + buffer[..<moved])
+    }
+
+    @Test func constantsAreApples() {
+        #expect([kCCModeECB, kCCModeCBC, kCCModeCFB, kCCModeCTR, kCCModeOFB, kCCModeXTS, kCCModeRC4, kCCModeCFB8]
+            == [1, 2, 3, 4, 7, 8, 9, 10])
+        #expect([ccNoPadding, ccPKCS7Padding, kCCModeOptionCTR_LE, kCCModeOptionCTR_BE] == [0, 1, 1, 2])
+    }
+
+    /// SP 800-38A F.5.1 and F.5.5 (CTR-AES128 and CTR-AES256), fed in pieces of every size.
+    @Test func sp800_38aCounterMode() {
+        let counter = hex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff")
+        let cases: [(key: [UInt8], ciphertext: [UInt8])] = [
+            (CryptorTests.key128, hex("""
+                874d6191b620e3261bef6864990db6ce 9806f66b7970fdff8617187bb9fffdff
+                5ae4df3edbd5d35e5b4f09020db03eab 1e031dda2fbe03d1792170a0f3009cee
+                """)),
+            (CryptorTests.key256, hex("""
+                601ec313775789a5b7a7f504bbf3d228 f443e3ca4d62b59aca84e990cacaf5c5
+                2b0930daa23de94ce87017ba2d84988d dfc9c58db67aada613c2dd08457941a6
+                """)),
+        ]
+        for item in cases {
+            for piece in [1, 5, 16, 17, 64] {
+                let encrypted = Self.run(kCCEncrypt, mode: kCCModeCTR, key: item.key, iv: counter, CryptorTests.plaintext,
+                                         piece: piece)
+                #expect(encrypted.status == kCCSuccess)
+                #expect(encrypted.output == item.ciphertext, "pieces of \(piece)")
+                let decrypted = Self.run(kCCDecrypt, mode: kCCModeCTR, key: item.key, iv: counter, item.ciphertext, piece: piece)
+                #expect(decrypted.output == CryptorTests.plaintext)
+            }
+        }
+    }
+
+    /// Random keys, counters (some about to carry over many bytes) and lengths, against `openssl enc -aes-N-ctr`.
+    @Test(arguments: [16, 24, 32])
+    func counterModeMatchesOpenSSL(keySize: Int) throws {
+        for (length, counter) in [(1, randomBytes(16)), (33, randomBytes(16)),
+                                  (100, [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8)),
+                                  (50, [UInt8](repeating: 0xFF, count: 16))] {
+            let key = randomBytes(keySize), message = randomBytes(length)
+            let expected = try OpenSSL.run(["enc", "-aes-\(keySize * 8)-ctr", "-K", hex(key), "-iv", hex(counter)],
+                                           input: message)
+            #expect(Self.run(kCCEncrypt, mode: kCCModeCTR, key: key, iv: counter, message, piece: 7).output == expected)
+        }
+    }
+
+    /// ECB and CBC made with a mode give what CCCrypt gives with the same options.
+    @Test func blockModesMatchCCCrypt() {
+        let key = randomBytes(24), iv = randomBytes(16), message = randomBytes(50)
+        let cbc = Self.run(kCCEncrypt, mode: kCCModeCBC, padding: ccPKCS7Padding, key: key, iv: iv, message, piece: 9)
+        #expect(cbc.output == CryptorTests.crypt(kCCEncrypt, kCCOptionPKCS7Padding, key: key, iv: iv, message).output)
+        let ecb = Self.run(kCCEncrypt, mode: kCCModeECB, padding: ccPKCS7Padding, key: key, iv: iv, message, piece: 9)
+        #expect(ecb.output == CryptorTests.crypt(kCCEncrypt, kCCOptionPKCS7Padding | kCCOptionECBMode, key: key, iv: nil,
+                                                 message).output)
+        let whole = Array(message[..<48])
+        let unpadded = Self.run(kCCDecrypt, mode: kCCModeCBC, key: key, iv: iv, whole, piece: 48)
+        #expect(unpadded.output == CryptorTests.crypt(kCCDecrypt, 0, key: key, iv: iv, whole).output)
+    }
+
+    @Test func otherModesAndBadArguments() {
+        let key = randomBytes(16), iv = randomBytes(16)
+        for mode in [kCCModeCFB, kCCModeOFB, kCCModeXTS, kCCModeRC4, kCCModeCFB8] {
+            #expect(Self.run(kCCEncrypt, mode: mode, key: key, iv: iv, [1], piece: 1).status == kCCUnimplemented)
+        }
+        #expect(Self.run(kCCEncrypt, mode: 99, key: key, iv: iv, [1], piece: 1).status == kCCParamError)
+        #expect(Self.run(kCCEncrypt, mode: kCCModeCBC, padding: 5, key: key, iv: iv, [1], piece: 1).status == kCCParamError)
+        #expect(Self.run(kCCEncrypt, mode: kCCModeCTR, key: key, iv: iv, [1], piece: 1, options: kCCModeOptionCTR_LE).status
+            == kCCUnimplemented)
+        #expect(Self.run(kCCEncrypt, mode: kCCModeCTR, key: randomBytes(20), iv: iv, [1], piece: 1).status == kCCKeySizeError)
+        #expect(CCCryptorCreateWithMode(0, CCMode(kCCModeCTR), 0, 0, iv, key, 16, nil, 0, 0, 0, nil) == kCCParamError)
+    }
+}
