@@ -31,9 +31,10 @@ static int find(sd_bus *bus, const char *path, const char *interface, void *cont
 }
 
 #define UNPRIVILEGED SD_BUS_VTABLE_UNPRIVILEGED
-// A change is announced by PropertiesChanged naming the property without its value
-// (invalidation): values are read on every Get.
-#define CHANGE_FLAGS (SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION)
+// A change is announced by PropertiesChanged with the property's new value, as GNOME Keyring
+// sends it: libsecret reads the value from the signal (a collection's Locked after Lock or
+// Unlock) and fails an assertion when only the name comes.
+#define CHANGE_FLAGS (SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE)
 
 static const sd_bus_vtable service_table[] = {
     SD_BUS_VTABLE_START(0),

@@ -190,8 +190,9 @@ public final class SecretServiceProvider {
     private func get(_ path: String, _ interface: String, _ property: String, _ reply: OpaquePointer,
                      _ errorOut: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         do throws(BusFailure) {
-            guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
-            try checkCaller(call)
+            // Without a call being answered, sd-bus is reading the value for a PropertiesChanged
+            // the provider emits (a prompt's unlock, between calls): no caller to check.
+            if let call = sd_bus_get_current_message(bus) { try checkCaller(call) }
             let writer = MessageWriter(message: reply)
             switch SecretObject(path: path) {
             case .service?: try serviceProperty(property, writer)
@@ -302,9 +303,8 @@ public final class SecretServiceProvider {
     }
 
     /// Emits org.freedesktop.DBus.Properties.PropertiesChanged for `names` of `interface` on
-    /// `path`. The properties are declared as emitting invalidation, so the signal names them
-    /// and a client reads the new values when it needs them. Dropped when it cannot be sent,
-    /// as ``emit(_:_:on:argument:)``.
+    /// `path`, with their new values, which sd-bus reads through the getters. Dropped when it
+    /// cannot be sent (or a value cannot be read), as ``emit(_:_:on:argument:)``.
     func emitPropertiesChanged(_ interface: String, on path: String, _ names: [String]) {
         var strings = names.map { strdup($0) }
         defer { strings.forEach { free($0) } }
