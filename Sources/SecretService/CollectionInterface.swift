@@ -84,7 +84,7 @@ extension SecretServiceProvider {
     }
 
     /// The label and attributes among CreateItem's properties (`a{sv}`); both may be absent.
-    private func itemProperties(_ arguments: MessageReader) throws(BusFailure) -> (String, ItemAttributes) {
+    func itemProperties(_ arguments: MessageReader) throws(BusFailure) -> (String, ItemAttributes) {
         var label = ""
         var attributes = try ItemAttributes(checking: [:])
         try arguments.enter("a", "{sv}")

@@ -9,7 +9,8 @@ import Glibc
 ///
 /// Collections are the keychains of the user's keychain folder (``UserKeychains``); the
 /// alias `default` is the default keychain, and SetAlias of it makes another keychain the
-/// default for every program (SecKeychainSetDefault). No other alias exists.
+/// default for every program (SecKeychainSetDefault); the alias `login` is the login keychain.
+/// The collection and alias `session` is kept in memory only (``SessionCollection``).
 ///
 /// An item is a generic password: its `service` attribute is the keychain service, and its
 /// `account` attribute, else its `username` (Python keyring's name), the keychain account;
@@ -30,6 +31,8 @@ public final class SecretServiceProvider {
     let replyLimit: ReplyLimit
     var sessions = Sessions()
     var prompts = Prompts()
+    /// The collection `session`, in memory only.
+    let sessionCollection = SessionCollection()
     /// Where prompts asking on their own threads leave their outcome for the bus thread.
     let completions: PromptCompletions
     /// The user of each client (unique name) that called, while it is on the bus: a bus
@@ -57,6 +60,7 @@ public final class SecretServiceProvider {
     }
 
     deinit {
+        sessionCollection.removeAll()
         sd_bus_flush_close_unref(bus)
     }
 
@@ -108,6 +112,8 @@ public final class SecretServiceProvider {
     /// when the connection breaks otherwise. Prompts that finished asking are completed
     /// between calls.
     public func run() throws(StartFailure) {
+        // The session collection's secrets are zeroed however serving ends.
+        defer { sessionCollection.removeAll() }
         while true {
             let processed = sd_bus_process(bus, nil)
             if processed == -ECONNRESET || processed == -ENOTCONN { return }
@@ -176,6 +182,10 @@ public final class SecretServiceProvider {
             let request = Request(call: call, sender: sender, arguments: MessageReader(message: call))
             switch object {
             case .service: try serviceMethod(member, request)
+            case .collection(let name?) where name == SessionCollection.name:
+                try sessionCollectionMethod(member, request)
+            case .item(let name?, let reference) where name == SessionCollection.name:
+                try sessionItemMethod(member, reference, request)
             case .collection(let name): try collectionMethod(member, try keychain(name), request)
             case .item(let name, let reference): try itemMethod(member, try keychain(name), reference, request)
             case .session(let number): try sessionMethod(member, number, request)
@@ -196,6 +206,10 @@ public final class SecretServiceProvider {
             let writer = MessageWriter(message: reply)
             switch SecretObject(path: path) {
             case .service?: try serviceProperty(property, writer)
+            case .collection(let name?)? where name == SessionCollection.name:
+                try sessionCollectionProperty(property, writer)
+            case .item(let name?, let reference)? where name == SessionCollection.name:
+                try sessionItemProperty(property, reference, writer)
             case .collection(let name)?: try collectionProperty(property, try keychain(name), writer)
             case .item(let name, let reference)?: try itemProperty(property, try keychain(name), reference, writer)
             default: throw .noSuchObject(path)
@@ -212,6 +226,10 @@ public final class SecretServiceProvider {
             guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
             try checkCaller(call)
             switch SecretObject(path: path) {
+            case .collection(let name?)? where name == SessionCollection.name:
+                try setSessionCollectionProperty(property, MessageReader(message: value))
+            case .item(let name?, let reference)? where name == SessionCollection.name:
+                try setSessionItemProperty(property, reference, MessageReader(message: value))
             case .item(let name, let reference)?:
                 try setItemProperty(property, try keychain(name), reference, MessageReader(message: value))
             case .collection(let name)?: try setCollectionProperty(property, try keychain(name), MessageReader(message: value))

@@ -33,8 +33,7 @@ extension SecretServiceProvider {
             let label = try collectionLabel(arguments)
             let alias = try arguments.string()
             // The spec's rule: an alias that names a collection gives it, and nothing is made.
-            if alias == "default" {
-                let existing = SecretObject.collectionPath(keychains.defaultName())
+            if let existing = aliasTarget(alias) {
                 try reply(to: request) { (writer) throws(BusFailure) in
                     try writer.objectPath(existing)
                     try writer.objectPath(SecretObject.none)
@@ -42,7 +41,8 @@ extension SecretServiceProvider {
                 return
             }
             guard alias.isEmpty else {
-                throw .notSupported("only the alias 'default' exists here; create the collection without an alias")
+                throw .notSupported("only the aliases 'default', 'login' and 'session' exist here; "
+                                    + "create the collection without an alias")
             }
             guard PasswordAsker.available() != nil else { throw .noPrompterForNewPassword }
             // The keychain is made once its password is chosen: the prompt's Completed names it.
@@ -80,6 +80,7 @@ extension SecretServiceProvider {
                 }
             }
             if let unsearched, unlocked.isEmpty, locked.isEmpty { throw unsearched }
+            unlocked += sessionCollection.search(query).map { sessionCollection.object($0).path }
             try replyLimit.check([unlocked, locked], matched: "SearchItems matched \(unlocked.count + locked.count) items")
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPaths(unlocked)
@@ -88,7 +89,8 @@ extension SecretServiceProvider {
         case "Unlock":
             // A collection and its items share their keychain's lock: a keychain without a
             // password unlocks at once; those with one are asked for by one prompt, in turn.
-            // Objects of no collection of this provider are left out.
+            // Objects of no collection of this provider are left out. The session collection
+            // is never locked.
             var ready: [String] = []
             var waiting: [String] = []
             var toAsk: [String] = []
@@ -98,6 +100,10 @@ extension SecretServiceProvider {
             var missing = Set<String>()
             for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
                 guard let name = collectionName(of: path), !missing.contains(name) else { continue }
+                if name == SessionCollection.name {
+                    ready.append(path)
+                    continue
+                }
                 if isReady[name] == nil {
                     guard let items = try? keychains.items(in: name) else {
                         missing.insert(name)
@@ -130,6 +136,9 @@ extension SecretServiceProvider {
             var missing = Set<String>()
             for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
                 guard let name = collectionName(of: path), !missing.contains(name) else { continue }
+                // The session collection has no password to lock it with: it is not locked,
+                // and left out of the answer, as the API allows.
+                if name == SessionCollection.name { continue }
                 if !lockedNow.contains(name) {
                     guard let items = try? keychains.items(in: name) else {
                         missing.insert(name)
@@ -154,8 +163,13 @@ extension SecretServiceProvider {
             var named = Set<String>()
             // Each keychain is resolved once, however many of its items are named.
             var keychainsNamed: [String?: KeychainItems?] = [:]
+            var sessionItems: [Data] = []
             let items = paths.compactMap { path -> (KeychainItems, Data)? in
                 guard case .item(let name, let reference)? = SecretObject(path: path) else { return nil }
+                if name == SessionCollection.name {
+                    if named.insert(sessionCollection.object(reference).path).inserted { sessionItems.append(reference) }
+                    return nil
+                }
                 if keychainsNamed[name] == nil { keychainsNamed[name] = .some(try? self.keychain(name)) }
                 guard let keychain = keychainsNamed[name] ?? nil,
                       named.insert(keychain.object(reference).path).inserted else { return nil }
@@ -178,19 +192,42 @@ extension SecretServiceProvider {
                                                 to: writer)
                     try writer.close()
                 }
+                for reference in sessionItems {
+                    guard case (var secret, let contentType)? = sessionSecret(of: reference) else { continue }
+                    defer { secret.zero() }
+                    replyBytes += secret.count
+                    guard replyBytes <= Limits.secretBytesPerReply else {
+                        throw .invalidArguments("the secrets asked for add up to more than \(Limits.secretBytesPerReply) "
+                                                + "bytes; ask for fewer at once")
+                    }
+                    try writer.open("e", "o(oayays)")
+                    try writer.objectPath(sessionCollection.object(reference).path)
+                    try TransferredSecret.write(secret, contentType: contentType, session: session, transport: transport,
+                                                to: writer)
+                    try writer.close()
+                }
                 try writer.close()
             }
         case "ReadAlias":
-            let name = try arguments.string()
-            let path = name == "default" ? SecretObject.collectionPath(keychains.defaultName()) : SecretObject.none
+            let path = aliasTarget(try arguments.string()) ?? SecretObject.none
             try reply(to: request) { (writer) throws(BusFailure) in try writer.objectPath(path) }
         case "SetAlias":
             // `default` is the default keychain: setting it makes another keychain the default
             // for every program of the user, from now on (SecKeychainSetDefault).
             let name = try arguments.string()
             let path = try arguments.objectPath()
-            guard name == "default" else { throw .notSupported("only the alias 'default' exists here") }
+            guard name == "default" else {
+                // `login` and `session` always name their own collections: setting one to it
+                // changes nothing; other aliases are not kept.
+                if let target = aliasTarget(name), SecretObject(path: path)?.path == target {
+                    return try reply(to: request) { _ throws(BusFailure) in }
+                }
+                throw .notSupported("only the alias 'default' can be set here; 'login' and 'session' always name "
+                                    + "their own collections")
+            }
             switch SecretObject(path: path) {
+            case .collection(let keychain?)? where keychain == SessionCollection.name:
+                throw .notSupported("the session collection cannot be the default: it is kept in memory only")
             case .collection(let keychain?)?: try keychains.setDefault(keychain)
             case .collection(nil)?: break
             default:
@@ -207,7 +244,18 @@ extension SecretServiceProvider {
 
     func serviceProperty(_ property: String, _ writer: MessageWriter) throws(BusFailure) {
         guard property == "Collections" else { throw .invalidArguments("no property \(property)") }
-        try writer.objectPaths(keychains.names().map(SecretObject.collectionPath))
+        try writer.objectPaths(keychains.names().map(SecretObject.collectionPath) + [SessionCollection.path])
+    }
+
+    /// The collection the alias `name` names: `default` the default keychain's, `login` the
+    /// login keychain's while it exists, `session` the session collection; nil for any other.
+    func aliasTarget(_ name: String) -> String? {
+        switch name {
+        case "default": SecretObject.collectionPath(keychains.defaultName())
+        case "login": keychains.exists("login") ? SecretObject.collectionPath("login") as String? : nil
+        case SessionCollection.name: SessionCollection.path
+        default: nil
+        }
     }
 
     /// The keychain of the collection or item at `path` (the alias `default` resolved); nil

@@ -72,7 +72,8 @@ import TestSupport
 
     /// libsecret keeps a collection's and its items' Locked from PropertiesChanged: after Lock
     /// they read locked, after Unlock unlocked, and a password stored after the unlock is
-    /// stored, with no libsecret assertion failing (criticals are fatal in the client).
+    /// stored, with no libsecret assertion failing (criticals are fatal in the client). The
+    /// session collection never locks: Lock leaves it out and it stays unlocked.
     @Test func libsecretFollowsLockAndUnlockFromTheSignals() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
             let stored = try bus.secretTool("store", "--label=one", "service", "lock.example", "account", "ann", input: "one")
@@ -84,6 +85,9 @@ import TestSupport
             #expect(Array(lines.prefix(3)) == ["locked 0 0", "locked 1 1", "locked 0 0"], "\(run.output)")
             #expect(lines.count == 4 && lines.last?.hasPrefix("locked 0") == true, "\(run.output)")
             #expect(try bus.secretTool("lookup", "server", "lock.example", "user", "ann").output == "stored after unlock")
+            let session = try bus.runClient(client, ["session"], environment: ["G_DEBUG": "fatal-criticals"])
+            #expect(session.status == 0, "\(session.output)\(session.errors)")
+            #expect(session.output.split(separator: "\n").prefix(3) == ["locked 0", "locked 0", "locked 0"], "\(session.output)")
         }
     }
 }
