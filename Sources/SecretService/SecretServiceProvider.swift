@@ -157,9 +157,15 @@ public final class SecretServiceProvider {
 
     /// Whether the object at `path` exists with `interface`: sessions while open, collections
     /// and items whenever the path is well formed (a call on a collection or item that is
-    /// gone is NoSuchObject, which clients take for "not there").
+    /// gone is NoSuchObject, which clients take for "not there"). Any other path under
+    /// `collection/` or `aliases/` is answered the same way, rather than with sd-bus's
+    /// UnknownObject, so that a missing collection is one error by either path.
     private func has(_ path: String, _ interface: String) -> Bool {
-        guard let object = SecretObject(path: path), object.interface == interface else { return false }
+        guard let object = SecretObject(path: path) else {
+            let underCollections = path.hasPrefix(SecretObject.collectionPrefix) || path.hasPrefix(SecretObject.aliasPrefix)
+            return underCollections && (interface == Self.collectionInterface || interface == Self.itemInterface)
+        }
+        guard object.interface == interface else { return false }
         if case .session(let number) = object { return sessions.exists(number) }
         if case .prompt(let number) = object { return prompts.exists(number) }
         return true

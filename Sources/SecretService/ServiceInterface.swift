@@ -89,26 +89,24 @@ extension SecretServiceProvider {
         case "Unlock":
             // A collection and its items share their keychain's lock: a keychain without a
             // password unlocks at once; those with one are asked for by one prompt, in turn.
-            // Objects of no collection of this provider are left out. The session collection
-            // is never locked.
+            // A path that names nothing here is NoSuchObject, as a call on it would be, and
+            // then nothing is unlocked. The session collection is never locked.
+            let named = try arguments.objectPaths(limit: Limits.pathsPerCall).map { path throws(BusFailure) in
+                (path, try existingCollectionName(of: path))
+            }
             var ready: [String] = []
             var waiting: [String] = []
             var toAsk: [String] = []
             var unlockedNow: [String] = []
             // Each keychain is looked at once, however many of its objects are named.
             var isReady: [String: Bool] = [:]
-            var missing = Set<String>()
-            for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
-                guard let name = collectionName(of: path), !missing.contains(name) else { continue }
+            for (path, name) in named {
                 if name == SessionCollection.name {
                     ready.append(path)
                     continue
                 }
                 if isReady[name] == nil {
-                    guard let items = try? keychains.items(in: name) else {
-                        missing.insert(name)
-                        continue
-                    }
+                    let items = try keychains.items(in: name)
                     if try !items.isLocked() {
                         isReady[name] = true
                     } else if try items.unlockWithoutPassword() {
@@ -133,18 +131,16 @@ extension SecretServiceProvider {
             // Locks each keychain named for every process of the user, as SecKeychainLock does.
             var objects: [String] = []
             var lockedNow: [String] = []
-            var missing = Set<String>()
-            for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
-                guard let name = collectionName(of: path), !missing.contains(name) else { continue }
+            // A path that names nothing here is NoSuchObject, and then nothing is locked.
+            let named = try arguments.objectPaths(limit: Limits.pathsPerCall).map { path throws(BusFailure) in
+                (path, try existingCollectionName(of: path))
+            }
+            for (path, name) in named {
                 // The session collection has no password to lock it with: it is not locked,
                 // and left out of the answer, as the API allows.
                 if name == SessionCollection.name { continue }
                 if !lockedNow.contains(name) {
-                    guard let items = try? keychains.items(in: name) else {
-                        missing.insert(name)
-                        continue
-                    }
-                    try items.lock()
+                    try keychains.items(in: name).lock()
                     lockedNow.append(name)
                 }
                 objects.append(path)
@@ -256,6 +252,21 @@ extension SecretServiceProvider {
         case SessionCollection.name: SessionCollection.path
         default: nil
         }
+    }
+
+    /// The collection of the collection or item at `path` that exists now (the session
+    /// collection's name for it and its items); NoSuchObject for a path that names no
+    /// collection or item of this provider, or one of a keychain that is not there.
+    private func existingCollectionName(of path: String) throws(BusFailure) -> String {
+        guard let name = collectionName(of: path) else { throw .noSuchObject(path) }
+        if name == SessionCollection.name {
+            if case .item(_, let reference)? = SecretObject(path: path), sessionCollection.item(reference) == nil {
+                throw .noSuchObject(path)
+            }
+            return name
+        }
+        guard keychains.exists(name) else { throw .noSuchObject(path) }
+        return name
     }
 
     /// The keychain of the collection or item at `path` (the alias `default` resolved); nil

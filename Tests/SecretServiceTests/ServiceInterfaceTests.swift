@@ -32,14 +32,16 @@ import TestSupport
     }
 
     /// Unlock of the unlocked keychain answers every collection and item named as unlocked,
-    /// with no prompt ("/"). Lock locks the keychain (Locked follows); a keychain without a
+    /// with no prompt ("/"); a path that names nothing here is NoSuchObject. Lock locks the keychain (Locked follows); a keychain without a
     /// password unlocks again with no prompt. A collection with an alias other than default
     /// cannot be created, and the default collection cannot be deleted.
     @Test func unlockAnswersUnlockedAndTheDefaultCollectionCannotBeDeleted() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
-            let unlock = try bus.call(Self.service, Self.serviceInterface, "Unlock", "ao", "2", Self.login, "/not/ours")
+            let unlock = try bus.call(Self.service, Self.serviceInterface, "Unlock", "ao", "1", Self.login)
             #expect(unlock.output == "aoo 1 \"\(Self.login)\" \"/\"\n", "\(unlock.errors)")
-            let lock = try bus.call(Self.service, Self.serviceInterface, "Lock", "ao", "2", Self.login, "/not/ours")
+            let notOurs = try bus.call(Self.service, Self.serviceInterface, "Unlock", "ao", "2", Self.login, "/not/ours")
+            #expect(notOurs.status != 0 && notOurs.errors.contains("no such object: /not/ours"), "\(notOurs.errors)")
+            let lock = try bus.call(Self.service, Self.serviceInterface, "Lock", "ao", "1", Self.login)
             #expect(lock.output == "aoo 1 \"\(Self.login)\" \"/\"\n", "\(lock.errors)")
             let locked = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets", Self.login,
                                                          "org.freedesktop.Secret.Collection", "Locked"])
@@ -78,5 +80,36 @@ import TestSupport
                 "\(locked.errors)")
         #expect(try bus.keychainctl("unlock-keychain", "-p", "keychain password", "login").status == 0)
         #expect(try bus.secretTool("lookup", "service", "locked.example", "account", "me").output == "pw")
+    }
+
+    /// dbus-send's answer to `method` on `path` (its error's name when it fails).
+    private func send(_ bus: PrivateSessionBus, _ path: String, _ method: String, _ arguments: String...) throws -> String {
+        let sent = try bus.run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.secrets", path,
+                                                      method] + arguments)
+        return sent.status == 0 ? sent.output : sent.errors
+    }
+
+    /// A collection or item that is not there is NoSuchObject (the API's error for it) by
+    /// whichever path names it, and in Lock and Unlock; the session collection is never
+    /// locked, so Lock leaves it out.
+    @Test func missingObjectsAreNoSuchObjectByEveryPath() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            let noSuchObject = "Error org.freedesktop.Secret.Error.NoSuchObject"
+            let get = "org.freedesktop.DBus.Properties.Get"
+            for path in ["/org/freedesktop/secrets/collection/nothere", "/org/freedesktop/secrets/aliases/nothere"] {
+                let label = try send(bus, path, get, "string:org.freedesktop.Secret.Collection", "string:Label")
+                #expect(label.hasPrefix(noSuchObject), "\(path): \(label)")
+                for method in ["Lock", "Unlock"] {
+                    let answer = try send(bus, Self.service, Self.serviceInterface + "." + method, "array:objpath:" + path)
+                    #expect(answer.hasPrefix(noSuchObject), "\(method) \(path): \(answer)")
+                }
+            }
+            let item = "/org/freedesktop/secrets/collection/session/67656e70000102030405060708090a0b0c0d0e0f"
+            #expect(try send(bus, item, get, "string:org.freedesktop.Secret.Item", "string:Label").hasPrefix(noSuchObject))
+            #expect(try send(bus, Self.service, Self.serviceInterface + ".Lock", "array:objpath:" + item).hasPrefix(noSuchObject))
+            let session = try bus.call(Self.service, Self.serviceInterface, "Lock", "ao", "1",
+                                       "/org/freedesktop/secrets/collection/session")
+            #expect(session.output == "aoo 0 \"/\"\n", "\(session.errors)")
+        }
     }
 }
