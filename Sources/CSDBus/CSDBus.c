@@ -1,4 +1,5 @@
 #include "CSDBus.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +29,15 @@ static int find(sd_bus *bus, const char *path, const char *interface, void *cont
     int exists = registered.find(path, interface, context);
     if (exists > 0) *found = context;
     return exists;
+}
+
+static int enumerate(sd_bus *bus, const char *prefix, void *context, char ***nodes, sd_bus_error *error) {
+    (void)bus;
+    (void)error;
+    char **found = registered.enumerate(prefix, context);
+    if (found == NULL) return -ENOMEM;
+    *nodes = found;
+    return 0;
 }
 
 #define UNPRIVILEGED SD_BUS_VTABLE_UNPRIVILEGED
@@ -128,5 +138,5 @@ int keychain_sd_bus_register_secret_service(sd_bus *bus, const char *prefix,
                                                 interfaces[index].table, find, context);
         if (status < 0) return status;
     }
-    return 0;
+    return sd_bus_add_node_enumerator(bus, NULL, prefix, enumerate, context);
 }

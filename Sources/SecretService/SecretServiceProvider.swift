@@ -87,6 +87,10 @@ public final class SecretServiceProvider {
             find: { path, interface, context in
                 guard let path, let interface, let context else { return 0 }
                 return SecretServiceProvider.of(context).has(String(cString: path), String(cString: interface)) ? 1 : 0
+            },
+            enumerate: { _, context in
+                guard let context else { return nil }
+                return SecretServiceProvider.mallocStrings(SecretServiceProvider.of(context).objectPaths())
             })
         let context = Unmanaged.passUnretained(self).toOpaque()
         var status = keychain_sd_bus_register_secret_service(bus, SecretObject.servicePath, &handlers, context)
@@ -169,6 +173,39 @@ public final class SecretServiceProvider {
         if case .session(let number) = object { return sessions.exists(number) }
         if case .prompt(let number) = object { return prompts.exists(number) }
         return true
+    }
+
+    /// The paths of the collections and their items, which introspection lists as child nodes
+    /// (`busctl tree`), as GNOME Keyring lists them (aliases are other names of these, not
+    /// listed). Items of a keychain are listed also while it is locked, as its Items property
+    /// lists them.
+    private func objectPaths() -> [String] {
+        var paths: [String] = []
+        for name in keychains.names() {
+            paths.append(SecretObject.collectionPath(name))
+            guard let items = try? keychains.items(in: name), let references = try? items.allReferences() else { continue }
+            paths += references.map { items.object($0).path }
+        }
+        paths.append(SessionCollection.path)
+        paths += sessionCollection.references.map { sessionCollection.object($0).path }
+        return paths
+    }
+
+    /// `strings` as a NULL-terminated array of C strings, each and the array from malloc, as
+    /// sd-bus frees them; nil when memory ran out.
+    private static func mallocStrings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        guard let array = malloc((strings.count + 1) * MemoryLayout<UnsafeMutablePointer<CChar>?>.stride)?
+            .bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: strings.count + 1) else { return nil }
+        for (index, string) in strings.enumerated() {
+            guard let copy = strdup(string) else {
+                for earlier in 0..<index { free(array[earlier]) }
+                free(array)
+                return nil
+            }
+            array[index] = copy
+        }
+        array[strings.count] = nil
+        return array
     }
 
     /// The items of the collection `name` (nil: the alias `default`); NoSuchObject when its

@@ -112,4 +112,21 @@ import TestSupport
             #expect(session.output == "aoo 0 \"/\"\n", "\(session.errors)")
         }
     }
+
+    /// Introspection lists the collections and their items as child nodes, as GNOME Keyring
+    /// does, so that `busctl tree` shows them: also the items of a locked keychain.
+    @Test func busctlTreeShowsTheCollectionsAndTheirItems() throws {
+        try withProvider { (bus: PrivateSessionBus) throws in
+            #expect(try bus.secretTool("store", "--label=kept", "service", "tree.example", input: "k").status == 0)
+            #expect(try bus.secretTool("store", "--collection=session", "--label=s", "service", "tree.example",
+                                       input: "s").status == 0)
+            #expect(try bus.keychainctl("lock-keychain", "login").status == 0)
+            let tree = try bus.run("/usr/bin/busctl", ["--user", "tree", "--list", "org.freedesktop.secrets"])
+            #expect(tree.status == 0, "\(tree.errors)")
+            let paths = tree.output.split(separator: "\n").map(String.init)
+            #expect(paths.contains(Self.login) && paths.contains("/org/freedesktop/secrets/collection/session"), "\(paths)")
+            #expect(paths.count(where: { $0.hasPrefix(Self.login + "/") }) == 1, "\(paths)")
+            #expect(paths.count(where: { $0.hasPrefix("/org/freedesktop/secrets/collection/session/") }) == 1, "\(paths)")
+        }
+    }
 }
