@@ -31,6 +31,8 @@ public final class SecretServiceProvider {
     let replyLimit: ReplyLimit
     var sessions = Sessions()
     var prompts = Prompts()
+    /// What searches showed of locked items (``LockedMatches``).
+    var lockedMatches = LockedMatches()
     /// The collection `session`, in memory only.
     let sessionCollection = SessionCollection()
     /// Where prompts asking on their own threads leave their outcome for the bus thread.

@@ -75,6 +75,7 @@ extension SecretServiceProvider {
                     let found = try items.searchSplittingLocked(query, namingLocked: namingLocked)
                     unlocked += found.unlocked
                     locked += found.locked
+                    lockedMatches.found(found.locked, by: query)
                 } catch where error.name == BusFailure.isLockedName {
                     unsearched = unsearched ?? error
                 }
