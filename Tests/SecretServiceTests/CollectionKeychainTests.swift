@@ -254,4 +254,34 @@ import TestSupport
             #expect(try collections(bus) == "ao 2 \"\(Self.collectionPrefix)login\" \"\(Self.collectionPrefix)session\"\n")
         }
     }
+
+    /// On a headless machine (neither pinentry nor systemd-ask-password on the provider's
+    /// PATH) nothing can ask for a new collection's password: CreateCollection fails at once
+    /// with NotSupported, saying how to make the keychain instead, rather than returning a
+    /// prompt that could only be dismissed. secretstorage gets that error; nothing is made,
+    /// and the alias `session` still gives a collection to store in with no password.
+    @Test func headlessCreateCollectionSaysHowToMakeTheKeychain() throws {
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        let emptyPath = TestScratch.folder("empty-path")
+        try FileManager.default.createDirectory(at: emptyPath, withIntermediateDirectories: true)
+        try bus.startProvider(environment: ["PATH": emptyPath.path])
+        let created = try python(bus, """
+            from jeepney.wrappers import DBusErrorResponse
+            try:
+                create_collection(connection, 'Work')
+            except DBusErrorResponse as error:
+                print(error.name)
+                print(error.data[0])
+            """)
+        #expect(created.output == """
+            org.freedesktop.DBus.Error.NotSupported
+            neither pinentry nor systemd-ask-password is on the PATH of keychain-secret-service to ask for the new \
+            collection's password: create the keychain with keychainctl create-keychain instead
+
+            """, "\(created.errors)")
+        #expect(try collections(bus) == "ao 2 \"\(Self.collectionPrefix)login\" \"\(Self.collectionPrefix)session\"\n")
+        let session = try python(bus, "print(create_collection(connection, 'Any', alias='session').collection_path)")
+        #expect(session.output == "\(Self.collectionPrefix)session\n", "\(session.errors)")
+    }
 }
