@@ -116,25 +116,36 @@ public final class SecretServiceProvider {
 
     /// Serves calls until the session bus closes (the session ended), then returns; fails
     /// when the connection breaks otherwise. Prompts that finished asking are completed
-    /// between calls.
-    public func run() throws(StartFailure) {
+    /// between calls. SIGTERM, SIGINT and SIGHUP end serving too (``TerminationSignals``).
+    public func run() throws(StartFailure) -> ServingEnd {
         // The session collection's secrets are zeroed however serving ends.
         defer { sessionCollection.removeAll() }
+        let signals = TerminationSignals.install()
+        defer { if let signals { close(signals) } }
         while true {
             let processed = sd_bus_process(bus, nil)
-            if processed == -ECONNRESET || processed == -ENOTCONN { return }
+            if processed == -ECONNRESET || processed == -ENOTCONN { return .busClosed }
             if processed < 0 { throw StartFailure("the session bus connection failed: \(Self.text(processed))") }
             if processed > 0 { continue }
-            let waited = waitForBusOrPrompts()
-            if waited == -ECONNRESET || waited == -ENOTCONN { return }
+            let waited = waitForBusOrPrompts(signals: signals ?? -1)
+            if let signals, let number = TerminationSignals.received(on: signals) { return .signalled(number) }
+            if waited == -ECONNRESET || waited == -ENOTCONN { return .busClosed }
             if waited < 0 && waited != -EINTR { throw StartFailure("cannot wait for the session bus: \(Self.text(waited))") }
             completeAskedPrompts()
         }
     }
 
-    /// What sd_bus_wait does, with the prompts' wake-up pipe polled beside the bus: 0 or a
-    /// negative errno.
-    private func waitForBusOrPrompts() -> Int32 {
+    /// Why ``run()`` returned.
+    public enum ServingEnd: Sendable, Equatable {
+        /// The session bus closed: the session ended.
+        case busClosed
+        /// A signal asked the provider to stop (its number).
+        case signalled(Int32)
+    }
+
+    /// What sd_bus_wait does, with the prompts' wake-up pipe and the termination signals' pipe
+    /// (`signals`, -1 for none) polled beside the bus: 0 or a negative errno.
+    private func waitForBusOrPrompts(signals: Int32) -> Int32 {
         let descriptor = sd_bus_get_fd(bus)
         guard descriptor >= 0 else { return descriptor }
         let events = sd_bus_get_events(bus)
@@ -151,8 +162,9 @@ public final class SecretServiceProvider {
         var descriptors = [
             pollfd(fd: descriptor, events: Int16(events), revents: 0),
             pollfd(fd: completions.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
         ]
-        return poll(&descriptors, 2, timeout) < 0 ? -errno : 0
+        return poll(&descriptors, 3, timeout) < 0 ? -errno : 0
     }
 
     // MARK: - Dispatch

@@ -30,7 +30,7 @@ import Glibc
 
     /// secret-tool stores in the session collection by its alias; lookups find the item there
     /// (it is the session collection's, not the keychain's); no file of the user's holds its
-    /// secret; and once the provider has ended, a new one has no such item.
+    /// secret; SIGTERM ends the provider cleanly; and a new one has no such item.
     @Test func secretToolStoresInTheSessionCollectionOnlyWhileTheProviderRuns() throws {
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
@@ -47,10 +47,14 @@ import Glibc
         #expect(inLogin.output == "ao 0\n", "\(inLogin.errors)")
         #expect(try bus.keychainctl("find-generic-password", "-s", "session.example").status != 0)
         #expect(files(holding: "in memory only", under: bus.dataHome).isEmpty)
-        // The provider ends, as at the end of the session, and another starts.
+        // The provider is stopped, as systemd stops it at the end of the session: it ends
+        // serving (and zeroes the session collection's secrets) and exits with status 0.
         let first = try #require(bus.providers.first)
         first.kill(SIGTERM)
-        first.wait()
+        let ended = first.wait()
+        #expect(ended.status == 0 && !ended.signalled, "\(ended.status)")
+        #expect(try bus.providerErrors().contains("keychain-secret-service: stopped by signal 15"))
+        // Another starts: the item is gone.
         try bus.startProvider()
         let after = try bus.secretTool("lookup", "service", "session.example", "account", "ann")
         #expect(after.status != 0 && after.output.isEmpty, "\(after.output)")
