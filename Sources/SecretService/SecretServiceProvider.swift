@@ -197,7 +197,9 @@ public final class SecretServiceProvider {
         var paths: [String] = []
         for name in keychains.names() {
             paths.append(SecretObject.collectionPath(name))
-            guard let items = try? keychains.items(in: name), let references = try? items.allReferences() else { continue }
+            // Listing the default keychain's items before its first use would create it.
+            guard let items = try? keychains.items(in: name), items.exists,
+                  let references = try? items.allReferences() else { continue }
             paths += references.map { items.object($0).path }
         }
         paths.append(SessionCollection.path)

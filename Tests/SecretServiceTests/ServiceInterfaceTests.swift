@@ -114,9 +114,15 @@ import TestSupport
     }
 
     /// Introspection lists the collections and their items as child nodes, as GNOME Keyring
-    /// does, so that `busctl tree` shows them: also the items of a locked keychain.
+    /// does, so that `busctl tree` shows them: also the items of a locked keychain. It creates
+    /// nothing: before its first use the login keychain is listed without items and stays
+    /// uncreated.
     @Test func busctlTreeShowsTheCollectionsAndTheirItems() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
+            let empty = try bus.run("/usr/bin/busctl", ["--user", "tree", "--list", "org.freedesktop.secrets"])
+            #expect(empty.output.split(separator: "\n").contains(Substring(Self.login)), "\(empty.output)\(empty.errors)")
+            #expect(!FileManager.default.fileExists(
+                atPath: bus.dataHome.appendingPathComponent("keychains/login.keychain-db").path))
             #expect(try bus.secretTool("store", "--label=kept", "service", "tree.example", input: "k").status == 0)
             #expect(try bus.secretTool("store", "--collection=session", "--label=s", "service", "tree.example",
                                        input: "s").status == 0)
