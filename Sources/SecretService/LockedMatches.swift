@@ -13,7 +13,10 @@ struct LockedMatches {
         guard !paths.isEmpty else { return }
         if pairs.count + paths.count > Self.limit { pairs.removeAll() }
         for path in paths.prefix(Self.limit) {
-            pairs[path, default: [:]].merge(query.values) { _, new in new }
+            var known = pairs[path, default: [:]]
+            known.merge(query.values) { _, new in new }
+            // No more pairs than an item may have: those of the latest search win.
+            pairs[path] = known.count <= Limits.attributeCount ? known : query.values
         }
     }
 
