@@ -1,4 +1,5 @@
 #include "CSDBus.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,10 +31,20 @@ static int find(sd_bus *bus, const char *path, const char *interface, void *cont
     return exists;
 }
 
+static int enumerate(sd_bus *bus, const char *prefix, void *context, char ***nodes, sd_bus_error *error) {
+    (void)bus;
+    (void)error;
+    char **found = registered.enumerate(prefix, context);
+    if (found == NULL) return -ENOMEM;
+    *nodes = found;
+    return 0;
+}
+
 #define UNPRIVILEGED SD_BUS_VTABLE_UNPRIVILEGED
-// A change is announced by PropertiesChanged naming the property without its value
-// (invalidation): values are read on every Get.
-#define CHANGE_FLAGS (SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION)
+// A change is announced by PropertiesChanged with the property's new value, as GNOME Keyring
+// sends it: libsecret reads the value from the signal (a collection's Locked after Lock or
+// Unlock) and fails an assertion when only the name comes.
+#define CHANGE_FLAGS (SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE)
 
 static const sd_bus_vtable service_table[] = {
     SD_BUS_VTABLE_START(0),
@@ -127,5 +138,5 @@ int keychain_sd_bus_register_secret_service(sd_bus *bus, const char *prefix,
                                                 interfaces[index].table, find, context);
         if (status < 0) return status;
     }
-    return 0;
+    return sd_bus_add_node_enumerator(bus, NULL, prefix, enumerate, context);
 }

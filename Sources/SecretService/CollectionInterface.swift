@@ -84,7 +84,7 @@ extension SecretServiceProvider {
     }
 
     /// The label and attributes among CreateItem's properties (`a{sv}`); both may be absent.
-    private func itemProperties(_ arguments: MessageReader) throws(BusFailure) -> (String, ItemAttributes) {
+    func itemProperties(_ arguments: MessageReader) throws(BusFailure) -> (String, ItemAttributes) {
         var label = ""
         var attributes = try ItemAttributes(checking: [:])
         try arguments.enter("a", "{sv}")
@@ -144,9 +144,14 @@ extension SecretServiceProvider {
         emitPropertiesChanged(Self.itemInterface, on: item.path, properties)
     }
 
-    /// Tells clients that the lock of the keychain `name` changed.
+    /// Tells clients that the lock of the keychain `name` changed: the collection's Locked, then
+    /// each of its items' Locked, which follow it, as GNOME Keyring announces them.
     func lockChanged(_ name: String) {
         collectionChanged(name, ["Locked"])
+        guard let keychain = try? keychains.items(in: name), let references = try? keychain.allReferences() else { return }
+        for reference in references {
+            emitPropertiesChanged(Self.itemInterface, on: keychain.object(reference).path, ["Locked"])
+        }
     }
 
     /// Tells clients that `properties` of the collection of keychain `name` changed: the

@@ -37,8 +37,19 @@ extension SecretServiceProvider {
     func itemProperty(_ property: String, _ keychain: KeychainItems, _ reference: Data, _ writer: MessageWriter)
         throws(BusFailure)
     {
-        // A locked keychain cannot tell whether the item is there: its items are all locked.
-        if property == "Locked", try keychain.isLocked() { return try writer.boolean(true) }
+        // A locked keychain cannot tell whether the item is there: its items are all locked,
+        // and show what searches found them by (``LockedMatches``), so that a listing of
+        // locked items (GetAll of each) succeeds; their secrets are IsLocked.
+        if try keychain.isLocked() {
+            switch property {
+            case "Locked": return try writer.boolean(true)
+            case "Attributes":
+                return try writer.attributes(try ItemAttributes(checking: lockedMatches.known(keychain.object(reference).path)))
+            case "Label": return try writer.string("")
+            case "Created", "Modified": return try writer.uint64(0)
+            default: throw .invalidArguments("no property \(property)")
+            }
+        }
         guard let item = try keychain.item(reference) else { throw .noSuchObject(keychain.object(reference).path) }
         switch property {
         case "Locked": try writer.boolean(false)

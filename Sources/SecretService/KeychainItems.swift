@@ -31,6 +31,9 @@ struct KeychainItems: Sendable {
     /// keychain that is gone stays gone (its calls are NoSuchObject).
     var isDefault: Bool { keychain.files == environment.files }
 
+    /// Whether the keychain's files are there: the default keychain is not until its first use.
+    var exists: Bool { KeychainStore.exists(keychain.files) }
+
     /// The database file, for messages.
     var keychainPath: String { keychain.path }
 

@@ -5,7 +5,9 @@ import Foundation
 /// A collection is a keychain of the user's keychain folder, at
 /// `/org/freedesktop/secrets/collection/<name>` (the name spelled by
 /// ``CollectionPathName``); `/org/freedesktop/secrets/aliases/default` is the default
-/// keychain, whichever it is when the call comes. Items are named under their collection by
+/// keychain, whichever it is when the call comes; `aliases/login` the login keychain and
+/// `aliases/session` the collection `session` (``SessionCollection``), which those paths also
+/// name as `collection/login` and `collection/session`. Items are named under their collection by
 /// their keychain persistent reference in lowercase hex, which is made of valid path
 /// characters and stays the same for the item's life, whatever changes in it.
 enum SecretObject: Equatable, Sendable {
@@ -20,6 +22,7 @@ enum SecretObject: Equatable, Sendable {
 
     static let servicePath = "/org/freedesktop/secrets"
     static let collectionPrefix = "/org/freedesktop/secrets/collection/"
+    static let aliasPrefix = "/org/freedesktop/secrets/aliases/"
     static let defaultAliasPath = "/org/freedesktop/secrets/aliases/default"
     static let sessionPrefix = "/org/freedesktop/secrets/session/"
     static let promptPrefix = "/org/freedesktop/secrets/prompt/"
@@ -50,9 +53,16 @@ enum SecretObject: Equatable, Sendable {
         } else {
             let collection: String?
             let rest: Substring
-            if path.hasPrefix(Self.defaultAliasPath) {
-                collection = nil
-                rest = path.dropFirst(Self.defaultAliasPath.count)
+            if path.hasPrefix(Self.aliasPrefix) {
+                let tail = path.dropFirst(Self.aliasPrefix.count)
+                let alias = tail.prefix(while: { $0 != "/" })
+                switch alias {
+                case "default": collection = nil
+                case "session": collection = SessionCollection.name
+                case "login": collection = "login"
+                default: return nil
+                }
+                rest = tail.dropFirst(alias.count)
             } else if path.hasPrefix(Self.collectionPrefix) {
                 let tail = path.dropFirst(Self.collectionPrefix.count)
                 let element = tail.prefix(while: { $0 != "/" })

@@ -9,7 +9,8 @@ import Glibc
 ///
 /// Collections are the keychains of the user's keychain folder (``UserKeychains``); the
 /// alias `default` is the default keychain, and SetAlias of it makes another keychain the
-/// default for every program (SecKeychainSetDefault). No other alias exists.
+/// default for every program (SecKeychainSetDefault); the alias `login` is the login keychain.
+/// The collection and alias `session` is kept in memory only (``SessionCollection``).
 ///
 /// An item is a generic password: its `service` attribute is the keychain service, and its
 /// `account` attribute, else its `username` (Python keyring's name), the keychain account;
@@ -30,6 +31,10 @@ public final class SecretServiceProvider {
     let replyLimit: ReplyLimit
     var sessions = Sessions()
     var prompts = Prompts()
+    /// What searches showed of locked items (``LockedMatches``).
+    var lockedMatches = LockedMatches()
+    /// The collection `session`, in memory only.
+    let sessionCollection = SessionCollection()
     /// Where prompts asking on their own threads leave their outcome for the bus thread.
     let completions: PromptCompletions
     /// The user of each client (unique name) that called, while it is on the bus: a bus
@@ -57,6 +62,7 @@ public final class SecretServiceProvider {
     }
 
     deinit {
+        sessionCollection.removeAll()
         sd_bus_flush_close_unref(bus)
     }
 
@@ -83,6 +89,10 @@ public final class SecretServiceProvider {
             find: { path, interface, context in
                 guard let path, let interface, let context else { return 0 }
                 return SecretServiceProvider.of(context).has(String(cString: path), String(cString: interface)) ? 1 : 0
+            },
+            enumerate: { _, context in
+                guard let context else { return nil }
+                return SecretServiceProvider.mallocStrings(SecretServiceProvider.of(context).objectPaths())
             })
         let context = Unmanaged.passUnretained(self).toOpaque()
         var status = keychain_sd_bus_register_secret_service(bus, SecretObject.servicePath, &handlers, context)
@@ -106,23 +116,36 @@ public final class SecretServiceProvider {
 
     /// Serves calls until the session bus closes (the session ended), then returns; fails
     /// when the connection breaks otherwise. Prompts that finished asking are completed
-    /// between calls.
-    public func run() throws(StartFailure) {
+    /// between calls. SIGTERM, SIGINT and SIGHUP end serving too (``TerminationSignals``).
+    public func run() throws(StartFailure) -> ServingEnd {
+        // The session collection's secrets are zeroed however serving ends.
+        defer { sessionCollection.removeAll() }
+        let signals = TerminationSignals.install()
+        defer { if let signals { close(signals) } }
         while true {
             let processed = sd_bus_process(bus, nil)
-            if processed == -ECONNRESET || processed == -ENOTCONN { return }
+            if processed == -ECONNRESET || processed == -ENOTCONN { return .busClosed }
             if processed < 0 { throw StartFailure("the session bus connection failed: \(Self.text(processed))") }
             if processed > 0 { continue }
-            let waited = waitForBusOrPrompts()
-            if waited == -ECONNRESET || waited == -ENOTCONN { return }
+            let waited = waitForBusOrPrompts(signals: signals ?? -1)
+            if let signals, let number = TerminationSignals.received(on: signals) { return .signalled(number) }
+            if waited == -ECONNRESET || waited == -ENOTCONN { return .busClosed }
             if waited < 0 && waited != -EINTR { throw StartFailure("cannot wait for the session bus: \(Self.text(waited))") }
             completeAskedPrompts()
         }
     }
 
-    /// What sd_bus_wait does, with the prompts' wake-up pipe polled beside the bus: 0 or a
-    /// negative errno.
-    private func waitForBusOrPrompts() -> Int32 {
+    /// Why ``run()`` returned.
+    public enum ServingEnd: Sendable, Equatable {
+        /// The session bus closed: the session ended.
+        case busClosed
+        /// A signal asked the provider to stop (its number).
+        case signalled(Int32)
+    }
+
+    /// What sd_bus_wait does, with the prompts' wake-up pipe and the termination signals' pipe
+    /// (`signals`, -1 for none) polled beside the bus: 0 or a negative errno.
+    private func waitForBusOrPrompts(signals: Int32) -> Int32 {
         let descriptor = sd_bus_get_fd(bus)
         guard descriptor >= 0 else { return descriptor }
         let events = sd_bus_get_events(bus)
@@ -139,8 +162,9 @@ public final class SecretServiceProvider {
         var descriptors = [
             pollfd(fd: descriptor, events: Int16(events), revents: 0),
             pollfd(fd: completions.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
         ]
-        return poll(&descriptors, 2, timeout) < 0 ? -errno : 0
+        return poll(&descriptors, 3, timeout) < 0 ? -errno : 0
     }
 
     // MARK: - Dispatch
@@ -151,12 +175,53 @@ public final class SecretServiceProvider {
 
     /// Whether the object at `path` exists with `interface`: sessions while open, collections
     /// and items whenever the path is well formed (a call on a collection or item that is
-    /// gone is NoSuchObject, which clients take for "not there").
+    /// gone is NoSuchObject, which clients take for "not there"). Any other path under
+    /// `collection/` or `aliases/` is answered the same way, rather than with sd-bus's
+    /// UnknownObject, so that a missing collection is one error by either path.
     private func has(_ path: String, _ interface: String) -> Bool {
-        guard let object = SecretObject(path: path), object.interface == interface else { return false }
+        guard let object = SecretObject(path: path) else {
+            let underCollections = path.hasPrefix(SecretObject.collectionPrefix) || path.hasPrefix(SecretObject.aliasPrefix)
+            return underCollections && (interface == Self.collectionInterface || interface == Self.itemInterface)
+        }
+        guard object.interface == interface else { return false }
         if case .session(let number) = object { return sessions.exists(number) }
         if case .prompt(let number) = object { return prompts.exists(number) }
         return true
+    }
+
+    /// The paths of the collections and their items, which introspection lists as child nodes
+    /// (`busctl tree`), as GNOME Keyring lists them (aliases are other names of these, not
+    /// listed). Items of a keychain are listed also while it is locked, as its Items property
+    /// lists them.
+    private func objectPaths() -> [String] {
+        var paths: [String] = []
+        for name in keychains.names() {
+            paths.append(SecretObject.collectionPath(name))
+            // Listing the default keychain's items before its first use would create it.
+            guard let items = try? keychains.items(in: name), items.exists,
+                  let references = try? items.allReferences() else { continue }
+            paths += references.map { items.object($0).path }
+        }
+        paths.append(SessionCollection.path)
+        paths += sessionCollection.references.map { sessionCollection.object($0).path }
+        return paths
+    }
+
+    /// `strings` as a NULL-terminated array of C strings, each and the array from malloc, as
+    /// sd-bus frees them; nil when memory ran out.
+    private static func mallocStrings(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        guard let array = malloc((strings.count + 1) * MemoryLayout<UnsafeMutablePointer<CChar>?>.stride)?
+            .bindMemory(to: UnsafeMutablePointer<CChar>?.self, capacity: strings.count + 1) else { return nil }
+        for (index, string) in strings.enumerated() {
+            guard let copy = strdup(string) else {
+                for earlier in 0..<index { free(array[earlier]) }
+                free(array)
+                return nil
+            }
+            array[index] = copy
+        }
+        array[strings.count] = nil
+        return array
     }
 
     /// The items of the collection `name` (nil: the alias `default`); NoSuchObject when its
@@ -176,6 +241,10 @@ public final class SecretServiceProvider {
             let request = Request(call: call, sender: sender, arguments: MessageReader(message: call))
             switch object {
             case .service: try serviceMethod(member, request)
+            case .collection(let name?) where name == SessionCollection.name:
+                try sessionCollectionMethod(member, request)
+            case .item(let name?, let reference) where name == SessionCollection.name:
+                try sessionItemMethod(member, reference, request)
             case .collection(let name): try collectionMethod(member, try keychain(name), request)
             case .item(let name, let reference): try itemMethod(member, try keychain(name), reference, request)
             case .session(let number): try sessionMethod(member, number, request)
@@ -190,11 +259,16 @@ public final class SecretServiceProvider {
     private func get(_ path: String, _ interface: String, _ property: String, _ reply: OpaquePointer,
                      _ errorOut: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         do throws(BusFailure) {
-            guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
-            try checkCaller(call)
+            // Without a call being answered, sd-bus is reading the value for a PropertiesChanged
+            // the provider emits (a prompt's unlock, between calls): no caller to check.
+            if let call = sd_bus_get_current_message(bus) { try checkCaller(call) }
             let writer = MessageWriter(message: reply)
             switch SecretObject(path: path) {
             case .service?: try serviceProperty(property, writer)
+            case .collection(let name?)? where name == SessionCollection.name:
+                try sessionCollectionProperty(property, writer)
+            case .item(let name?, let reference)? where name == SessionCollection.name:
+                try sessionItemProperty(property, reference, writer)
             case .collection(let name)?: try collectionProperty(property, try keychain(name), writer)
             case .item(let name, let reference)?: try itemProperty(property, try keychain(name), reference, writer)
             default: throw .noSuchObject(path)
@@ -211,6 +285,10 @@ public final class SecretServiceProvider {
             guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
             try checkCaller(call)
             switch SecretObject(path: path) {
+            case .collection(let name?)? where name == SessionCollection.name:
+                try setSessionCollectionProperty(property, MessageReader(message: value))
+            case .item(let name?, let reference)? where name == SessionCollection.name:
+                try setSessionItemProperty(property, reference, MessageReader(message: value))
             case .item(let name, let reference)?:
                 try setItemProperty(property, try keychain(name), reference, MessageReader(message: value))
             case .collection(let name)?: try setCollectionProperty(property, try keychain(name), MessageReader(message: value))
@@ -302,9 +380,8 @@ public final class SecretServiceProvider {
     }
 
     /// Emits org.freedesktop.DBus.Properties.PropertiesChanged for `names` of `interface` on
-    /// `path`. The properties are declared as emitting invalidation, so the signal names them
-    /// and a client reads the new values when it needs them. Dropped when it cannot be sent,
-    /// as ``emit(_:_:on:argument:)``.
+    /// `path`, with their new values, which sd-bus reads through the getters. Dropped when it
+    /// cannot be sent (or a value cannot be read), as ``emit(_:_:on:argument:)``.
     func emitPropertiesChanged(_ interface: String, on path: String, _ names: [String]) {
         var strings = names.map { strdup($0) }
         defer { strings.forEach { free($0) } }

@@ -33,8 +33,7 @@ extension SecretServiceProvider {
             let label = try collectionLabel(arguments)
             let alias = try arguments.string()
             // The spec's rule: an alias that names a collection gives it, and nothing is made.
-            if alias == "default" {
-                let existing = SecretObject.collectionPath(keychains.defaultName())
+            if let existing = aliasTarget(alias) {
                 try reply(to: request) { (writer) throws(BusFailure) in
                     try writer.objectPath(existing)
                     try writer.objectPath(SecretObject.none)
@@ -42,7 +41,8 @@ extension SecretServiceProvider {
                 return
             }
             guard alias.isEmpty else {
-                throw .notSupported("only the alias 'default' exists here; create the collection without an alias")
+                throw .notSupported("only the aliases 'default', 'login' and 'session' exist here; "
+                                    + "create the collection without an alias")
             }
             guard PasswordAsker.available() != nil else { throw .noPrompterForNewPassword }
             // The keychain is made once its password is chosen: the prompt's Completed names it.
@@ -75,11 +75,13 @@ extension SecretServiceProvider {
                     let found = try items.searchSplittingLocked(query, namingLocked: namingLocked)
                     unlocked += found.unlocked
                     locked += found.locked
+                    lockedMatches.found(found.locked, by: query)
                 } catch where error.name == BusFailure.isLockedName {
                     unsearched = unsearched ?? error
                 }
             }
             if let unsearched, unlocked.isEmpty, locked.isEmpty { throw unsearched }
+            unlocked += sessionCollection.search(query).map { sessionCollection.object($0).path }
             try replyLimit.check([unlocked, locked], matched: "SearchItems matched \(unlocked.count + locked.count) items")
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPaths(unlocked)
@@ -88,21 +90,24 @@ extension SecretServiceProvider {
         case "Unlock":
             // A collection and its items share their keychain's lock: a keychain without a
             // password unlocks at once; those with one are asked for by one prompt, in turn.
-            // Objects of no collection of this provider are left out.
+            // A path that names nothing here is NoSuchObject, as a call on it would be, and
+            // then nothing is unlocked. The session collection is never locked.
+            let named = try arguments.objectPaths(limit: Limits.pathsPerCall).map { path throws(BusFailure) in
+                (path, try existingCollectionName(of: path))
+            }
             var ready: [String] = []
             var waiting: [String] = []
             var toAsk: [String] = []
             var unlockedNow: [String] = []
             // Each keychain is looked at once, however many of its objects are named.
             var isReady: [String: Bool] = [:]
-            var missing = Set<String>()
-            for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
-                guard let name = collectionName(of: path), !missing.contains(name) else { continue }
+            for (path, name) in named {
+                if name == SessionCollection.name {
+                    ready.append(path)
+                    continue
+                }
                 if isReady[name] == nil {
-                    guard let items = try? keychains.items(in: name) else {
-                        missing.insert(name)
-                        continue
-                    }
+                    let items = try keychains.items(in: name)
                     if try !items.isLocked() {
                         isReady[name] = true
                     } else if try items.unlockWithoutPassword() {
@@ -127,15 +132,16 @@ extension SecretServiceProvider {
             // Locks each keychain named for every process of the user, as SecKeychainLock does.
             var objects: [String] = []
             var lockedNow: [String] = []
-            var missing = Set<String>()
-            for path in try arguments.objectPaths(limit: Limits.pathsPerCall) {
-                guard let name = collectionName(of: path), !missing.contains(name) else { continue }
+            // A path that names nothing here is NoSuchObject, and then nothing is locked.
+            let named = try arguments.objectPaths(limit: Limits.pathsPerCall).map { path throws(BusFailure) in
+                (path, try existingCollectionName(of: path))
+            }
+            for (path, name) in named {
+                // The session collection has no password to lock it with: it is not locked,
+                // and left out of the answer, as the API allows.
+                if name == SessionCollection.name { continue }
                 if !lockedNow.contains(name) {
-                    guard let items = try? keychains.items(in: name) else {
-                        missing.insert(name)
-                        continue
-                    }
-                    try items.lock()
+                    try keychains.items(in: name).lock()
                     lockedNow.append(name)
                 }
                 objects.append(path)
@@ -154,8 +160,13 @@ extension SecretServiceProvider {
             var named = Set<String>()
             // Each keychain is resolved once, however many of its items are named.
             var keychainsNamed: [String?: KeychainItems?] = [:]
+            var sessionItems: [Data] = []
             let items = paths.compactMap { path -> (KeychainItems, Data)? in
                 guard case .item(let name, let reference)? = SecretObject(path: path) else { return nil }
+                if name == SessionCollection.name {
+                    if named.insert(sessionCollection.object(reference).path).inserted { sessionItems.append(reference) }
+                    return nil
+                }
                 if keychainsNamed[name] == nil { keychainsNamed[name] = .some(try? self.keychain(name)) }
                 guard let keychain = keychainsNamed[name] ?? nil,
                       named.insert(keychain.object(reference).path).inserted else { return nil }
@@ -178,19 +189,42 @@ extension SecretServiceProvider {
                                                 to: writer)
                     try writer.close()
                 }
+                for reference in sessionItems {
+                    guard case (var secret, let contentType)? = sessionSecret(of: reference) else { continue }
+                    defer { secret.zero() }
+                    replyBytes += secret.count
+                    guard replyBytes <= Limits.secretBytesPerReply else {
+                        throw .invalidArguments("the secrets asked for add up to more than \(Limits.secretBytesPerReply) "
+                                                + "bytes; ask for fewer at once")
+                    }
+                    try writer.open("e", "o(oayays)")
+                    try writer.objectPath(sessionCollection.object(reference).path)
+                    try TransferredSecret.write(secret, contentType: contentType, session: session, transport: transport,
+                                                to: writer)
+                    try writer.close()
+                }
                 try writer.close()
             }
         case "ReadAlias":
-            let name = try arguments.string()
-            let path = name == "default" ? SecretObject.collectionPath(keychains.defaultName()) : SecretObject.none
+            let path = aliasTarget(try arguments.string()) ?? SecretObject.none
             try reply(to: request) { (writer) throws(BusFailure) in try writer.objectPath(path) }
         case "SetAlias":
             // `default` is the default keychain: setting it makes another keychain the default
             // for every program of the user, from now on (SecKeychainSetDefault).
             let name = try arguments.string()
             let path = try arguments.objectPath()
-            guard name == "default" else { throw .notSupported("only the alias 'default' exists here") }
+            guard name == "default" else {
+                // `login` and `session` always name their own collections: setting one to it
+                // changes nothing; other aliases are not kept.
+                if let target = aliasTarget(name), SecretObject(path: path)?.path == target {
+                    return try reply(to: request) { _ throws(BusFailure) in }
+                }
+                throw .notSupported("only the alias 'default' can be set here; 'login' and 'session' always name "
+                                    + "their own collections")
+            }
             switch SecretObject(path: path) {
+            case .collection(let keychain?)? where keychain == SessionCollection.name:
+                throw .notSupported("the session collection cannot be the default: it is kept in memory only")
             case .collection(let keychain?)?: try keychains.setDefault(keychain)
             case .collection(nil)?: break
             default:
@@ -207,7 +241,33 @@ extension SecretServiceProvider {
 
     func serviceProperty(_ property: String, _ writer: MessageWriter) throws(BusFailure) {
         guard property == "Collections" else { throw .invalidArguments("no property \(property)") }
-        try writer.objectPaths(keychains.names().map(SecretObject.collectionPath))
+        try writer.objectPaths(keychains.names().map(SecretObject.collectionPath) + [SessionCollection.path])
+    }
+
+    /// The collection the alias `name` names: `default` the default keychain's, `login` the
+    /// login keychain's while it exists, `session` the session collection; nil for any other.
+    func aliasTarget(_ name: String) -> String? {
+        switch name {
+        case "default": SecretObject.collectionPath(keychains.defaultName())
+        case "login": keychains.exists("login") ? SecretObject.collectionPath("login") as String? : nil
+        case SessionCollection.name: SessionCollection.path
+        default: nil
+        }
+    }
+
+    /// The collection of the collection or item at `path` that exists now (the session
+    /// collection's name for it and its items); NoSuchObject for a path that names no
+    /// collection or item of this provider, or one of a keychain that is not there.
+    private func existingCollectionName(of path: String) throws(BusFailure) -> String {
+        guard let name = collectionName(of: path) else { throw .noSuchObject(path) }
+        if name == SessionCollection.name {
+            if case .item(_, let reference)? = SecretObject(path: path), sessionCollection.item(reference) == nil {
+                throw .noSuchObject(path)
+            }
+            return name
+        }
+        guard keychains.exists(name) else { throw .noSuchObject(path) }
+        return name
     }
 
     /// The keychain of the collection or item at `path` (the alias `default` resolved); nil

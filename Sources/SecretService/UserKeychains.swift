@@ -3,7 +3,8 @@ import KeychainCore
 import Security
 
 /// The user's keychain folder, whose keychains are the provider's collections: those
-/// `keychainctl list-keychains` shows (``names()``), the default one first.
+/// `keychainctl list-keychains` shows (``names()``), the default one first, but for one
+/// named `session`, whose path is the collection `session` (``SessionCollection``).
 ///
 /// The default keychain is read from the folder at each call (`SecKeychainCopyDefault`
 /// of this folder), so that `keychainctl default-keychain -s` is followed at once.
@@ -38,18 +39,21 @@ struct UserKeychains: Sendable {
         var list: CFArray?
         let environment = current
         KeychainEnvironment.withValue(environment) { _ = SecKeychainCopySearchList(&list) }
-        let found = (list as? [SecKeychain] ?? []).map(\.files.name)
+        let found = (list as? [SecKeychain] ?? []).map(\.files.name).filter { $0 != SessionCollection.name }
         return found.isEmpty ? [environment.keychainName] : found
     }
 
     /// Whether `name` is a collection now: the default keychain, or one in the folder.
     func exists(_ name: String) -> Bool {
-        name == defaultName() || KeychainStore.exists(KeychainFiles(directory: environment.directory, name: name))
+        guard name != SessionCollection.name else { return false }
+        return name == defaultName() || KeychainStore.exists(KeychainFiles(directory: environment.directory, name: name))
     }
 
     /// The items of the keychain `name`, which must be a collection (NoSuchObject otherwise).
     func items(in name: String) throws(BusFailure) -> KeychainItems {
         let environment = current
+        // A keychain named like the session collection is not a collection: that path is the session's.
+        guard name != SessionCollection.name else { throw .noSuchObject(SecretObject.collectionPath(name)) }
         guard name == environment.keychainName
                 || KeychainStore.exists(KeychainFiles(directory: environment.directory, name: name)) else {
             throw .noSuchObject(SecretObject.collectionPath(name))
@@ -78,6 +82,7 @@ struct UserKeychains: Sendable {
         let base = Self.name(forLabel: label)
         for number in 1...1000 {
             let name = number == 1 ? base : "\(base)-\(number)"
+            if name == SessionCollection.name { continue }
             let files = KeychainFiles(directory: environment.directory, name: name)
             guard !KeychainStore.exists(files) else { continue }
             let status = password.withUnsafeBytes { bytes in

@@ -42,8 +42,9 @@ import Glibc
         }
     }
 
-    /// NoSuchObject for an item path that names no item; UnknownObject for a path that is
-    /// not one of the provider's.
+    /// NoSuchObject for an item path that names no item, also one no item could have (not a
+    /// reference's spelling): a missing object is one error whatever its path; UnknownObject
+    /// (sd-bus's) for a path outside the provider's collections.
     @Test func missingItemsAreNoSuchObject() throws {
         try withProvider { (bus: PrivateSessionBus) throws in
             // A generic password's reference ("genp" and a UUID) that no item has.
@@ -59,8 +60,10 @@ import Glibc
                 let call = try bus.call("/org/freedesktop/secrets/collection/login/" + malformed, "org.freedesktop.Secret.Item",
                                         "Delete")
                 #expect(call.status != 0)
-                #expect(call.errors.contains("Unknown object"), "\(call.errors)")
+                #expect(call.errors.contains("no such object"), "\(call.errors)")
             }
+            let outside = try bus.call("/org/freedesktop/secrets/other", "org.freedesktop.Secret.Item", "Delete")
+            #expect(outside.errors.contains("Unknown object"), "\(outside.errors)")
             #expect(bus.providerIsRunning)
         }
     }

@@ -295,4 +295,25 @@ import Glibc
             #expect(try bus.secretTool("lookup", "service", "locked.example", "account", "me").output == "pw")
         }
     }
+
+    /// A listing that includes locked items (`secret-tool search --all`, which reads every
+    /// item's properties) succeeds on a locked keychain, as on GNOME Keyring: each locked item
+    /// is Locked, shows the attributes the search found it by (its label and the rest are
+    /// sealed in the keychain), and no secret is given; nothing is asked.
+    @Test func lockedItemsAreListedWithoutTheirSecrets() throws {
+        let pinentry = try FakePrompter(answers: [Self.passwordOnTheWire])
+        try withLockedKeychain(prompter: pinentry) { bus in
+            let search = try bus.secretTool("search", "--all", "service", "locked.example")
+            #expect(search.status == 0, "\(search.errors)")
+            let lines = (search.output + search.errors).split(separator: "\n").map(String.init)
+            #expect(lines.contains("attribute.service = locked.example"), "\(lines)")
+            #expect(!lines.contains { $0.hasPrefix("secret = ") }, "\(lines)")
+            let listed = try python(bus, """
+                item, = secretstorage.search_items(connection, {'service': 'locked.example'})
+                print(item.is_locked(), item.get_attributes(), repr(item.get_label()))
+                """)
+            #expect(listed.output == "True {'service': 'locked.example'} ''\n", "\(listed.errors)")
+            #expect(pinentry.commands.isEmpty, "\(pinentry.commands)")
+        }
+    }
 }

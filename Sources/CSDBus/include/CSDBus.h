@@ -17,16 +17,23 @@ typedef int (*keychain_sd_bus_setter)(const char *path, const char *interface, c
 /// Whether the object at `path` has `interface`: 1 if it has, 0 if not.
 typedef int (*keychain_sd_bus_finder)(const char *path, const char *interface, void *context);
 
+/// The paths of the objects under `path`, for introspection's child nodes: a NULL-terminated
+/// array of strings, the array and each string allocated with malloc (sd-bus frees them), or
+/// NULL when memory ran out.
+typedef char **(*keychain_sd_bus_enumerator)(const char *path, void *context);
+
 /// The provider's side of the tables.
 typedef struct {
     keychain_sd_bus_method method;
     keychain_sd_bus_getter get;
     keychain_sd_bus_setter set;
     keychain_sd_bus_finder find;
+    keychain_sd_bus_enumerator enumerate;
 } keychain_sd_bus_handlers;
 
 /// Registers the Secret Service API 0.2 interfaces (Service, Collection, Item, Session, Prompt) for
-/// every object path under `prefix`, with sd-bus's Properties and Introspectable on top.
+/// every object path under `prefix`, with sd-bus's Properties and Introspectable on top; the
+/// objects `enumerate` names are introspection's child nodes.
 /// sd-bus checks each call's signature against the tables before a handler runs. The
 /// handlers are copied; `context` is passed to each. Returns 0 or a negative errno.
 int keychain_sd_bus_register_secret_service(sd_bus *bus, const char *prefix,

@@ -80,8 +80,10 @@ do throws(StartFailure) {
     try provider.start()
     // One line when the name is owned, so that a script or test can wait for it.
     say("serving \(SecretServiceProvider.busName) for the keychain \(provider.keychainPath)", to: 1)
-    try provider.run()
-    say("the session bus closed", to: 2)
+    switch try provider.run() {
+    case .busClosed: say("the session bus closed", to: 2)
+    case .signalled(let number): say("stopped by signal \(number)", to: 2)
+    }
     exit(0)
 } catch {
     fail(error.message)
