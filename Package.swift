@@ -523,10 +523,6 @@ let package = Package(
                 "KeychainCtl",
             ]
         ),
-        // Runs the provider on a private session bus with real clients: secret-tool, Python's
-        // secretstorage, busctl, dbus-send, and keychainctl on the same keychain; and the
-        // SecretService module itself where a computation is checked against another D-Bus
-        // implementation (the size of replies, against jeepney).
         // The PAM module pam_keychain.so: C only, Linux-PAM's few calls looked up in the libpam
         // that loads it (no libpam0g-dev to build, no link to libpam). No product: SwiftPM links
         // every library product with the Swift runtime (libswiftCore and its image constructor),
@@ -542,6 +538,10 @@ let package = Package(
             name: "PAMKeychainTests",
             dependencies: ["TestSupport", "TestTags", "PAMKeychainHelper", "KeychainCtl"]
         ),
+        // Runs the provider on a private session bus with real clients: secret-tool, Python's
+        // secretstorage, busctl, dbus-send, and keychainctl on the same keychain; and the
+        // SecretService module itself where a computation is checked against another D-Bus
+        // implementation (the size of replies, against jeepney).
         .testTarget(
             name: "SecretServiceTests",
             dependencies: ["TestSupport", "TestTags", "KeychainSecretService", "KeychainCtl", "SecretService"]
