@@ -15,6 +15,22 @@ struct RecordVersionTests {
         #expect(rejection { _ = try RecordVersion(encoded: version.encoded + [0]) } == .malformed(.version))
     }
 
+    /// A member-signed version with a time of 2^64 - 1 made every member that later edited
+    /// the item overflow `time + 1` and crash its agent on each push.
+    @Test("A version time past the bound (2^62 ms) is malformed, and the time that follows an accepted version never overflows")
+    func timesAreBounded() throws {
+        let device = DeviceID.random()
+        for time in [RecordVersion.maximumTime + 1, UInt64.max - 1, UInt64.max] {
+            let version = RecordVersion(time: time, device: device, counter: 1)
+            #expect(rejection { _ = try RecordVersion(encoded: version.encoded) } == .malformed(.version), "\(time)")
+        }
+        let last = try RecordVersion(encoded: RecordVersion(time: RecordVersion.maximumTime, device: device, counter: 1).encoded)
+        #expect(last.nextTime == RecordVersion.maximumTime)
+        #expect(RecordVersion(time: 41, device: device, counter: 1).nextTime == 42)
+        // Even a version made here past the bound (never decoded) has a following time.
+        #expect(RecordVersion(time: .max, device: device, counter: 1).nextTime == RecordVersion.maximumTime)
+    }
+
     @Test("Byte-wise order of encodings (PostgreSQL bytea) equals Comparable: time, then device, then counter")
     func byteOrderEqualsComparable() {
         var random = SeededGenerator(seed: 0x5EC5)

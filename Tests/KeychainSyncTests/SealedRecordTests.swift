@@ -154,6 +154,35 @@ struct SealedRecordTests {
         #expect(rejection { _ = try record.fromServer().open(secrets: fixture.secrets, chain: before) } == .unknownEpoch(1))
     }
 
+    /// A reader waits for the key of a later epoch only for a record a member signed under a
+    /// roster it knows: one injected with a far-future epoch and no valid signature stalled
+    /// every later record when the epoch was believed before the signature.
+    @Test("Before waiting for a later epoch's key, a record is authenticated: a real one passes, a forged epoch is rejected")
+    func authenticatedBeforeWaitingForAKey() throws {
+        var fixture = try SyncGroupFixture()
+        let readerSecrets = fixture.secrets
+        let removed = try DeviceIdentity.generate(name: "old phone")
+        try fixture.add(removed)
+        try fixture.remove(removed.id)
+        let later = try fixture.record(content, by: fixture.founder)
+        #expect(later.epoch > readerSecrets.currentEpoch)
+        // A member's record under a roster the reader knows: authentic, to wait for its key.
+        try later.fromServer().authenticate(chain: fixture.chain)
+        #expect(rejection { _ = try later.fromServer().open(secrets: readerSecrets, chain: fixture.chain) }
+                == .missingEpochKey(later.epoch))
+        // The same record claiming a far-future epoch: no roster has it, so it is rejected.
+        // The documented layout: magic 4, format 1, group 16, item 32, version 32, then the
+        // epoch, 8 bytes big-endian.
+        var forged = later.encoded
+        let epochOffset = forged.startIndex + 4 + 1 + 16 + 32 + 32
+        #expect(forged[epochOffset..<epochOffset + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } == later.epoch)
+        let farFuture: UInt64 = 1 << 40
+        forged.replaceSubrange(epochOffset..<epochOffset + 8, with: (0..<8).reversed().map { UInt8(truncatingIfNeeded: farFuture >> ($0 * 8)) })
+        let claimed = try SealedRecord(encoded: forged, serverItemID: later.itemID, serverVersion: later.version.encoded)
+        #expect(claimed.epoch == 1 << 40)
+        #expect(rejection { try claimed.authenticate(chain: fixture.chain) } == .unknownEpoch(1 << 40))
+    }
+
     @Test("A record of another group is rejected")
     func wrongGroup() throws {
         var fixture = try SyncGroupFixture()

@@ -90,6 +90,38 @@ struct SyncEndToEndTests {
         #expect(!pass.errors.contains("flip-secret") && !pass.errors.contains("moved-secret"))
     }
 
+    /// A row injected on the server that claims a far-future key epoch, with no valid
+    /// signature, used to stop every member's pull at it (waiting for a key that never
+    /// comes) until the row was removed: it is rejected, logged, and the records after it
+    /// arrive in the same pass.
+    @Test func aForgedFutureEpochIsRejectedNotWaitedFor() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (writer, reader) = (try SyncMember("writer"), try SyncMember("reader"))
+        try formGroup(server: server.tcpAddress(), founder: writer, others: [reader])
+        try writer.store(service: "before", account: "a", password: "before-secret")
+        #expect(try writer.run("sync", "run", "--once").status == 0)
+        // A copy of that record under a newer version (the version's last byte, in the column
+        // and at header bytes 53..<85) claiming epoch 2^40 (header bytes 85..<93): what an
+        // attacker with the server's database can write.
+        try server.psql("""
+            INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
+            SELECT group_id, item_id, set_byte(version, 31, (get_byte(version, 31) + 1) % 256), false,
+                   overlay(set_byte(record, 84, (get_byte(record, 84) + 1) % 256)
+                           placing decode('0000010000000000', 'hex') from 86 for 8)
+            FROM keychain_sync_records ORDER BY sequence LIMIT 1
+            """)
+        try writer.store(service: "after", account: "a", password: "after-secret")
+        #expect(try writer.run("sync", "run", "--once").status == 0)
+
+        let pass = try reader.run("sync", "run", "--once")
+        #expect(pass.status == 0, "\(pass.errors)")
+        #expect(try reader.password(service: "before", account: "a") == "before-secret")
+        #expect(try reader.password(service: "after", account: "a") == "after-secret")
+        #expect(pass.errors.contains("rejected a record"), "\(pass.errors)")
+        #expect(pass.errors.contains("no roster known for epoch \(UInt64(1) << 40)"), "\(pass.errors)")
+    }
+
     /// Requirement "no secret, account, service or label in the clear" on the server: its data
     /// folder (tables and write-ahead log) and a pg_dump hold none of them.
     @Test func serverHoldsNoPlaintext() async throws {

@@ -100,8 +100,9 @@ extension SyncSession {
         // The same change sent before (a push cut short after its records were stored, or
         // a row sent again after a stop): the same version, which the server ignores.
         if let known, known.device == me, known.counter == UInt64(bitPattern: counter) { return known }
-        let floor = known.map { $0.time + 1 } ?? 0
-        return RecordVersion(time: max(time, floor), device: me, counter: UInt64(bitPattern: counter))
+        let floor = known.map(\.nextTime) ?? 0
+        return RecordVersion(time: min(max(time, floor), RecordVersion.maximumTime), device: me,
+                             counter: UInt64(bitPattern: counter))
     }
 
     func seal(_ item: SyncedItem, itemID: Data, version: RecordVersion, tombstone: Bool,

@@ -67,7 +67,12 @@ extension SyncSession {
                         continue
                     }
                     guard sealed.epoch <= secrets.currentEpoch else {
-                        // Written under a key this member has not received yet: wait for it.
+                        // Written under a key this member has not received yet: wait for it,
+                        // once the record is known to be a member's. The membership was
+                        // refreshed after this batch was read, and a roster is published
+                        // before the records that follow it, so a record claiming an epoch
+                        // no roster has is forged: rejected, never waited for.
+                        try sealed.authenticate(chain: chain)
                         report.stopped = true
                         break
                     }

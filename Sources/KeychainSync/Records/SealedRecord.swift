@@ -85,11 +85,12 @@ package struct SealedRecord: Sendable {
         Data(SHA256.hash(data: encoded.prefix(signedCount)))
     }
 
-    /// The content, after checking the record against the chain: same group, a roster known
-    /// for its epoch, an author who is a member at that epoch (and, if removed since, a record
-    /// the roster that removed it vouches for), a valid signature, a key for the epoch, and
-    /// content that opens.
-    package func open(secrets: GroupSecrets, chain: RosterChain) throws(SyncRejection) -> Data {
+    /// Checks who wrote the record, before anything it claims is believed: same group, a
+    /// roster known for its epoch, an author who is a member at that epoch (and, if removed
+    /// since, a record the roster that removed it vouches for), and a valid signature. What a
+    /// reader checks before it waits for the key of a later epoch: a record that only claims
+    /// one (a forged epoch, which no roster has) is rejected rather than waited for.
+    package func authenticate(chain: RosterChain) throws(SyncRejection) {
         guard group == chain.groupID else { throw .wrongGroup(.record) }
         guard let roster = chain.roster(epoch: epoch) else { throw .unknownEpoch(epoch) }
         guard let author = roster.member(version.device) else { throw .unknownAuthor(.record, epoch: epoch) }
@@ -99,6 +100,14 @@ package struct SealedRecord: Sendable {
         guard SyncSignature.isValid(encoded.suffix(from: signedCount), for: encoded.prefix(signedCount),
                                     by: author.signingKey)
         else { throw .badSignature(.record) }
+    }
+
+    /// The content, after checking the record against the chain: same group, a roster known
+    /// for its epoch, an author who is a member at that epoch (and, if removed since, a record
+    /// the roster that removed it vouches for), a valid signature, a key for the epoch, and
+    /// content that opens.
+    package func open(secrets: GroupSecrets, chain: RosterChain) throws(SyncRejection) -> Data {
+        try authenticate(chain: chain)
         guard let key = secrets.key(epoch: epoch) else { throw .missingEpochKey(epoch) }
         do {
             return try AES.GCM.open(AES.GCM.SealedBox(combined: sealedBox), using: key,
