@@ -43,9 +43,8 @@ struct ToolLogHandler: LogHandler {
         set { stream[metadataKey: key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?,
-             source: String, file: String, function: String, line: UInt) {
-        guard showsErrors || level < .error else { return }
-        stream.log(level: level, message: message, metadata: metadata, source: source, file: file, function: function, line: line)
+    func log(event: LogEvent) {
+        guard showsErrors || event.level < .error else { return }
+        stream.log(event: event)
     }
 }
