@@ -61,7 +61,7 @@ struct ReadmeSyncTests {
                 }
                 let shown = try #require(code)
                 command = command.replacingOccurrences(
-                    of: #"approve [0-9A-Z]{5}-[0-9A-Z]{5}"#, with: "approve \(shown)", options: .regularExpression)
+                    of: #"approve [0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}"#, with: "approve \(shown)", options: .regularExpression)
             }
             if inBackground {
                 let log = member.home.appendingPathComponent("background-\(background.count).log")

@@ -8,12 +8,12 @@ struct SyncApprove: ParsableCommand {
         abstract: "Admit the device whose sync join shows this code.",
         discussion: "Compare the code with the one on the joining machine; case and the dash do not matter.")
 
-    @Argument(help: "The code sync join printed, such as 4F7K2-QX9AB.") var code: String
+    @Argument(help: "The code sync join printed, such as 4F7K2-QX9AB-M3N8P.") var code: String
     @OptionGroup var options: SyncOptions
 
     func validate() throws {
         guard JoinCode(parsing: code) != nil else {
-            throw ValidationError("'\(code)' is not a join code: 10 letters and digits, such as 4F7K2-QX9AB.")
+            throw ValidationError("'\(code)' is not a join code: 15 letters and digits, such as 4F7K2-QX9AB-M3N8P.")
         }
     }
 

@@ -9,7 +9,7 @@ struct SyncJoin: ParsableCommand {
         commandName: "join",
         abstract: "Ask to join the sync group on a server; a member approves with the code shown.",
         discussion: """
-            Prints a code such as 4F7K2-QX9AB. On a machine that is already a member, run \
+            Prints a code such as 4F7K2-QX9AB-M3N8P. On a machine that is already a member, run \
             keychainctl sync approve with that code: the code binds this device's keys and the \
             group, so a server that swapped either cannot get the approval. join waits for the \
             approval (--timeout), then the first sync run brings the group's items.
