@@ -1,5 +1,6 @@
 import Foundation
 import Security
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +20,22 @@ import Glibc
 /// `fail REASON`.
 public enum LongLivedPowerCut {
     static let service = "proof.long-lived"
+
+    /// Runs the check in a worker process of `executable` (the tests' helper or the long
+    /// run's own program), loaded with `shim`, in a new keychain folder under `work`, for
+    /// `calls` deletes and updates. The line the worker printed last, and whether it passed.
+    public static func runWorker(executable: URL, work: URL, shim: PowerCutShim, calls: Int) throws -> (passed: Bool, line: String) {
+        let folder = work.appendingPathComponent("keychains"), image = work.appendingPathComponent("image")
+        for made in [folder, image] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        var worker = try WorkerProcess(
+            executable, ["powercut-long-lived", String(calls), image.path, work.appendingPathComponent("checks").path],
+            dataHome: work, accessGroups: PowerCutRun.accessGroup,
+            environment: ["KEYCHAIN_NO_KERNEL_KEYRING": "1"].merging(shim.environment(watching: folder, image: image)) { $1 })
+        let line = worker.finish().last ?? "fail the worker printed nothing"
+        let fields = line.split(separator: " ")
+        let passed = worker.terminationStatus == 0 && fields.first == "ok" && fields.count == 3 && Int(fields[1]) == calls
+        return (passed, line)
+    }
 
     public static func run(calls: Int, keychains folder: URL, image: URL, scratch: URL) -> (passed: Bool, line: String) {
         guard PowerCutControl.isLoaded else { return (false, "fail the power-loss shim is not loaded") }

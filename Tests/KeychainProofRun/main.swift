@@ -6,7 +6,7 @@
 //   keychain-proof crash   [--iterations N] [--group-size N] [--seed S]
 //   keychain-proof tamper  [--items N] [--random N] [--seed S]
 //   keychain-proof at-rest [--items N] [--seed S]
-//   keychain-proof power-loss [--rounds N] [--operations N] [--holder 0|1] [--seed S]
+//   keychain-proof power-loss [--rounds N] [--operations N] [--holder 0|1] [--long-lived N] [--seed S]
 //   keychain-proof io-faults  [--positions N] [--seed S]
 //   keychain-proof remanence [--rounds N] [--steps N] [--items N] [--holders N] [--seed S]
 //   keychain-proof crash-keychain [--iterations N] [--group-size N] [--password 0] [--create 0] [--archive 0] [--seed S]
@@ -119,7 +119,16 @@ do {
               + "(every 4th run creating the keychain, alone), seed \(seed)")
         let outcome = try run.run { print("  \($0)") }
         print(outcome.totals)
-        finish(outcome.passed, outcome.problems, outcome.totals)
+        // Then a process that keeps the keychain open: a power cut after each of its deletes
+        // and updates must leave the superseded secrets in no file.
+        let calls = options["long-lived"] ?? 24
+        let longLived = try LongLivedPowerCut.runWorker(
+            executable: executable, work: work.appendingPathComponent("long-lived"),
+            shim: try PowerCutShim.build(into: work.appendingPathComponent("long-lived-shim")), calls: calls)
+        print("  long-lived process, \(calls) deletes and updates: \(longLived.line)")
+        finish(outcome.passed && longLived.passed,
+               outcome.problems + (longLived.passed ? [] : ["long-lived process: \(longLived.line)"]),
+               outcome.totals + "; long-lived process: \(longLived.passed ? "nothing superseded left" : "FAILED")")
     case "io-faults":
         var run = IOFaultRun(executable: executable, work: work, shim: try PowerCutShim.build(into: work.appendingPathComponent("shim")))
         var generator = SeededGenerator(seed: seed)

@@ -51,18 +51,11 @@ import TestSupport
     func powerCutsInALongLivedProcessLeaveNothingSuperseded() throws {
         let work = TestScratch.folder("power-loss-long-lived")
         let shim = try PowerCutShim.build(into: work.appendingPathComponent("shim"))
-        let folder = work.appendingPathComponent("keychains"), image = work.appendingPathComponent("image")
-        for made in [folder, image] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
-        var worker = try WorkerProcess(
-            HelperProcess.executable, ["powercut-long-lived", "6", image.path, work.appendingPathComponent("checks").path],
-            dataHome: work, accessGroups: PowerCutRun.accessGroup,
-            environment: ["KEYCHAIN_NO_KERNEL_KEYRING": "1"].merging(shim.environment(watching: folder, image: image)) { $1 })
-        let lines = worker.finish()
-        #expect(worker.terminationStatus == 0, "\(lines.joined(separator: "\n"))")
-        let fields = (lines.last ?? "").split(separator: " ")
-        #expect(fields.first == "ok", "\(lines.joined(separator: "\n"))")
+        let outcome = try LongLivedPowerCut.runWorker(executable: HelperProcess.executable, work: work, shim: shim, calls: 6)
+        #expect(outcome.passed, "\(outcome.line)")
         // Six calls, each superseding at least the item's secret.
-        #expect(fields.count == 3 && Int(fields[1]) == 6 && (Int(fields[2]) ?? 0) >= 6, "\(lines)")
+        let fields = outcome.line.split(separator: " ")
+        #expect(fields.count == 3 && (Int(fields[2]) ?? 0) >= 6, "\(outcome.line)")
     }
 
     @Test("The shim's durable image keeps only fsynced contents, under names whose folder was fsynced (the power-loss model)")
