@@ -151,6 +151,21 @@ static int open_session(const char *tcti, struct session *session, struct ctpm_f
 }
 
 /// The uncompressed point of a P-256 public area; 0 when it is not one.
+// An object's blob: its marshaled TPM2B_PUBLIC then TPM2B_PRIVATE, `*length` bytes of `blob`.
+// A blob that does not fit is CTPM_BUFFER_TOO_SMALL, with `blob` cleared.
+static int marshal_blob(const TPM2B_PUBLIC *public, const TPM2B_PRIVATE *private, uint8_t *blob, size_t capacity,
+                        size_t *length, struct ctpm_failure *failure) {
+    size_t offset = 0;
+    TSS2_RC rc = tss.Tss2_MU_TPM2B_PUBLIC_Marshal(public, blob, capacity, &offset);
+    if (rc == TSS2_RC_SUCCESS) rc = tss.Tss2_MU_TPM2B_PRIVATE_Marshal(private, blob, capacity, &offset);
+    if (rc != TSS2_RC_SUCCESS) {
+        memset(blob, 0, capacity);
+        return fail(failure, CTPM_BUFFER_TOO_SMALL, rc, "Tss2_MU_TPM2B_*_Marshal");
+    }
+    *length = offset;
+    return CTPM_OK;
+}
+
 static int point_of(const TPM2B_PUBLIC *public, uint8_t point[CTPM_POINT_LENGTH]) {
     const TPMS_ECC_POINT *ecc = &public->publicArea.unique.ecc;
     if (public->publicArea.type != TPM2_ALG_ECC ||
@@ -197,15 +212,7 @@ int ctpm_create_p256_key(const char *tcti, uint8_t *blob, size_t capacity, size_
     } else if (!point_of(public, point)) {
         status = fail(failure, CTPM_TSS_FAILURE, 0, "Esys_Create made a key that is not P-256");
     } else {
-        size_t offset = 0;
-        rc = tss.Tss2_MU_TPM2B_PUBLIC_Marshal(public, blob, capacity, &offset);
-        if (rc == TSS2_RC_SUCCESS) rc = tss.Tss2_MU_TPM2B_PRIVATE_Marshal(private, blob, capacity, &offset);
-        if (rc != TSS2_RC_SUCCESS) {
-            memset(blob, 0, capacity);
-            status = fail(failure, CTPM_BUFFER_TOO_SMALL, rc, "Tss2_MU_TPM2B_*_Marshal");
-        } else {
-            *length = offset;
-        }
+        status = marshal_blob(public, private, blob, capacity, length, failure);
     }
     // The private area is encrypted under the storage key, yet it is cleared like any key blob.
     if (private != NULL) memset(private, 0, sizeof *private);
@@ -341,15 +348,7 @@ int ctpm_seal(const char *tcti, const uint8_t *data, size_t length, uint8_t *blo
     if (rc != TSS2_RC_SUCCESS) {
         status = fail(failure, CTPM_TSS_FAILURE, rc, "Esys_Create (the sealed data object)");
     } else {
-        size_t offset = 0;
-        rc = tss.Tss2_MU_TPM2B_PUBLIC_Marshal(public, blob, capacity, &offset);
-        if (rc == TSS2_RC_SUCCESS) rc = tss.Tss2_MU_TPM2B_PRIVATE_Marshal(private, blob, capacity, &offset);
-        if (rc != TSS2_RC_SUCCESS) {
-            memset(blob, 0, capacity);
-            status = fail(failure, CTPM_BUFFER_TOO_SMALL, rc, "Tss2_MU_TPM2B_*_Marshal");
-        } else {
-            *blob_length = offset;
-        }
+        status = marshal_blob(public, private, blob, capacity, blob_length, failure);
     }
     if (private != NULL) explicit_bzero(private, sizeof *private);
     tss.Esys_Free(private);

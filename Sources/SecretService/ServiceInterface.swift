@@ -175,8 +175,9 @@ extension SecretServiceProvider {
             try reply(to: request, sensitive: true) { (writer) throws(BusFailure) in
                 try writer.open("a", "{o(oayays)}")
                 var replyBytes = 0
-                for (keychain, reference) in items {
-                    guard case (var secret, let contentType)? = try keychain.secret(of: reference) else { continue }
+                // One entry of the reply, the secret zeroed once it is written.
+                func append(_ found: (value: Data, contentType: String)?, path: String) throws(BusFailure) {
+                    guard case (var secret, let contentType)? = found else { return }
                     defer { secret.zero() }
                     replyBytes += secret.count
                     guard replyBytes <= Limits.secretBytesPerReply else {
@@ -184,24 +185,16 @@ extension SecretServiceProvider {
                                                 + "bytes; ask for fewer at once")
                     }
                     try writer.open("e", "o(oayays)")
-                    try writer.objectPath(keychain.object(reference).path)
+                    try writer.objectPath(path)
                     try TransferredSecret.write(secret, contentType: contentType, session: session, transport: transport,
                                                 to: writer)
                     try writer.close()
                 }
+                for (keychain, reference) in items {
+                    try append(try keychain.secret(of: reference), path: keychain.object(reference).path)
+                }
                 for reference in sessionItems {
-                    guard case (var secret, let contentType)? = sessionSecret(of: reference) else { continue }
-                    defer { secret.zero() }
-                    replyBytes += secret.count
-                    guard replyBytes <= Limits.secretBytesPerReply else {
-                        throw .invalidArguments("the secrets asked for add up to more than \(Limits.secretBytesPerReply) "
-                                                + "bytes; ask for fewer at once")
-                    }
-                    try writer.open("e", "o(oayays)")
-                    try writer.objectPath(sessionCollection.object(reference).path)
-                    try TransferredSecret.write(secret, contentType: contentType, session: session, transport: transport,
-                                                to: writer)
-                    try writer.close()
+                    try append(sessionSecret(of: reference), path: sessionCollection.object(reference).path)
                 }
                 try writer.close()
             }
