@@ -136,14 +136,7 @@ func exportedCCCryptorUpdate(
     guard let cryptor = LiveCryptors.shared.find(cryptorRef) else { return status(kCCParamError) }
     if dataInLength == 0 { return status(kCCSuccess) }
     guard let input = inputBytes(dataIn, dataInLength) else { return status(kCCParamError) }
-    switch cryptor.update(input, into: outputRoom(dataOut, dataOutAvailable)) {
-    case .success(let moved):
-        dataOutMoved?.pointee = moved
-        return status(kCCSuccess)
-    case .failure(let failure):
-        if let needed = failure.needed { dataOutMoved?.pointee = needed }
-        return status(failure.code)
-    }
+    return report(cryptor.update(input, into: outputRoom(dataOut, dataOutAvailable)), movedTo: dataOutMoved)
 }
 
 /// Ends the operation: writes the padded last block when encrypting with padding, or the last
@@ -156,7 +149,12 @@ func exportedCCCryptorFinal(
 ) -> CCCryptorStatus {
     dataOutMoved?.pointee = 0
     guard let cryptor = LiveCryptors.shared.find(cryptorRef) else { return status(kCCParamError) }
-    switch cryptor.finish(into: outputRoom(dataOut, dataOutAvailable)) {
+    return report(cryptor.finish(into: outputRoom(dataOut, dataOutAvailable)), movedTo: dataOutMoved)
+}
+
+/// A cryptor step's status, with the bytes it wrote, or the room it needed, in `dataOutMoved`.
+private func report(_ result: Result<Int, StatusCode>, movedTo dataOutMoved: UnsafeMutablePointer<Int>?) -> CCCryptorStatus {
+    switch result {
     case .success(let moved):
         dataOutMoved?.pointee = moved
         return status(kCCSuccess)
