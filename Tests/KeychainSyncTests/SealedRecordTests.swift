@@ -40,7 +40,8 @@ struct SealedRecordTests {
         case 53..<85: { $0 == .versionMismatch }                           // version vs the column
         case 85..<93: { if case .unknownEpoch = $0 { true } else { false } }
         case 93: { $0 == .badSignature(.record) }                          // tombstone flag flipped
-        case 94..<98: { $0 == .malformed(.record) }                        // sealed box length
+        case 94..<126: { $0 == .rosterHeadMismatch(epoch: 0) }             // roster head
+        case 126..<130: { $0 == .malformed(.record) }                      // sealed box length
         default: { $0 == .badSignature(.record) }                          // sealed box, signature
         }
     }
@@ -221,14 +222,17 @@ struct SealedRecordTests {
         var fixture = try SyncGroupFixture()
         let record = try fixture.record(content, by: fixture.founder, tombstone: true)
         let bytes = record.encoded
-        let header = bytes.prefix(94)
-        let length = bytes[94..<98].reduce(0) { $0 << 8 | Int($1) }
-        #expect(98 + length + 64 == bytes.count)
-        #expect(header.last == 1) // the tombstone flag
-        let box = try AES.GCM.SealedBox(combined: bytes[98..<(98 + length)])
+        let header = bytes.prefix(126)
+        let length = bytes[126..<130].reduce(0) { $0 << 8 | Int($1) }
+        #expect(130 + length + 64 == bytes.count)
+        #expect(bytes[4] == 2) // the format
+        #expect(bytes[93] == 1) // the tombstone flag
+        #expect(bytes[94..<126] == fixture.chain.roster(epoch: 0)?.hash) // the roster head
+        let box = try AES.GCM.SealedBox(combined: bytes[130..<(130 + length)])
         let key = try #require(fixture.secrets.key(epoch: 0))
         #expect(try AES.GCM.open(box, using: key, authenticating: header) == content)
         #expect(throws: (any Error).self) { try AES.GCM.open(box, using: key, authenticating: flipped(Data(header), at: 93)) }
+        #expect(throws: (any Error).self) { try AES.GCM.open(box, using: key, authenticating: flipped(Data(header), at: 100)) }
     }
 
     @Test("Sealing refuses an author that is not the version's device and an item id that is not 32 bytes")
@@ -238,13 +242,20 @@ struct SealedRecordTests {
         #expect(throws: MembershipError.authorNotVersionDevice) {
             _ = try SealedRecord.seal(content: content, itemID: Data(count: 32),
                                       version: RecordVersion(time: 1, device: other, counter: 1), isTombstone: false,
-                                      group: fixture.group, secrets: fixture.secrets, author: fixture.founder)
+                                      group: fixture.group, secrets: fixture.secrets,
+                                      rosterHead: fixture.chain.current.hash, author: fixture.founder)
         }
         #expect(throws: MembershipError.badItemID) {
             _ = try SealedRecord.seal(content: content, itemID: Data(count: 31),
                                       version: RecordVersion(time: 1, device: fixture.founder.id, counter: 1),
                                       isTombstone: false, group: fixture.group, secrets: fixture.secrets,
-                                      author: fixture.founder)
+                                      rosterHead: fixture.chain.current.hash, author: fixture.founder)
+        }
+        #expect(throws: MembershipError.badRosterHead) {
+            _ = try SealedRecord.seal(content: content, itemID: Data(count: 32),
+                                      version: RecordVersion(time: 1, device: fixture.founder.id, counter: 1),
+                                      isTombstone: false, group: fixture.group, secrets: fixture.secrets,
+                                      rosterHead: Data(count: 31), author: fixture.founder)
         }
     }
 }

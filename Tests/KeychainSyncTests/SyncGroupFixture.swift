@@ -30,14 +30,18 @@ struct SyncGroupFixture {
 
     /// A record of `content` by `author` under the current epoch, with the next counter of
     /// that author unless `counter` is given.
+    /// It names the chain's roster of its epoch as its roster head unless `rosterHead` is given.
     mutating func record(_ content: Data, by author: DeviceIdentity, item: String = "item", time: UInt64 = 1_000,
-                         counter: UInt64? = nil, tombstone: Bool = false, secrets: GroupSecrets? = nil) throws -> SealedRecord {
+                         counter: UInt64? = nil, tombstone: Bool = false, secrets: GroupSecrets? = nil,
+                         rosterHead: Data? = nil) throws -> SealedRecord {
         let next = counter ?? (counters[author.id, default: 0] + 1)
         counters[author.id] = next
+        let sealing = secrets ?? self.secrets
+        let head = try rosterHead ?? #require(chain.roster(epoch: sealing.currentEpoch)).hash
         return try SealedRecord.seal(
             content: content, itemID: self.secrets.itemID(for: Data(item.utf8)),
             version: RecordVersion(time: time, device: author.id, counter: next), isTombstone: tombstone,
-            group: group, secrets: secrets ?? self.secrets, author: author)
+            group: group, secrets: sealing, rosterHead: head, author: author)
     }
 }
 

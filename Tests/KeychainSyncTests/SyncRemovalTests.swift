@@ -168,6 +168,7 @@ struct SyncRemovalTests {
         let itemID = secrets.itemID(for: item.identityBytes)
         let record = try SealedRecord.seal(content: item.serialized(includingSecret: true), itemID: itemID, version: version,
                                            isTombstone: false, group: session.configuration.group, secrets: secrets,
+                                           rosterHead: #require(session.chain.roster(epoch: secrets.currentEpoch)).hash,
                                            author: session.configuration.device)
         func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
         try server.psql("""

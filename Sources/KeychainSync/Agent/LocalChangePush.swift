@@ -16,6 +16,7 @@ extension SyncSession {
     @discardableResult
     package func push(server: SyncServer, logger: Logger, batch: Int = 256) async throws(SyncFailure) -> Int {
         guard let secrets = configuration.secrets, isMember else { return 0 }
+        try checkNotForked()
         let sealing = SyncSealing(secrets: secrets)
         var sent = 0
         while true {
@@ -108,9 +109,14 @@ extension SyncSession {
     func seal(_ item: SyncedItem, itemID: Data, version: RecordVersion, tombstone: Bool,
               secrets: GroupSecrets) throws(SyncFailure) -> (itemID: Data, version: Data, isTombstone: Bool, record: Data) {
         let content = item.serialized(includingSecret: !tombstone)
+        // The roster this member acts under, for the readers to compare with theirs.
+        guard let roster = chain.roster(epoch: secrets.currentEpoch) else {
+            throw .damaged("the sync state holds no roster of key epoch \(secrets.currentEpoch); run keychainctl sync leave --local, then join again")
+        }
         do {
             let sealed = try SealedRecord.seal(content: content, itemID: itemID, version: version, isTombstone: tombstone,
-                                               group: configuration.group, secrets: secrets, author: configuration.device)
+                                               group: configuration.group, secrets: secrets, rosterHead: roster.hash,
+                                               author: configuration.device)
             return (itemID, version.encoded, tombstone, sealed.encoded)
         } catch {
             throw .damaged("a record could not be sealed: \(error)")

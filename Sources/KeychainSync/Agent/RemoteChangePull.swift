@@ -27,7 +27,11 @@ extension SyncSession {
     ///
     /// The membership is refreshed after reading each batch and before applying it: a roster
     /// is published before any record appended after it (SyncServer.publishRoster), so a
-    /// removal is known before the records that follow it are checked.
+    /// removal is known before the records that follow it are checked, and a record naming a
+    /// roster head at an epoch still unknown after that is rejected (logged once, as the
+    /// cursor moves past it), never waited for. A record written under another roster of an
+    /// epoch this member holds is a fork (SealedRecord.fork): kept, and the pull stops with
+    /// `.forked` before applying anything of its batch.
     package mutating func pull(server: SyncServer, logger: Logger, batch: Int = 500) async throws(SyncFailure) -> PullReport {
         var report = PullReport()
         guard configuration.secrets != nil, isMember else { return report }
@@ -56,6 +60,9 @@ extension SyncSession {
                 do {
                     sealed = try SealedRecord(encoded: record.record, serverItemID: record.itemID, serverVersion: record.version)
                     guard sealed.group == configuration.group else { throw SyncRejection.wrongGroup(.record) }
+                    // Every record, also one skipped below, is checked for the roster it names:
+                    // one of another history stops the pull before this batch applies anything.
+                    if let fork = try sealed.fork(chain: chain) { throw try forked(fork, logger: logger) }
                     if let version = known[sealed.itemID], version >= sealed.version {
                         if version == sealed.version, version.device == me {
                             // Its own record read back: keeps the digest of the server's copy,

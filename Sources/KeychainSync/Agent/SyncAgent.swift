@@ -131,7 +131,7 @@ package final class SyncAgent: Sendable {
                 if Task.isCancelled { break }
                 let failure = error as? SyncFailure ?? .damaged("\(error)")
                 switch failure {
-                case .removed, .notConfigured:
+                case .removed, .notConfigured, .forked:
                     ending = failure
                 default:
                     break

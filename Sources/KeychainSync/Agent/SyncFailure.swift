@@ -21,6 +21,8 @@ package enum SyncFailure: Error, Sendable, CustomStringConvertible {
     case removed
     /// No approval came in time.
     case notApproved
+    /// The group's membership has two histories (SyncFork): this member stopped syncing it.
+    case forked(SyncFork)
 
     /// The Keychain Services status it reports, when the keychain said no.
     package var keychainStatus: Int32? {
@@ -38,6 +40,7 @@ package enum SyncFailure: Error, Sendable, CustomStringConvertible {
         case .usage(let text): text
         case .damaged(let text): text
         case .removed: "this device was removed from its sync group; its items stay here but no longer sync (keychainctl sync leave, then sync join)"
+        case .forked(let fork): fork.summary
         case .notApproved: "no member approved this device in time; run keychainctl sync join again, or approve it and run keychainctl sync run"
         }
     }

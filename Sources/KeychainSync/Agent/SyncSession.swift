@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import KeychainCore
 import Logging
@@ -40,8 +41,41 @@ package struct SyncSession: Sendable {
     /// Reads the rosters and key wraps the server has beyond what this member knows, verifies
     /// them against the pinned chain, and keeps what passed. A member that the newest roster
     /// no longer lists is `.removed`.
+    ///
+    /// First it compares the server's rosters of the epochs it holds with its own (by digest,
+    /// reading again only one that differs): one signed by a member of the epoch before that
+    /// is not its own, or a next roster that does not follow its current one, is a fork
+    /// (`.forked`, kept, and every later pass stops). A roster no member signed is only
+    /// rejected and logged. A member that detected a fork earlier stops here at once.
     package mutating func refreshMembership(server: SyncServer, logger: Logger) async throws(SyncFailure) {
+        try checkNotForked()
         let group = configuration.group
+        let digests: [(epoch: Int64, digest: Data)]
+        do {
+            digests = try await server.rosterDigests(group.bytes)
+        } catch {
+            throw .server(error)
+        }
+        for entry in digests where entry.epoch >= 1 {
+            guard let ours = chain.roster(epoch: UInt64(entry.epoch)) else { break }
+            guard Data(SHA256.hash(data: ours.encoded)) != entry.digest else { continue }
+            let stored: Data?
+            do {
+                stored = try await server.roster(group.bytes, epoch: entry.epoch)
+            } catch {
+                throw .server(error)
+            }
+            guard let stored, let other = try? Roster(encoded: stored), Int64(bitPattern: other.epoch) == entry.epoch else {
+                logger.warning("rejected a roster from the sync server", metadata: [
+                    "epoch": "\(entry.epoch)", "reason": "\(SyncRejection.malformed(.roster))"])
+                continue
+            }
+            if let fork = chain.fork(shownBy: other) { throw try forked(fork, logger: logger) }
+            if other.hash != ours.hash {
+                logger.warning("rejected a roster from the sync server", metadata: [
+                    "epoch": "\(entry.epoch)", "reason": "differs from this member's and no member of the epoch before signed it"])
+            }
+        }
         let newer: [(epoch: Int64, roster: Data)]
         do {
             newer = try await server.rosters(group.bytes, after: Int64(bitPattern: chain.current.epoch))
@@ -52,6 +86,7 @@ package struct SyncSession: Sendable {
             do {
                 let roster = try Roster(encoded: entry.roster)
                 guard Int64(bitPattern: roster.epoch) == entry.epoch else { throw SyncRejection.malformed(.roster) }
+                if let fork = chain.fork(shownBy: roster) { throw try forked(fork, logger: logger) }
                 try chain.append(roster)
                 try state.saveRoster(roster)
             } catch let rejection as SyncRejection {
@@ -90,5 +125,21 @@ package struct SyncSession: Sendable {
                 try item.save(configuration)
             }
         }
+    }
+
+    /// `.forked` when this member detected a fork earlier: nothing is sent or applied again.
+    package func checkNotForked() throws(SyncFailure) {
+        if let kept = try state.fork() { throw .forked(kept.fork) }
+    }
+
+    /// Keeps `fork` (the first one kept stays), logs it (epochs, device ids and names only),
+    /// and returns the failure that stops the pass.
+    func forked(_ fork: SyncFork, logger: Logger) throws(SyncFailure) -> SyncFailure {
+        try state.saveFork(fork, at: Int64(Date().timeIntervalSince1970 * 1000))
+        logger.error("the sync group has forked; syncing stopped", metadata: [
+            "epoch": "\(fork.epoch)", "evidence": "\(fork.evidence.rawValue)",
+            "other device": "\(fork.otherDevice.shortHex) \(fork.otherName)",
+            "this member's roster signed by": "\(fork.ownSigner.shortHex) \(fork.ownSignerName)"])
+        return try .forked(state.fork()?.fork ?? fork)
     }
 }

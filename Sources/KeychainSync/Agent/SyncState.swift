@@ -107,6 +107,19 @@ package final class SyncState: Sendable {
                 ALTER TABLE known ADD COLUMN record_digest BLOB;
                 """)
         }
+        // Forks are detected: the proof of one is kept (one row; the first proof stays) and
+        // stops every later pass. Records now name their roster head in a new format, which
+        // agents of before this migration rejected and read past: the cursor starts over, so
+        // that what they skipped is read once more (records already known are skipped again).
+        migrator.registerMigration("fork-detection") { db in
+            try db.execute(sql: """
+                CREATE TABLE fork (only INTEGER PRIMARY KEY NOT NULL CHECK (only = 1), epoch INTEGER NOT NULL,
+                                   evidence TEXT NOT NULL, other_device BLOB NOT NULL, other_name TEXT NOT NULL,
+                                   own_signer BLOB NOT NULL, own_signer_name TEXT NOT NULL,
+                                   detected_at INTEGER NOT NULL);
+                DELETE FROM progress WHERE key = 'cursor';
+                """)
+        }
         return migrator
     }
 
@@ -269,6 +282,33 @@ package final class SyncState: Sendable {
             }
         }
         return records
+    }
+
+    // MARK: - Forks
+
+    /// The fork this member detected, with when (ms since 1970); nil when it holds none.
+    package func fork() throws(SyncFailure) -> (fork: SyncFork, detectedAt: Int64)? {
+        let row = try run { db in try Row.fetchOne(db, sql: "SELECT * FROM fork") }
+        guard let row else { return nil }
+        guard let evidence = SyncFork.Evidence(rawValue: row["evidence"]),
+              let other = DeviceID(hex: Hex.string(row["other_device"] as Data)),
+              let signer = DeviceID(hex: Hex.string(row["own_signer"] as Data))
+        else { throw .damaged("the sync state holds a malformed fork record") }
+        let fork = SyncFork(epoch: UInt64(bitPattern: row["epoch"]), evidence: evidence, otherDevice: other,
+                            otherName: row["other_name"], ownSigner: signer, ownSignerName: row["own_signer_name"])
+        return (fork, row["detected_at"])
+    }
+
+    /// Keeps `fork` unless one is kept already (the first proof stays).
+    package func saveFork(_ fork: SyncFork, at time: Int64) throws(SyncFailure) {
+        try run { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO fork (only, epoch, evidence, other_device, other_name, own_signer, own_signer_name,
+                                            detected_at)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [Int64(bitPattern: fork.epoch), fork.evidence.rawValue, fork.otherDevice.bytes,
+                                 fork.otherName, fork.ownSigner.bytes, fork.ownSignerName, time])
+        }
     }
 
     // MARK: - Rosters

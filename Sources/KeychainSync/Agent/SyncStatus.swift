@@ -22,6 +22,9 @@ package struct SyncStatus: Sendable {
     package var syncedItems: Int
     package var lastSync: Date?
     package var lastProblem: String?
+    /// The fork this member detected and when: it no longer syncs the group.
+    package var fork: SyncFork?
+    package var forkDetected: Date?
     /// Names of devices waiting for approval; nil when the server could not be asked.
     package var waiting: [String]?
 
@@ -43,7 +46,8 @@ package struct SyncStatus: Sendable {
         }
         let last = try session.state.integer(.lastSync)
         var waiting: [String]?
-        if askServer, session.isMember {
+        let fork = try session.state.fork()
+        if askServer, session.isMember, fork == nil {
             // Closed whether the question is answered or not.
             waiting = try? await SyncMembership.withServer(configuration.server, logger: logger) {
                 (server: SyncServer) async throws(SyncFailure) -> [String] in
@@ -64,6 +68,8 @@ package struct SyncStatus: Sendable {
             epoch: session.chain.current.epoch, members: session.chain.current.members.map(member),
             pendingLocalChanges: pending, syncedItems: try session.state.mirrorCount(),
             lastSync: last > 0 ? Date(timeIntervalSince1970: Double(last) / 1000) : nil,
-            lastProblem: try session.state.text(.lastProblem), waiting: waiting)
+            lastProblem: try session.state.text(.lastProblem),
+            fork: fork?.fork, forkDetected: fork.map { Date(timeIntervalSince1970: Double($0.detectedAt) / 1000) },
+            waiting: waiting)
     }
 }

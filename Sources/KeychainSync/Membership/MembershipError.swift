@@ -21,6 +21,8 @@ package enum MembershipError: Error, Sendable, Equatable, CustomStringConvertibl
     case badItemID
     /// A genesis hash that is not 32 bytes.
     case badGenesisHash
+    /// A record's roster head that is not 32 bytes.
+    case badRosterHead
     /// swift-crypto could not sign or seal.
     case cryptoFailure
 
@@ -36,6 +38,7 @@ package enum MembershipError: Error, Sendable, Equatable, CustomStringConvertibl
         case .authorNotVersionDevice: "the record's version names another device than its author"
         case .badItemID: "an item id must be 32 bytes"
         case .badGenesisHash: "a genesis hash must be 32 bytes"
+        case .badRosterHead: "a roster head must be 32 bytes"
         case .cryptoFailure: "signing or sealing failed"
         }
     }

@@ -128,7 +128,8 @@ package struct Roster: Sendable {
         guard isSigned(by: members[0]) else { throw .badSignature(.roster) }
     }
 
-    private func isSigned(by device: DevicePublicIdentity) -> Bool {
+    /// Whether `device`'s key made this roster's signature (whoever the signer field names).
+    func isSigned(by device: DevicePublicIdentity) -> Bool {
         SyncSignature.isValid(encoded.suffix(from: encoded.startIndex + signedCount),
                               for: encoded.prefix(signedCount), by: device.signingKey)
     }

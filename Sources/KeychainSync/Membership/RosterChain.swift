@@ -36,4 +36,47 @@ package struct RosterChain: Sendable {
     package func roster(epoch: UInt64) -> Roster? {
         epoch < UInt64(rosters.count) ? rosters[Int(epoch)] : nil
     }
+
+    /// The fork `other` proves, nil when it proves none: a roster of this group, signed by a
+    /// member of this chain's roster of the epoch before it, that differs from this chain's
+    /// roster of its epoch, or, for the epoch after the current one, does not name the current
+    /// roster's hash (it follows a roster of the current epoch this member does not hold). A
+    /// roster nobody it knows signed proves nothing: it is merely rejected.
+    package func fork(shownBy other: Roster) -> SyncFork? {
+        guard other.groupID == groupID, other.epoch >= 1, let before = roster(epoch: other.epoch - 1),
+              let signer = before.member(other.signer), other.isSigned(by: signer)
+        else { return nil }
+        if let ours = roster(epoch: other.epoch) {
+            guard ours.hash != other.hash else { return nil }
+            return fork(at: other.epoch, evidence: .roster, by: signer)
+        }
+        guard other.previousHash != before.hash else { return nil }
+        return fork(at: before.epoch, evidence: .roster, by: signer)
+    }
+
+    /// The fork `author`'s signed claim to act under the roster `head` at `epoch` proves, nil
+    /// when `head` is this chain's roster of `epoch`. The author must be a member of this
+    /// chain's roster of that epoch or of the one before (where the histories part); the
+    /// caller has checked its signature with that member's key (``signer(ofRecordBy:epoch:)``).
+    func fork(head: Data, epoch: UInt64, author: DevicePublicIdentity) -> SyncFork? {
+        guard let ours = roster(epoch: epoch), ours.hash != head else { return nil }
+        return fork(at: epoch, evidence: .record, by: author)
+    }
+
+    /// The key of `author` for a record of `epoch` whose roster head may differ from this
+    /// chain's: the author as a member of this chain's roster of that epoch, else of the one
+    /// before. Nil when it is a member of neither.
+    func signer(ofRecordBy author: DeviceID, epoch: UInt64) -> DevicePublicIdentity? {
+        if let member = roster(epoch: epoch)?.member(author) { return member }
+        guard epoch >= 1 else { return nil }
+        return roster(epoch: epoch - 1)?.member(author)
+    }
+
+    private func fork(at epoch: UInt64, evidence: SyncFork.Evidence, by other: DevicePublicIdentity) -> SyncFork {
+        let ours = rosters[Int(epoch)]
+        let ownSignerName = roster(epoch: epoch == 0 ? 0 : epoch - 1)?.member(ours.signer)?.name
+            ?? ours.member(ours.signer)?.name ?? "?"
+        return SyncFork(epoch: epoch, evidence: evidence, otherDevice: other.id, otherName: other.name,
+                        ownSigner: ours.signer, ownSignerName: ownSignerName)
+    }
 }

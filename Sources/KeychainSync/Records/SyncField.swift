@@ -22,9 +22,11 @@ enum SyncField {
         }
     }
 
-    /// The message of `kind`: its magic, the current format, then `fields`.
-    static func message(_ kind: SyncMessageKind, _ fields: [SyncField]) -> Data {
-        encode([.fixed(Data(kind.magic)), .byte(SyncMessageKind.currentFormat)] + fields)
+    /// The message of `kind`: its magic, its format (the current one unless a kind has moved
+    /// on, see SealedRecord), then `fields`.
+    static func message(_ kind: SyncMessageKind, format: UInt8 = SyncMessageKind.currentFormat,
+                        _ fields: [SyncField]) -> Data {
+        encode([.fixed(Data(kind.magic)), .byte(format)] + fields)
     }
 
     static func encode(_ fields: [SyncField]) -> Data {
@@ -60,9 +62,15 @@ struct SyncFieldReader {
 
     /// Reads the magic and format byte of `kind`.
     mutating func header() throws(SyncRejection) {
+        _ = try header(formats: SyncMessageKind.currentFormat...SyncMessageKind.currentFormat)
+    }
+
+    /// Reads the magic and format byte of `kind`, one of `formats`; returns the format.
+    mutating func header(formats: ClosedRange<UInt8>) throws(SyncRejection) -> UInt8 {
         guard try Array(take(kind.magic.count)) == kind.magic else { throw .malformed(kind) }
         let format = try byte()
-        guard format == SyncMessageKind.currentFormat else { throw .unknownFormat(kind, format) }
+        guard formats.contains(format) else { throw .unknownFormat(kind, format) }
+        return format
     }
 
     mutating func byte() throws(SyncRejection) -> UInt8 {

@@ -23,6 +23,12 @@ package enum SyncRejection: Error, Sendable, Equatable, CustomStringConvertible 
     case badSignature(SyncMessageKind)
     /// No roster of that epoch is known yet.
     case unknownEpoch(UInt64)
+    /// A record naming a roster head at an epoch this member has no roster of, after reading
+    /// the server's rosters.
+    case unknownRosterHead(epoch: UInt64)
+    /// A record whose roster head is not the reader's roster of its epoch (a fork, when its
+    /// author signed it: see SealedRecord.fork).
+    case rosterHeadMismatch(epoch: UInt64)
     /// The reader holds no group key of that epoch (not wrapped to it, or it was removed).
     case missingEpochKey(UInt64)
     /// The record's content does not open under the epoch's key.
@@ -55,6 +61,8 @@ package enum SyncRejection: Error, Sendable, Equatable, CustomStringConvertible 
         case .removedAuthorNotVouched: "record by a removed member that its removal does not vouch for"
         case .badSignature(let kind): "\(kind.rawValue) with a bad signature"
         case .unknownEpoch(let epoch): "no roster known for epoch \(epoch)"
+        case .unknownRosterHead(let epoch): "record names a roster head this member does not know, at epoch \(epoch)"
+        case .rosterHeadMismatch(let epoch): "record names another roster than this member's at epoch \(epoch)"
         case .missingEpochKey(let epoch): "no group key held for epoch \(epoch)"
         case .aeadFailure: "record content fails authentication"
         case .rosterEpochNotNext(let expected, let found): "roster of epoch \(found) does not follow the chain (expected epoch \(expected))"

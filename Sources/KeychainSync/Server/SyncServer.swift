@@ -405,4 +405,33 @@ package actor SyncServer {
         let channel = SyncServerSchema.channel(for: group)
         try await connection.query("SELECT pg_notify(\(channel), '')", logger: logger)
     }
+
+    // MARK: - Fork detection
+
+    /// The SHA-256 of each of the group's stored rosters, by epoch, genesis included: members
+    /// compare them with the rosters they hold, reading again only one that differs.
+    /// ``SyncServerError/notFound`` when there is no such group.
+    package func rosterDigests(_ group: Data) async throws(SyncServerError) -> [(epoch: Int64, digest: Data)] {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            try await Self.requireGroup(group, connection, logger)
+            return try await connection.query(
+                "SELECT epoch, sha256(roster) FROM keychain_sync_rosters WHERE group_id = \(group) ORDER BY epoch",
+                logger: logger
+            ).collect().map { row in
+                let (epoch, digest) = try row.decode((Int64, Data).self)
+                return (epoch: epoch, digest: digest)
+            }
+        }
+    }
+
+    /// The group's roster of `epoch`, nil when there is none.
+    package func roster(_ group: Data, epoch: Int64) async throws(SyncServerError) -> Data? {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            try await connection.query(
+                "SELECT roster FROM keychain_sync_rosters WHERE group_id = \(group) AND epoch = \(epoch)", logger: logger
+            ).collect().first.map { try $0.decode(Data.self) }
+        }
+    }
 }

@@ -21,7 +21,8 @@ struct SyncStatusCommand: ParsableCommand {
             "server: \(status.server)",
             "group: \(status.group)",
             "device: \(status.device.name) (\(status.device.id))",
-            "state: " + (status.removed ? "removed from the group"
+            "state: " + (status.fork != nil ? "stopped: the group has forked"
+                : status.removed ? "removed from the group"
                 : status.membership == .joining ? "waiting for approval" : "member"),
             "key epoch: \(status.epoch)",
             "members:",
@@ -32,7 +33,13 @@ struct SyncStatusCommand: ParsableCommand {
         lines.append("synced items: \(status.syncedItems)")
         lines.append("local changes not sent yet: \(status.pendingLocalChanges)")
         lines.append("last sync: " + (status.lastSync.map { ISO8601DateFormatter().string(from: $0) } ?? "never"))
-        if let problem = status.lastProblem { lines.append("last problem: \(problem)") }
+        if let fork = status.fork {
+            let when = status.forkDetected.map { " (detected \(ISO8601DateFormatter().string(from: $0)))" } ?? ""
+            lines.append("FORK\(when): \(fork.summary)")
+        }
+        if let problem = status.lastProblem, status.fork.map({ problem != $0.summary }) ?? true {
+            lines.append("last problem: \(problem)")
+        }
         if let waiting = status.waiting, !waiting.isEmpty {
             lines.append("waiting for approval: " + waiting.joined(separator: ", "))
         }
