@@ -138,8 +138,8 @@ package struct SyncSession: Sendable {
         try state.saveFork(fork, at: Int64(Date().timeIntervalSince1970 * 1000))
         logger.error("the sync group has forked; syncing stopped", metadata: [
             "epoch": "\(fork.epoch)", "evidence": "\(fork.evidence.rawValue)",
-            "other device": "\(fork.otherDevice.shortHex) \(fork.otherName)",
-            "this member's roster signed by": "\(fork.ownSigner.shortHex) \(fork.ownSignerName)"])
+            "device": "\(fork.otherDevice.shortHex) \(fork.otherName)",
+            "own_roster_signer": "\(fork.ownSigner.shortHex) \(fork.ownSignerName)"])
         return try .forked(state.fork()?.fork ?? fork)
     }
 }
