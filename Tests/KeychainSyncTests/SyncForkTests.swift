@@ -164,4 +164,31 @@ struct SyncForkTests {
         #expect(!(try a.run("sync", "status", "--offline").output.contains("FORK")))
         #expect(a.stopAgent() == 0)
     }
+
+    /// Requirement "records in the new format reach a member whose older agent rejected them":
+    /// an agent from before records named a roster head rejected them as an unknown format and
+    /// read past them; its state, opened by this version, starts reading the group over.
+    @Test func updatedAgentReadsAgainWhatItsOlderVersionSkipped() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        for member in [a, b] { #expect(try member.run("sync", "run", "--once").status == 0) }
+        try a.store(service: "new-format", account: "x", password: "read-after-the-update")
+        #expect(try a.run("sync", "run", "--once").status == 0)
+
+        // b's state as its older agent left it: read past that record, without this version's
+        // migration (sqlite3, not the agent's own code).
+        let last = try server.psql("SELECT max(sequence) FROM keychain_sync_records").trimmingCharacters(in: .whitespacesAndNewlines)
+        let state = b.keychainFolder.appendingPathComponent("login.keychain-sync").path
+        let older = try SpawnedProcess.runToEnd("/usr/bin/sqlite3", [state, """
+            INSERT OR REPLACE INTO progress (key, value) VALUES ('cursor', \(last));
+            DELETE FROM grdb_migrations WHERE identifier = 'fork-detection'; DROP TABLE fork;
+            """], environment: b.environment, outputIn: b.home.appendingPathComponent("io"))
+        #expect(older.status == 0, "\(older.errors)")
+
+        let pass = try b.run("sync", "run", "--once")
+        #expect(pass.status == 0, "\(pass.errors)")
+        #expect(try b.password(service: "new-format", account: "x") == "read-after-the-update")
+    }
 }
