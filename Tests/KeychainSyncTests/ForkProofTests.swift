@@ -61,7 +61,8 @@ struct ForkProofTests {
         let elsewhere = try common.adding(DeviceIdentity.generate(name: "tablet").publicIdentity, signer: phone)
         let next = try elsewhere.adding(DeviceIdentity.generate(name: "watch").publicIdentity, signer: phone)
         let fork = try #require(fixture.chain.fork(shownBy: next))
-        #expect(fork.epoch == 3 && fork.otherDevice == phone.id)
+        #expect(fork.epoch == 3 && fork.evidence == .nextRoster && fork.otherDevice == phone.id)
+        #expect(fork.summary.contains("signed a roster of the next epoch that follows another roster of that epoch"))
         // What follows this chain is no fork.
         let follows = try fixture.chain.current.adding(DeviceIdentity.generate(name: "watch").publicIdentity,
                                                        signer: fixture.founder)

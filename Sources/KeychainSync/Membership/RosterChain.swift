@@ -51,7 +51,7 @@ package struct RosterChain: Sendable {
             return fork(at: other.epoch, evidence: .roster, by: signer)
         }
         guard other.previousHash != before.hash else { return nil }
-        return fork(at: before.epoch, evidence: .roster, by: signer)
+        return fork(at: before.epoch, evidence: .nextRoster, by: signer)
     }
 
     /// The fork `author`'s signed claim to act under the roster `head` at `epoch` proves, nil

@@ -12,9 +12,12 @@ import Foundation
 package struct SyncFork: Sendable, Equatable {
     /// What showed the other history.
     package enum Evidence: String, Sendable {
-        /// A roster, signed by a member, that is not this member's roster of that epoch or does
-        /// not follow it.
+        /// A roster, signed by a member of the epoch before, that is not this member's roster
+        /// of that epoch.
         case roster
+        /// A roster of the next epoch, signed by a member, that follows another roster of
+        /// this member's current epoch.
+        case nextRoster = "next roster"
         /// A record whose signed roster head is not this member's roster of its epoch.
         case record
     }
@@ -46,6 +49,7 @@ package struct SyncFork: Sendable, Equatable {
         let other = "\(otherName) (\(otherDevice.shortHex))"
         let shown = switch evidence {
         case .roster: "\(other) signed another roster for that epoch"
+        case .nextRoster: "\(other) signed a roster of the next epoch that follows another roster of that epoch"
         case .record: "\(other) writes records under another roster for that epoch"
         }
         return "the sync group has forked at key epoch \(epoch): this device holds the roster signed by "
