@@ -22,6 +22,8 @@ package struct SyncStatus: Sendable {
     package var syncedItems: Int
     package var lastSync: Date?
     package var lastProblem: String?
+    /// When a pass last found the server incomplete, and what it did.
+    package var lastHealing: String?
     /// Names of devices waiting for approval; nil when the server could not be asked.
     package var waiting: [String]?
 
@@ -64,6 +66,6 @@ package struct SyncStatus: Sendable {
             epoch: session.chain.current.epoch, members: session.chain.current.members.map(member),
             pendingLocalChanges: pending, syncedItems: try session.state.mirrorCount(),
             lastSync: last > 0 ? Date(timeIntervalSince1970: Double(last) / 1000) : nil,
-            lastProblem: try session.state.text(.lastProblem), waiting: waiting)
+            lastProblem: try session.state.text(.lastProblem), lastHealing: try session.state.text(.lastHealing), waiting: waiting)
     }
 }

@@ -33,6 +33,7 @@ struct SyncStatusCommand: ParsableCommand {
         lines.append("local changes not sent yet: \(status.pendingLocalChanges)")
         lines.append("last sync: " + (status.lastSync.map { ISO8601DateFormatter().string(from: $0) } ?? "never"))
         if let problem = status.lastProblem { lines.append("last problem: \(problem)") }
+        if let healing = status.lastHealing { lines.append("last healing: \(healing)") }
         if let waiting = status.waiting, !waiting.isEmpty {
             lines.append("waiting for approval: " + waiting.joined(separator: ", "))
         }
