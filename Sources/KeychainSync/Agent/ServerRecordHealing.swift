@@ -77,6 +77,8 @@ extension SyncState {
 extension SyncSession {
     /// What a completeness check found and did.
     package struct HealingReport: Sendable, Equatable {
+        /// Rosters (membership changes) the server had lost, sent again.
+        package var rostersResent = 0
         /// Records the server had lost (or held only in an older version), sent again.
         package var resent = 0
         /// Records the server held that this member had skipped, read again.
@@ -89,12 +91,15 @@ extension SyncSession {
         /// Records applied by the pulls the check made.
         package var applied = 0
 
-        package var foundSomething: Bool { resent > 0 || reread > 0 || rolledBack || unhealed > 0 }
+        package var foundSomething: Bool { rostersResent > 0 || resent > 0 || reread > 0 || rolledBack || unhealed > 0 }
 
         /// One line for the log and `sync status`.
         package var summary: String {
             var parts: [String] = []
             if rolledBack { parts.append("the server's record numbers went back (restored from a backup?)") }
+            if rostersResent > 0 {
+                parts.append("the server had lost \(rostersResent) membership change\(rostersResent == 1 ? "" : "s"); sent them again")
+            }
             if resent > 0 { parts.append("the server had lost \(resent) record\(resent == 1 ? "" : "s"); sent them again") }
             if reread > 0 { parts.append("\(reread) record\(reread == 1 ? "" : "s") on the server had been skipped; read them again") }
             if unhealed > 0 {
@@ -130,9 +135,13 @@ extension SyncSession {
         let group = configuration.group.bytes
         let cutoff = RecordSetDigest.cutoff(now: now)
         var summary = try await summarize(server: server, cutoff: cutoff)
+        if summary.server.maxEpoch < Int64(bitPattern: chain.current.epoch) {
+            report.rostersResent = try await resendRosters(after: summary.server.maxEpoch, server: server, logger: logger)
+        }
         var cursor = try state.integer(.cursor)
         if summary.matches, summary.server.maxSequence >= cursor {
             if try state.text(.unhealedDigests) != nil { try state.set(.unhealedDigests, nil) }
+            if report.foundSomething { try noteHealing(report, now: now) }
             return report
         }
         if summary.server.maxSequence >= cursor {
@@ -235,11 +244,44 @@ extension SyncSession {
             logger.warning("differences with the sync server that this member cannot heal",
                            metadata: ["count": "\(report.unhealed)"])
         }
-        if report.foundSomething {
-            let when = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now) / 1000))
-            try state.set(.lastHealing, "\(when): \(report.summary)")
-        }
+        if report.foundSomething { try noteHealing(report, now: now) }
         return report
+    }
+
+    /// Keeps what a check found and did, dated, for `sync status`.
+    private func noteHealing(_ report: HealingReport, now: Int64) throws(SyncFailure) {
+        let when = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now) / 1000))
+        try state.set(.lastHealing, "\(when): \(report.summary)")
+    }
+
+    /// Publishes again, verbatim, the rosters this member verified beyond the server's
+    /// highest epoch (a restored backup older than a join or a removal): signed by members,
+    /// they are checked like any roster, and a machine that joins afterwards needs the whole
+    /// chain. Their key wraps are not sent again; the members they were for hold their keys.
+    private func resendRosters(after epoch: Int64, server: SyncServer, logger: Logger) async throws(SyncFailure) -> Int {
+        var sent = 0
+        for encoded in try state.rosters() {
+            let roster: Roster
+            do {
+                roster = try Roster(encoded: encoded)
+            } catch {
+                throw .damaged("the sync state holds a malformed roster")
+            }
+            let rosterEpoch = Int64(bitPattern: roster.epoch)
+            guard rosterEpoch > epoch else { continue }
+            do {
+                try await server.publishRoster(configuration.group.bytes, epoch: rosterEpoch, roster: roster.encoded, wraps: [])
+                sent += 1
+            } catch .alreadyExists {
+                // Another member sent it first.
+            } catch {
+                throw .server(error)
+            }
+        }
+        if sent > 0 {
+            logger.warning("the sync server had lost membership changes; sent them again", metadata: ["count": "\(sent)"])
+        }
+        return sent
     }
 
     /// The server's summary and this member's digest, compared.

@@ -417,6 +417,8 @@ package struct ServerRecordSetSummary: Sendable, Equatable {
     package let digest: Data
     /// The group's highest sequence (0 when it holds no record), old tombstones included.
     package let maxSequence: Int64
+    /// The group's highest roster epoch (-1 when it has none).
+    package let maxEpoch: Int64
 }
 
 /// The latest row of one item on the server, without its record bytes.
@@ -429,7 +431,7 @@ package struct ServerLatestRecord: Sendable, Equatable {
 
 extension SyncServer {
     /// The digest of the group's latest (item id, version) pairs, computed by the server in one
-    /// query: the check every pass makes. Tombstones whose version's first 8 bytes (its time,
+    /// query with the highest sequence and roster epoch: the check every pass makes. Tombstones whose version's first 8 bytes (its time,
     /// big-endian) order below `tombstonesFrom` are left out, as members leave out theirs, so
     /// that collecting expired tombstones never makes the two differ.
     package func recordSetSummary(_ group: Data, tombstonesFrom cutoff: Data) async throws(SyncServerError) -> ServerRecordSetSummary {
@@ -442,13 +444,14 @@ extension SyncServer {
                     WHERE group_id = \(group) ORDER BY item_id, version DESC)
                 SELECT count(*)::bigint,
                        sha256(coalesce(string_agg(item_id || version, ''::bytea ORDER BY item_id), ''::bytea)),
-                       (SELECT coalesce(max(sequence), 0)::bigint FROM keychain_sync_records WHERE group_id = \(group))
+                       (SELECT coalesce(max(sequence), 0)::bigint FROM keychain_sync_records WHERE group_id = \(group)),
+                       (SELECT coalesce(max(epoch), -1)::bigint FROM keychain_sync_rosters WHERE group_id = \(group))
                 FROM latest WHERE NOT tombstone OR substring(version FROM 1 FOR 8) >= \(cutoff)
                 """, logger: logger
             ).collect()
             guard let row = rows.first else { throw SyncServerError.invalidArgument("the server returned no summary") }
-            let (count, digest, maxSequence) = try row.decode((Int64, Data, Int64).self)
-            return ServerRecordSetSummary(count: count, digest: digest, maxSequence: maxSequence)
+            let (count, digest, maxSequence, maxEpoch) = try row.decode((Int64, Data, Int64, Int64).self)
+            return ServerRecordSetSummary(count: count, digest: digest, maxSequence: maxSequence, maxEpoch: maxEpoch)
         }
     }
 
