@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// Sync under faults: members cut off and back, agents and the server killed with SIGKILL at
-/// random moments. The number of operations and the seed come from
+/// random moments, the server's database restored from a backup taken during the run, and
+/// records and tombstones deleted from it at random. The number of operations and the seed come from
 /// `SYNC_CONVERGENCE_OPERATIONS` and `SYNC_CONVERGENCE_SEED` (Scripts/sync-convergence runs a
 /// long sample); `swift test` runs a short one with a fresh seed, printed so that a failure can
 /// be replayed.
@@ -15,8 +16,11 @@ struct SyncFaultTests {
     static let environment = ProcessInfo.processInfo.environment
 
     /// Requirement "three members converge after random adds, updates and deletes on all
-    /// members and random partitions": afterwards every member holds exactly the same items,
-    /// each a value some member wrote for it; and a write after healing reaches everyone.
+    /// members and random partitions", and "a server that rolls back or drops records does not
+    /// make members diverge unnoticed": afterwards every member holds exactly the same items,
+    /// for each the last change made to it (the last value written, or nothing when it was
+    /// last deleted: no deleted item back, no older value), though the server was restored
+    /// from a backup and lost rows on the way; and a write after healing reaches everyone.
     @Test func threeMembersConvergeAfterPartitions() async throws {
         let operations = Int(Self.environment["SYNC_CONVERGENCE_OPERATIONS"] ?? "") ?? 30
         let seed = UInt64(Self.environment["SYNC_CONVERGENCE_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
@@ -30,6 +34,10 @@ struct SyncFaultTests {
 
         let services = (0..<6).map { "service-\($0)" }
         var written: [String: Set<String>] = [:]
+        // The last change made to each item: every member must end with it.
+        var last: [String: String?] = [:]
+        var backup: String?
+        var attacks = (restores: 0, droppedRecords: 0, droppedTombstones: 0)
         for operation in 0..<operations {
             let fault = Int.random(in: 0..<100, using: &random)
             let running = members.filter { $0.agent != nil }
@@ -41,17 +49,43 @@ struct SyncFaultTests {
             } else if fault < 27 {
                 try server.kill9()
                 try server.startAfterCrash()
+            } else if fault < 31 {
+                // A backup taken now, restored at a later turn: the rows and the record
+                // sequence go back to it.
+                if let taken = backup {
+                    try server.restore(taken)
+                    backup = nil
+                    attacks.restores += 1
+                } else {
+                    backup = try server.dump()
+                }
+            } else if fault < 36 {
+                let tombstone = fault >= 34
+                let filter = tombstone ? "WHERE tombstone" : ""
+                let pick = Int.random(in: 0..<1_000, using: &random)
+                let dropped = try server.psql("""
+                    DELETE FROM keychain_sync_records WHERE sequence = (SELECT sequence FROM keychain_sync_records \(filter)
+                    ORDER BY sequence OFFSET \(pick) % greatest((SELECT count(*) FROM keychain_sync_records \(filter)), 1) LIMIT 1)
+                    RETURNING 1
+                    """)
+                if !dropped.isEmpty {
+                    if tombstone { attacks.droppedTombstones += 1 } else { attacks.droppedRecords += 1 }
+                }
             }
             let member = members[Int.random(in: 0..<members.count, using: &random)]
             let service = services[Int.random(in: 0..<services.count, using: &random)]
             if Int.random(in: 0..<10, using: &random) < 3 {
-                try member.delete(service: service, account: "user")
+                // A member that does not hold the item (yet) deletes nothing.
+                if try member.delete(service: service, account: "user") { last[service] = String?.none }
             } else {
                 let value = "value-\(operation)-\(member.name)"
                 written[service, default: []].insert(value)
                 try member.store(service: service, account: "user", password: value, update: true)
+                last[service] = value
             }
         }
+        print("sync convergence: \(attacks.restores) restores, \(attacks.droppedRecords) records and "
+              + "\(attacks.droppedTombstones) tombstones dropped")
         for member in members where member.agent == nil { try member.startAgent() }
 
         var final: [String: String?] = [:]
@@ -87,13 +121,16 @@ struct SyncFaultTests {
             if let value = final[service] ?? nil {
                 #expect(written[service]?.contains(value) == true, "\(service) holds \(value), which no member wrote")
             }
+            #expect((final[service] ?? nil) == (last[service] ?? nil),
+                    "\(service) holds \((final[service] ?? nil) ?? "nothing"), not its last change \((last[service] ?? nil) ?? "(deleted)")")
         }
         try members[2].store(service: "after-healing", account: "user", password: "everyone-gets-this")
         try eventually(30, "a write after healing reaches every member") {
             try members.allSatisfy { try $0.password(service: "after-healing", account: "user") == "everyone-gets-this" }
         }
         for member in members { member.stopAgent() }
-        print("sync convergence: PASS (\(operations) operations, seed \(seed))")
+        print("sync convergence: PASS (\(operations) operations, seed \(seed), \(attacks.restores) restores from a backup, "
+              + "\(attacks.droppedRecords) records and \(attacks.droppedTombstones) tombstones dropped)")
     }
 
     /// Requirement "kill -9 of agents at random moments: no acknowledged local change lost,

@@ -132,9 +132,12 @@ final class SyncMember: @unchecked Sendable {
         guard aged.status == 0 else { throw SyncTestFailure("sqlite3: \(aged.errors)") }
     }
 
-    func delete(service: String, account: String) throws {
+    /// Deletes the generic password `service`/`account`; whether there was one to delete.
+    @discardableResult
+    func delete(service: String, account: String) throws -> Bool {
         let result = try run("delete-generic-password", "-s", service, "-a", account)
         guard result.status == 0 || result.status == 44 else { throw SyncTestFailure("delete-generic-password on \(name): \(result.errors)") }
+        return result.status == 0
     }
 }
 
@@ -159,23 +162,26 @@ func eventually(_ seconds: Double = 30, _ what: String, _ condition: () throws -
 func formGroup(server url: String, founder: SyncMember, others: [SyncMember]) throws {
     let setup = try founder.run("sync", "setup", "--server", url, "--name", founder.name)
     guard setup.status == 0 else { throw SyncTestFailure("sync setup: \(setup.errors)") }
-    for member in others {
-        let log = member.home.appendingPathComponent("join.log")
-        let join = try member.start(["sync", "join", "--server", url, "--name", member.name, "--timeout", "60"], log: log)
-        var code: String?
-        try eventually(30, "sync join prints a code") {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if join.poll() != nil { throw SyncTestFailure("sync join ended early: \(text)") }
-            code = text.split(separator: "\n").first { $0.contains("sync approve ") }
-                .flatMap { $0.split(separator: " ").last.map(String.init) }
-            return code != nil
-        }
-        let approve = try founder.run("sync", "approve", code ?? "")
-        guard approve.status == 0 else { throw SyncTestFailure("sync approve: \(approve.errors)") }
-        let ended = join.wait()
-        guard ended.status == 0 else {
-            throw SyncTestFailure("sync join: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        }
+    for member in others { try admit(member, server: url, approver: founder) }
+}
+
+/// `member` asks to join the group on `server` and `approver`, a member, approves it.
+func admit(_ member: SyncMember, server url: String, approver founder: SyncMember) throws {
+    let log = member.home.appendingPathComponent("join.log")
+    let join = try member.start(["sync", "join", "--server", url, "--name", member.name, "--timeout", "60"], log: log)
+    var code: String?
+    try eventually(30, "sync join prints a code") {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        if join.poll() != nil { throw SyncTestFailure("sync join ended early: \(text)") }
+        code = text.split(separator: "\n").first { $0.contains("sync approve ") }
+            .flatMap { $0.split(separator: " ").last.map(String.init) }
+        return code != nil
+    }
+    let approve = try founder.run("sync", "approve", code ?? "")
+    guard approve.status == 0 else { throw SyncTestFailure("sync approve: \(approve.errors)") }
+    let ended = join.wait()
+    guard ended.status == 0 else {
+        throw SyncTestFailure("sync join: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 }
 

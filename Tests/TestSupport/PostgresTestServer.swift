@@ -279,6 +279,22 @@ public final class PostgresTestServer: @unchecked Sendable {
         try runAsOwner("pg_dump", ["-h", socketFolder.path, "-p", "\(port)", "-U", Self.user, "-d", Self.database])
     }
 
+    /// Replaces the database with `dump` (what ``dump()`` wrote), as restoring a backup does:
+    /// every connection to it is cut, the database is dropped, made again and filled from the
+    /// dump in one transaction, sequences included (they go back to where the dump found them).
+    public func restore(_ dump: String) throws {
+        let file = folder.appendingPathComponent("restore.sql")
+        try Data(dump.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        if let owner, chown(file.path, owner.uid, owner.gid) != 0 { throw PostgresTestServerError.failed("chown: \(errno)") }
+        try psql("DROP DATABASE \(Self.database) WITH (FORCE)", database: "postgres")
+        try psql("CREATE DATABASE \(Self.database)", database: "postgres")
+        try runAsOwner("psql", [
+            "-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-h", socketFolder.path, "-p", "\(port)",
+            "-U", Self.user, "-d", Self.database, "-f", file.path,
+        ])
+    }
+
     /// The server's log so far, to explain a failure.
     public var log: String {
         (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""

@@ -61,17 +61,21 @@ extension SyncSession {
                         // The row's primary key changed: the item it held before is gone.
                         let old = try sealing.open(mirrored.sealedIdentity)
                         let version = try nextVersion(of: mirrored.itemID, at: last.changedAt, counter: last.sequence)
-                        records.append(try seal(old, itemID: mirrored.itemID, version: version, tombstone: true, secrets: secrets))
-                        changes.append(.init(itemID: mirrored.itemID, version: version, place: nil))
+                        let record = try seal(old, itemID: mirrored.itemID, version: version, tombstone: true, secrets: secrets)
+                        records.append(record)
+                        changes.append(.init(itemID: mirrored.itemID, version: version, place: nil, copy: (true, record.record)))
                     }
                     let version = try nextVersion(of: itemID, at: item.modificationTime, counter: last.sequence)
-                    records.append(try seal(item, itemID: itemID, version: version, tombstone: false, secrets: secrets))
-                    changes.append(.init(itemID: itemID, version: version, place: (entry.rowID, try sealing.seal(item))))
+                    let record = try seal(item, itemID: itemID, version: version, tombstone: false, secrets: secrets)
+                    records.append(record)
+                    changes.append(.init(itemID: itemID, version: version, place: (entry.rowID, try sealing.seal(item)),
+                                         copy: (false, record.record)))
                 } else if let mirrored {
                     let tombstone = try sealing.open(mirrored.sealedIdentity)
                     let version = try nextVersion(of: mirrored.itemID, at: last.changedAt, counter: last.sequence)
-                    records.append(try seal(tombstone, itemID: mirrored.itemID, version: version, tombstone: true, secrets: secrets))
-                    changes.append(.init(itemID: mirrored.itemID, version: version, place: nil))
+                    let record = try seal(tombstone, itemID: mirrored.itemID, version: version, tombstone: true, secrets: secrets)
+                    records.append(record)
+                    changes.append(.init(itemID: mirrored.itemID, version: version, place: nil, copy: (true, record.record)))
                 }
                 through = max(through, entry.sequence)
             }

@@ -137,9 +137,10 @@ extension SyncSession {
                     switch applying.next() {
                     case .applied(let rowID):
                         changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: (rowID, try sealing.seal(item)),
-                                             digest: sealed.digest))
+                                             digest: sealed.digest, copy: (sealed.isTombstone, sealed.encoded)))
                     case .deleted, .absent:
-                        changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil, digest: sealed.digest))
+                        changes.append(.init(itemID: sealed.itemID, version: sealed.version, place: nil, digest: sealed.digest,
+                                             copy: (sealed.isTombstone, sealed.encoded)))
                     case .changedLocally:
                         report.stopped = true
                         report.localChangeFirst = true

@@ -26,10 +26,13 @@ package final class SyncAgent: Sendable {
     package struct PassReport: Sendable {
         package var sent = 0
         package var pull = SyncSession.PullReport()
+        /// What the check of the server's completeness found and healed.
+        package var healing = SyncSession.HealingReport()
     }
 
     /// One pass: membership, then the local changes out, then the other members' in (again
-    /// out when a local change came in between).
+    /// out when a local change came in between), then the check that the server still holds
+    /// everything (healed when it does not: a restored backup, dropped rows).
     package func pass(store: KeychainStore, server: SyncServer) async throws(SyncFailure) -> PassReport {
         var session = try SyncSession.load(files: files, store: store)
         try await session.refreshMembership(server: server, logger: logger)
@@ -49,6 +52,8 @@ package final class SyncAgent: Sendable {
         if lastSync > 0, now - lastSync > TombstoneRetention.reconcileAfter {
             report.pull.applied += try await session.reconcileAfterLongAbsence(server: server, logger: logger)
         }
+        report.healing = try await session.healServerRecords(server: server, logger: logger, now: now)
+        report.pull.applied += report.healing.applied
         try await session.collectExpiredTombstones(server: server, now: now, logger: logger)
         try session.state.set(.lastSync, now)
         return report

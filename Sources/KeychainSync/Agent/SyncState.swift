@@ -12,8 +12,10 @@ import Glibc
 /// are also what a removal vouches for (``vouchedRecords(of:)``).
 ///
 /// Nothing here is secret or names an item: item ids are keyed hashes, versions are times and
-/// device ids, and what a tombstone must carry about a row (its class and primary key) is
-/// sealed under a key derived from the group's secrets (``SyncSealing``). Updates that belong
+/// device ids, what a tombstone must carry about a row (its class and primary key) is
+/// sealed under a key derived from the group's secrets (``SyncSealing``), and the copy of
+/// each item's latest record (``recordCopies(of:)``) is the sealed, signed record as the
+/// server stores it. Updates that belong
 /// together are one transaction, and every commit is synced (`synchronous=FULL`), so the agent
 /// killed at any moment resumes where its last commit left it.
 package final class SyncState: Sendable {
@@ -120,6 +122,14 @@ package final class SyncState: Sendable {
                 DELETE FROM progress WHERE key = 'cursor';
                 """)
         }
+        // A copy of the latest sealed record of each known item, so that a member can send
+        // again what a server lost (a restored backup, a dropped row).
+        migrator.registerMigration("record copies") { db in
+            try db.execute(sql: """
+                CREATE TABLE record_copy (item_id BLOB PRIMARY KEY NOT NULL, version BLOB NOT NULL,
+                                          tombstone INTEGER NOT NULL, record BLOB NOT NULL);
+                """)
+        }
         return migrator
     }
 
@@ -146,6 +156,11 @@ package final class SyncState: Sendable {
         case lastProblem
         /// When this member last collected the server's expired tombstones, in ms since 1970.
         case lastCollection
+        /// What the last pass that found the server incomplete did about it, for `sync status`.
+        case lastHealing
+        /// The server's and this member's digests (``RecordSetDigest``) when a check last left
+        /// a difference it could not heal: the same difference again is not worked on again.
+        case unhealedDigests
     }
 
     package func integer(_ key: Key) throws(SyncFailure) -> Int64 {
@@ -238,6 +253,12 @@ package final class SyncState: Sendable {
                     try db.execute(sql: "INSERT OR REPLACE INTO mirror (row_id, item_id, sealed_identity) VALUES (?, ?, ?)",
                                    arguments: [place.rowID, change.itemID, place.sealedIdentity])
                 }
+                if let copy = change.copy {
+                    try db.execute(sql: "INSERT OR REPLACE INTO record_copy (item_id, version, tombstone, record) VALUES (?, ?, ?, ?)",
+                                   arguments: [change.itemID, change.version.encoded, copy.isTombstone, copy.record])
+                } else {
+                    try db.execute(sql: "DELETE FROM record_copy WHERE item_id = ?", arguments: [change.itemID])
+                }
             }
             for record in readBack {
                 try db.execute(sql: """
@@ -257,6 +278,9 @@ package final class SyncState: Sendable {
         /// The digest of the record as the server holds it (SealedRecord.digest); nil for a
         /// record this member sent, until it reads it back from the server.
         package var digest: Data? = nil
+        /// The sealed, signed record of this version, kept to send again should the server
+        /// lose it; nil when there is none to keep (any older copy is dropped).
+        package var copy: (isTombstone: Bool, record: Data)? = nil
     }
 
     /// The items whose latest version this member knows was written by `device`, with that

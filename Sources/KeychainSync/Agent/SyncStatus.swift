@@ -25,6 +25,8 @@ package struct SyncStatus: Sendable {
     /// The fork this member detected and when: it no longer syncs the group.
     package var fork: SyncFork?
     package var forkDetected: Date?
+    /// When a pass last found the server incomplete, and what it did.
+    package var lastHealing: String?
     /// Names of devices waiting for approval; nil when the server could not be asked.
     package var waiting: [String]?
 
@@ -70,6 +72,7 @@ package struct SyncStatus: Sendable {
             lastSync: last > 0 ? Date(timeIntervalSince1970: Double(last) / 1000) : nil,
             lastProblem: try session.state.text(.lastProblem),
             fork: fork?.fork, forkDetected: fork.map { Date(timeIntervalSince1970: Double($0.detectedAt) / 1000) },
+            lastHealing: try session.state.text(.lastHealing),
             waiting: waiting)
     }
 }

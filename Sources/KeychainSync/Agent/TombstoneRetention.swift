@@ -26,6 +26,7 @@ extension SyncSession {
         } catch {
             throw .server(error)
         }
+        try state.dropTombstoneCopies(before: RecordSetDigest.cutoff(now: now))
         try state.set(.lastCollection, now)
     }
 

@@ -435,3 +435,82 @@ package actor SyncServer {
         }
     }
 }
+
+/// What a member compares with its own state to notice a server that lost records (a restored
+/// backup, a dropped row): a digest of the group's latest (item id, version) pairs and the
+/// group's highest sequence.
+package struct ServerRecordSetSummary: Sendable, Equatable {
+    /// How many items the digest covers.
+    package let count: Int64
+    /// SHA-256 over each item's id and latest version, in item id order (``RecordSetDigest``).
+    package let digest: Data
+    /// The group's highest sequence (0 when it holds no record), old tombstones included.
+    package let maxSequence: Int64
+    /// The group's highest roster epoch (-1 when it has none).
+    package let maxEpoch: Int64
+}
+
+/// The latest row of one item on the server, without its record bytes.
+package struct ServerLatestRecord: Sendable, Equatable {
+    package let sequence: Int64
+    package let itemID: Data
+    package let version: Data
+    package let isTombstone: Bool
+}
+
+extension SyncServer {
+    /// The digest of the group's latest (item id, version) pairs, computed by the server in one
+    /// query with the highest sequence and roster epoch: the check every pass makes. Tombstones whose version's first 8 bytes (its time,
+    /// big-endian) order below `tombstonesFrom` are left out, as members leave out theirs, so
+    /// that collecting expired tombstones never makes the two differ.
+    package func recordSetSummary(_ group: Data, tombstonesFrom cutoff: Data) async throws(SyncServerError) -> ServerRecordSetSummary {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            let rows = try await connection.query(
+                """
+                WITH latest AS (
+                    SELECT DISTINCT ON (item_id) item_id, version, tombstone FROM keychain_sync_records
+                    WHERE group_id = \(group) ORDER BY item_id, version DESC)
+                SELECT count(*)::bigint,
+                       sha256(coalesce(string_agg(item_id || version, ''::bytea ORDER BY item_id), ''::bytea)),
+                       (SELECT coalesce(max(sequence), 0)::bigint FROM keychain_sync_records WHERE group_id = \(group)),
+                       (SELECT coalesce(max(epoch), -1)::bigint FROM keychain_sync_rosters WHERE group_id = \(group))
+                FROM latest WHERE NOT tombstone OR substring(version FROM 1 FOR 8) >= \(cutoff)
+                """, logger: logger
+            ).collect()
+            guard let row = rows.first else { throw SyncServerError.invalidArgument("the server returned no summary") }
+            let (count, digest, maxSequence, maxEpoch) = try row.decode((Int64, Data, Int64, Int64).self)
+            return ServerRecordSetSummary(count: count, digest: digest, maxSequence: maxSequence, maxEpoch: maxEpoch)
+        }
+    }
+
+    /// The latest row of every item of the group (old tombstones included), in item id order,
+    /// with the group's highest sequence, read in one statement (one snapshot): what a member
+    /// reconciles against when the summaries differ. About 80 bytes per item.
+    package func latestRecords(_ group: Data) async throws(SyncServerError) -> (maxSequence: Int64, records: [ServerLatestRecord]) {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            let rows = try await connection.query(
+                """
+                WITH top AS (SELECT coalesce(max(sequence), 0)::bigint AS sequence FROM keychain_sync_records
+                             WHERE group_id = \(group))
+                SELECT top.sequence, latest.sequence, latest.item_id, latest.version, latest.tombstone
+                FROM top LEFT JOIN (
+                    SELECT DISTINCT ON (item_id) sequence, item_id, version, tombstone FROM keychain_sync_records
+                    WHERE group_id = \(group) ORDER BY item_id, version DESC) AS latest ON true
+                ORDER BY latest.item_id
+                """, logger: logger
+            ).collect()
+            var maxSequence: Int64 = 0
+            var records: [ServerLatestRecord] = []
+            records.reserveCapacity(rows.count)
+            for row in rows {
+                let (top, sequence, itemID, version, isTombstone) = try row.decode((Int64, Int64?, Data?, Data?, Bool?).self)
+                maxSequence = top
+                guard let sequence, let itemID, let version, let isTombstone else { continue }
+                records.append(ServerLatestRecord(sequence: sequence, itemID: itemID, version: version, isTombstone: isTombstone))
+            }
+            return (maxSequence, records)
+        }
+    }
+}

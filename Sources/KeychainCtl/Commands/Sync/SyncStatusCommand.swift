@@ -40,6 +40,7 @@ struct SyncStatusCommand: ParsableCommand {
         if let problem = status.lastProblem, status.fork.map({ problem != $0.summary }) ?? true {
             lines.append("last problem: \(problem)")
         }
+        if let healing = status.lastHealing { lines.append("last healing: \(healing)") }
         if let waiting = status.waiting, !waiting.isEmpty {
             lines.append("waiting for approval: " + waiting.joined(separator: ", "))
         }
