@@ -132,6 +132,17 @@ final class SyncMember: @unchecked Sendable {
         guard aged.status == 0 else { throw SyncTestFailure("sqlite3: \(aged.errors)") }
     }
 
+    /// How many local changes wait to be sent, as `sync status` reports it.
+    func pendingLocalChanges() throws -> Int {
+        let status = try run("sync", "status", "--offline")
+        let prefix = "local changes not sent yet: "
+        guard let line = status.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+              let count = Int(line.dropFirst(prefix.count)) else {
+            throw SyncTestFailure("sync status on \(name): \(status.output)\(status.errors)")
+        }
+        return count
+    }
+
     /// Deletes the generic password `service`/`account`; whether there was one to delete.
     @discardableResult
     func delete(service: String, account: String) throws -> Bool {

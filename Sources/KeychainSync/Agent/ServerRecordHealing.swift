@@ -90,6 +90,8 @@ extension SyncSession {
         package var unhealed = 0
         /// Records applied by the pulls the check made.
         package var applied = 0
+        /// Whether the check's last pull stopped early (see ``PullReport/stopped``).
+        package var pullStopped = false
 
         package var foundSomething: Bool { rostersResent > 0 || resent > 0 || reread > 0 || rolledBack || unhealed > 0 }
 
@@ -147,7 +149,9 @@ extension SyncSession {
         if summary.server.maxSequence >= cursor {
             if try state.text(.unhealedDigests) == summary.marker { return report }
             // Another member may have appended since the pull: read it, then compare again.
-            report.applied += try await pull(server: server, logger: logger).applied
+            let pulled = try await pull(server: server, logger: logger)
+            report.applied += pulled.applied
+            report.pullStopped = pulled.stopped
             summary = try await summarize(server: server, cutoff: cutoff)
             cursor = try state.integer(.cursor)
             if summary.matches, summary.server.maxSequence >= cursor { return report }
@@ -225,6 +229,7 @@ extension SyncSession {
 
         let pulled = try await pull(server: server, logger: logger)
         report.applied += pulled.applied
+        report.pullStopped = pulled.stopped
         if !skipped.isEmpty {
             let after = try state.knownVersions(of: skipped.map(\.itemID))
             let left = skipped.filter { record in
