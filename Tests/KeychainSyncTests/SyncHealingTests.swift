@@ -119,6 +119,27 @@ struct SyncHealingTests {
         return value
     }
 
+    /// A member whose state was kept before it kept copies of records takes them from the
+    /// server once, so that it too can send again what the server loses later: here it is the
+    /// only member left to do so, and a member that joins afterwards gets the item from it.
+    @Test func copiesMissingFromAnOlderStateAreFilledOnce() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "only-b-keeps", account: "x", password: "kept-secret")
+        try pass(a, b)
+        // b's state as it was before copies were kept.
+        try b.editSyncState("DELETE FROM record_copy; DELETE FROM progress WHERE key = 'copiesFilled'")
+        try pass(b)
+        #expect(try server.psql("DELETE FROM keychain_sync_records RETURNING 1").contains("1"))
+        try pass(b)
+        #expect(try b.run("sync", "status", "--offline").output.contains("sent them again"))
+        try admit(late, server: server.tcpAddress(), approver: b)
+        try pass(late)
+        try expectHolds(late, ["only-b-keeps": "kept-secret"])
+    }
+
     /// Requirement "a difference that cannot be healed does not loop": a record altered on the
     /// server fails its checks on b at every read. b's first pass reads it again, rejects it
     /// and reports the difference; later passes leave it be (no reading again, no new
