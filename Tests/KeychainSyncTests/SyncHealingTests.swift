@@ -119,6 +119,61 @@ struct SyncHealingTests {
         return value
     }
 
+    /// Requirement "expired tombstones do not make the comparison flap": a deletion marker
+    /// past the retention, which the server collected, is left out of the comparison by
+    /// every member that still knows it: nothing is sent again, and the server stays without it.
+    @Test func collectedTombstonesAreNotSentAgain() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "old-deletion", account: "x", password: "gone-long-ago")
+        try a.store(service: "kept", account: "x", password: "kept-secret")
+        try pass(a, b)
+        try a.delete(service: "old-deletion", account: "x")
+        try pass(a, b)
+        // Forty days pass for the deletion: its version's time (the first 8 bytes) moves back
+        // in both members' states, and the server collects its marker.
+        let fortyDaysAgo = UInt64(Date().timeIntervalSince1970 * 1000) - 40 * 86_400_000
+        let time = String(format: "%016llx", fortyDaysAgo)
+        for member in [a, b] {
+            try member.editSyncState("""
+                UPDATE known SET version = X'\(time)' || substr(version, 9)
+                WHERE item_id IN (SELECT item_id FROM record_copy WHERE tombstone);
+                UPDATE record_copy SET version = X'\(time)' || substr(version, 9) WHERE tombstone;
+                """)
+        }
+        #expect(try server.psql("DELETE FROM keychain_sync_records WHERE tombstone RETURNING 1").contains("1"))
+        for member in [a, b, a] {
+            let again = try member.run("sync", "run", "--once")
+            #expect(again.status == 0)
+            #expect(!again.errors.contains("sent them again") && !again.errors.contains("cannot heal"), "\(again.errors)")
+        }
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_records WHERE tombstone") == "0\n")
+        try expectHolds(b, ["old-deletion": nil, "kept": "kept-secret"])
+    }
+
+    /// A member whose state was kept before it kept copies of records takes them from the
+    /// server once, so that it too can send again what the server loses later: here it is the
+    /// only member left to do so, and a member that joins afterwards gets the item from it.
+    @Test func copiesMissingFromAnOlderStateAreFilledOnce() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "only-b-keeps", account: "x", password: "kept-secret")
+        try pass(a, b)
+        // b's state as it was before copies were kept.
+        try b.editSyncState("DELETE FROM record_copy; DELETE FROM progress WHERE key = 'copiesFilled'")
+        try pass(b)
+        #expect(try server.psql("DELETE FROM keychain_sync_records RETURNING 1").contains("1"))
+        try pass(b)
+        #expect(try b.run("sync", "status", "--offline").output.contains("sent them again"))
+        try admit(late, server: server.tcpAddress(), approver: b)
+        try pass(late)
+        try expectHolds(late, ["only-b-keeps": "kept-secret"])
+    }
+
     /// Requirement "a difference that cannot be healed does not loop": a record altered on the
     /// server fails its checks on b at every read. b's first pass reads it again, rejects it
     /// and reports the difference; later passes leave it be (no reading again, no new

@@ -122,6 +122,14 @@ final class SyncMember: @unchecked Sendable {
         guard result.status == 0 else { throw SyncTestFailure("add-generic-password on \(name): \(result.errors)") }
     }
 
+    /// Runs `sql` on the agent's state file with sqlite3 (another implementation than the agent's).
+    func editSyncState(_ sql: String) throws {
+        let state = keychainFolder.appendingPathComponent("login.keychain-sync").path
+        let edited = try SpawnedProcess.runToEnd("/usr/bin/sqlite3", [state, sql],
+                                                 environment: environment, outputIn: home.appendingPathComponent("io"))
+        guard edited.status == 0 else { throw SyncTestFailure("sqlite3: \(edited.errors)") }
+    }
+
     /// Moves a time in the agent's state file back, as if that much time had passed (sqlite3,
     /// another implementation than the agent's).
     func ageSyncState(key: String, byMilliseconds milliseconds: Int64) throws {
@@ -130,6 +138,17 @@ final class SyncMember: @unchecked Sendable {
             "UPDATE progress SET value = value - \(milliseconds) WHERE key = '\(key)'"],
             environment: environment, outputIn: home.appendingPathComponent("io"))
         guard aged.status == 0 else { throw SyncTestFailure("sqlite3: \(aged.errors)") }
+    }
+
+    /// How many local changes wait to be sent, as `sync status` reports it.
+    func pendingLocalChanges() throws -> Int {
+        let status = try run("sync", "status", "--offline")
+        let prefix = "local changes not sent yet: "
+        guard let line = status.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }),
+              let count = Int(line.dropFirst(prefix.count)) else {
+            throw SyncTestFailure("sync status on \(name): \(status.output)\(status.errors)")
+        }
+        return count
     }
 
     /// Deletes the generic password `service`/`account`; whether there was one to delete.

@@ -65,6 +65,31 @@ extension SyncState {
         return copies
     }
 
+    /// The items known without a kept copy, with their versions.
+    func knownWithoutCopy() throws(SyncFailure) -> [Data: Data] {
+        try run { db in
+            var versions: [Data: Data] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT item_id, version FROM known WHERE item_id NOT IN (SELECT item_id FROM record_copy)
+                """) {
+                versions[row["item_id"] as Data] = row["version"] as Data
+            }
+            return versions
+        }
+    }
+
+    /// Keeps copies of records read from the server for items that have none.
+    func addMissingCopies(_ copies: [(itemID: Data, version: Data, isTombstone: Bool, record: Data)]) throws(SyncFailure) {
+        try run { db in
+            for copy in copies {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO record_copy (item_id, version, tombstone, record)
+                    SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM known WHERE item_id = ? AND version = ?)
+                    """, arguments: [copy.itemID, copy.version, copy.isTombstone, copy.record, copy.itemID, copy.version])
+            }
+        }
+    }
+
     /// Drops the kept copies of tombstones whose time is before `cutoff`: past the retention,
     /// the server may collect them and they are never sent again.
     func dropTombstoneCopies(before cutoff: Data) throws(SyncFailure) {
@@ -90,6 +115,8 @@ extension SyncSession {
         package var unhealed = 0
         /// Records applied by the pulls the check made.
         package var applied = 0
+        /// Whether the check's last pull stopped early (see ``PullReport/stopped``).
+        package var pullStopped = false
 
         package var foundSomething: Bool { rostersResent > 0 || resent > 0 || reread > 0 || rolledBack || unhealed > 0 }
 
@@ -134,6 +161,7 @@ extension SyncSession {
         guard configuration.secrets != nil, isMember else { return report }
         let group = configuration.group.bytes
         let cutoff = RecordSetDigest.cutoff(now: now)
+        try await fillMissingCopies(server: server)
         var summary = try await summarize(server: server, cutoff: cutoff)
         if summary.server.maxEpoch < Int64(bitPattern: chain.current.epoch) {
             report.rostersResent = try await resendRosters(after: summary.server.maxEpoch, server: server, logger: logger)
@@ -147,7 +175,9 @@ extension SyncSession {
         if summary.server.maxSequence >= cursor {
             if try state.text(.unhealedDigests) == summary.marker { return report }
             // Another member may have appended since the pull: read it, then compare again.
-            report.applied += try await pull(server: server, logger: logger).applied
+            let pulled = try await pull(server: server, logger: logger)
+            report.applied += pulled.applied
+            report.pullStopped = pulled.stopped
             summary = try await summarize(server: server, cutoff: cutoff)
             cursor = try state.integer(.cursor)
             if summary.matches, summary.server.maxSequence >= cursor { return report }
@@ -225,6 +255,7 @@ extension SyncSession {
 
         let pulled = try await pull(server: server, logger: logger)
         report.applied += pulled.applied
+        report.pullStopped = pulled.stopped
         if !skipped.isEmpty {
             let after = try state.knownVersions(of: skipped.map(\.itemID))
             let left = skipped.filter { record in
@@ -246,6 +277,35 @@ extension SyncSession {
         }
         if report.foundSomething { try noteHealing(report, now: now) }
         return report
+    }
+
+    /// Once, for a state kept before record copies were: takes from the server the records
+    /// of the latest versions this member knows, checked as a pull checks their authors, so
+    /// that it can send them again should the server lose them later. A new member's state
+    /// has nothing to fill.
+    private func fillMissingCopies(server: SyncServer) async throws(SyncFailure) {
+        guard try state.integer(.copiesFilled) == 0 else { return }
+        let missing = try state.knownWithoutCopy()
+        var after: Int64 = 0
+        while !missing.isEmpty {
+            let page: [ServerRecord]
+            do {
+                page = try await server.records(configuration.group.bytes, after: after, limit: 1_000)
+            } catch {
+                throw .server(error)
+            }
+            guard let last = page.last else { break }
+            var copies: [(itemID: Data, version: Data, isTombstone: Bool, record: Data)] = []
+            for record in page where missing[record.itemID] == record.version {
+                guard let sealed = try? SealedRecord(encoded: record.record, serverItemID: record.itemID,
+                                                     serverVersion: record.version),
+                      (try? sealed.authenticate(chain: chain)) != nil else { continue }
+                copies.append((record.itemID, record.version, sealed.isTombstone, sealed.encoded))
+            }
+            try state.addMissingCopies(copies)
+            after = last.sequence
+        }
+        try state.set(.copiesFilled, 1)
     }
 
     /// Keeps what a check found and did, dated, for `sync status`.

@@ -54,6 +54,7 @@ package final class SyncAgent: Sendable {
         }
         report.healing = try await session.healServerRecords(server: server, logger: logger, now: now)
         report.pull.applied += report.healing.applied
+        if report.healing.pullStopped { report.pull.stopped = true }
         try await session.collectExpiredTombstones(server: server, now: now, logger: logger)
         try session.state.set(.lastSync, now)
         return report

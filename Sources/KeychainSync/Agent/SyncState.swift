@@ -161,6 +161,9 @@ package final class SyncState: Sendable {
         /// The server's and this member's digests (``RecordSetDigest``) when a check last left
         /// a difference it could not heal: the same difference again is not worked on again.
         case unhealedDigests
+        /// 1 once the copies of records known from before copies were kept were taken from the
+        /// server.
+        case copiesFilled
     }
 
     package func integer(_ key: Key) throws(SyncFailure) -> Int64 {
