@@ -37,7 +37,12 @@ struct SyncForkTests {
         #expect(counter.status == 0, "\(counter.errors)")
         #expect(try server.psql("SELECT count(*) FROM keychain_sync_rosters WHERE epoch = 3") == "1\n")
         try c.store(service: "from-c", account: "x", password: "written-by-c-after-its-removal")
-        #expect(try c.run("sync", "run", "--once").status == 0)
+        // c sends its item first, then reads again what it had read past (a's record under
+        // a's roster of epoch 3): c sees both histories too.
+        let passC = try c.run("sync", "run", "--once")
+        #expect(passC.status != 0)
+        #expect(passC.errors.contains("the sync group has forked at key epoch 3"), "\(passC.errors)")
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_records") != "0\n")
 
         let passB = try b.run("sync", "run", "--once")
         #expect(passB.status != 0)
@@ -51,9 +56,13 @@ struct SyncForkTests {
             #expect(!pass.errors.contains("written-by"), "the log holds no secret")
         }
 
-        // c goes on writing; nothing of it is applied, and every later pass stops at once.
+        // c, its agent tampered with to forget the fork, goes on writing; nothing of it is
+        // applied, and every later pass of a and b stops at once.
+        try c.editSyncState("DELETE FROM fork")
         try c.store(service: "from-c-later", account: "x", password: "written-by-c-later")
-        #expect(try c.run("sync", "run", "--once").status == 0)
+        let records = try server.psql("SELECT count(*) FROM keychain_sync_records")
+        _ = try c.run("sync", "run", "--once")
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_records") != records, "c's later item reached the server")
         for member in [a, b] {
             let pass = try member.run("sync", "run", "--once")
             #expect(pass.status != 0 && pass.errors.contains("forked at key epoch 3"), "\(member.name): \(pass.errors)")

@@ -54,6 +54,7 @@ extension SyncSession {
             var batchChanges: [SyncedChange] = []
             var readBack: [VouchedRecord] = []
             var known = try state.knownVersions(of: records.map(\.itemID))
+            var rejected: [(itemID: Data, version: Data)] = []
             for record in records {
                 let sealed: SealedRecord
                 let content: Data
@@ -88,6 +89,7 @@ extension SyncSession {
                     logger.warning("rejected a record from the sync server", metadata: [
                         "sequence": "\(record.sequence)", "reason": "\(rejection)"])
                     report.rejected += 1
+                    rejected.append((record.itemID, record.version))
                     steps.append(.skip(sequence: record.sequence))
                     continue
                 } catch let failure as SyncFailure {
@@ -101,6 +103,7 @@ extension SyncSession {
                 } catch {
                     logger.warning("rejected a record whose content is malformed", metadata: ["sequence": "\(record.sequence)"])
                     report.rejected += 1
+                    rejected.append((record.itemID, record.version))
                     steps.append(.skip(sequence: record.sequence))
                     continue
                 }
@@ -109,6 +112,7 @@ extension SyncSession {
                 guard secrets.itemID(for: item.identityBytes) == sealed.itemID else {
                     logger.warning("rejected a record whose content is another item", metadata: ["sequence": "\(record.sequence)"])
                     report.rejected += 1
+                    rejected.append((record.itemID, record.version))
                     steps.append(.skip(sequence: record.sequence))
                     continue
                 }
@@ -153,6 +157,7 @@ extension SyncSession {
                     reached = sequence
                 }
             }
+            try state.noteRejected(rejected, epoch: chain.current.epoch)
             try state.record(changes, readBack: readBack, progress: [(.cursor, reached)])
             cursor = reached
             if report.stopped || records.count < batch { return report }

@@ -90,6 +90,30 @@ extension SyncState {
         }
     }
 
+    /// Remembers records of the server that a pull rejected while this member held key `epoch`.
+    func noteRejected(_ records: [(itemID: Data, version: Data)], epoch: UInt64) throws(SyncFailure) {
+        guard !records.isEmpty else { return }
+        try run { db in
+            for record in records {
+                try db.execute(sql: "INSERT OR REPLACE INTO rejected (item_id, version, epoch) VALUES (?, ?, ?)",
+                               arguments: [record.itemID, record.version, Int64(bitPattern: epoch)])
+            }
+        }
+    }
+
+    /// Of `records`, those a pull rejected while this member held key `epoch`, as it does now.
+    func rejected(among records: [(itemID: Data, version: Data)], epoch: UInt64) throws(SyncFailure) -> Set<Data> {
+        try run { db in
+            var found: Set<Data> = []
+            for record in records where try Bool.fetchOne(db, sql: """
+                SELECT 1 FROM rejected WHERE item_id = ? AND version = ? AND epoch = ?
+                """, arguments: [record.itemID, record.version, Int64(bitPattern: epoch)]) == true {
+                found.insert(record.itemID + record.version)
+            }
+            return found
+        }
+    }
+
     /// Drops the kept copies of tombstones whose time is before `cutoff`: past the retention,
     /// the server may collect them and they are never sent again.
     func dropTombstoneCopies(before cutoff: Data) throws(SyncFailure) {
@@ -213,9 +237,16 @@ extension SyncSession {
                 && mineByID[record.itemID] != record.version
         }
         let knownOfCandidates = try state.knownVersions(of: unknownCandidates.map(\.itemID))
+        let rejectedBefore = try state.rejected(among: unknownCandidates.map { ($0.itemID, $0.version) },
+                                                epoch: chain.current.epoch)
         var skipped: [ServerLatestRecord] = []
         for record in unknownCandidates {
             if let known = knownOfCandidates[record.itemID], !known.encoded.lexicographicallyPrecedes(record.version) { continue }
+            // Rejected when it was read: reading it again would only reject (and log) it again.
+            if rejectedBefore.contains(record.itemID + record.version) {
+                report.unhealed += 1
+                continue
+            }
             // Above the cursor: not read yet, which the pull below does; not a loss.
             if record.sequence <= cursor { skipped.append(record) }
         }

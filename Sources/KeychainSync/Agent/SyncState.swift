@@ -130,6 +130,17 @@ package final class SyncState: Sendable {
                                           tombstone INTEGER NOT NULL, record BLOB NOT NULL);
                 """)
         }
+        // The server's records this member rejected (by item id and version), and its key
+        // epoch then: while it holds that epoch, a check of the server's completeness counts
+        // them as a difference it cannot heal rather than reading them again, so each is
+        // rejected and logged once. A later roster can change the verdict (a record naming a
+        // roster this member did not hold yet can prove a fork): then they are read again.
+        migrator.registerMigration("rejected records") { db in
+            try db.execute(sql: """
+                CREATE TABLE rejected (item_id BLOB NOT NULL, version BLOB NOT NULL, epoch INTEGER NOT NULL,
+                                       PRIMARY KEY (item_id, version)) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 
