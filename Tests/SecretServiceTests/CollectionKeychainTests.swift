@@ -20,7 +20,7 @@ import TestSupport
                               _ body: (PrivateSessionBus) throws -> Void) throws {
         let bus = try PrivateSessionBus()
         defer { bus.stop() }
-        try bus.startProvider(environment: ["PATH": prompter.folder.path])
+        try bus.startProvider(environment: prompter.providerEnvironment)
         try body(bus)
     }
 
