@@ -21,18 +21,19 @@ struct BusFailure: Error, Sendable {
         BusFailure(name: isLockedName, message: "the keychain \(name) is locked: unlock it with keychainctl unlock-keychain \(name)")
     }
 
-    /// The keychain `name` is locked and nothing on the provider's PATH can ask for its password.
+    /// The keychain `name` is locked and nothing can ask for its password (``PasswordAsker``).
     static func noPrompter(_ name: String) -> BusFailure {
         BusFailure(name: isLockedName,
-                   message: "the keychain \(name) is locked and neither pinentry nor systemd-ask-password is on the PATH of "
-                       + "keychain-secret-service to ask for its password: unlock it with keychainctl unlock-keychain \(name)")
+                   message: "the keychain \(name) is locked and \(PasswordAsker.unavailableReason()) to ask for its "
+                       + "password: unlock it with keychainctl unlock-keychain \(name)")
     }
 
-    /// Nothing on the provider's PATH can ask for a new collection's password.
-    static let noPrompterForNewPassword = BusFailure(
-        name: "org.freedesktop.DBus.Error.NotSupported",
-        message: "neither pinentry nor systemd-ask-password is on the PATH of keychain-secret-service to ask for the new "
-            + "collection's password: create the keychain with keychainctl create-keychain instead")
+    /// Nothing can ask for a new collection's password (``PasswordAsker``).
+    static var noPrompterForNewPassword: BusFailure {
+        BusFailure(name: "org.freedesktop.DBus.Error.NotSupported",
+                   message: "\(PasswordAsker.unavailableReason()) to ask for the new collection's password: create the "
+                       + "keychain with keychainctl create-keychain instead")
+    }
 
     static func invalidArguments(_ message: String) -> BusFailure {
         BusFailure(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message)

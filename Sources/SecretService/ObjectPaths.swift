@@ -7,7 +7,8 @@ import Foundation
 /// ``CollectionPathName``); `/org/freedesktop/secrets/aliases/default` is the default
 /// keychain, whichever it is when the call comes; `aliases/login` the login keychain and
 /// `aliases/session` the collection `session` (``SessionCollection``), which those paths also
-/// name as `collection/login` and `collection/session`. Items are named under their collection by
+/// name as `collection/login` and `collection/session`; `aliases/<name>` for another alias
+/// is the collection it names now (see ``CollectionAliases``). Items are named under their collection by
 /// their keychain persistent reference in lowercase hex, which is made of valid path
 /// characters and stays the same for the item's life, whatever changes in it.
 enum SecretObject: Equatable, Sendable {
@@ -41,7 +42,9 @@ enum SecretObject: Equatable, Sendable {
     }
 
     /// The object a path names, or nil for a path that names none of this provider's.
-    init?(path: String) {
+    /// `alias` gives the collection an alias other than `default`, `login` and `session`
+    /// names (nil: none), for paths under `aliases/`.
+    init?(path: String, alias: (String) -> String? = { _ in nil }) {
         if path == Self.servicePath {
             self = .service
         } else if path.hasPrefix(Self.sessionPrefix) {
@@ -55,14 +58,16 @@ enum SecretObject: Equatable, Sendable {
             let rest: Substring
             if path.hasPrefix(Self.aliasPrefix) {
                 let tail = path.dropFirst(Self.aliasPrefix.count)
-                let alias = tail.prefix(while: { $0 != "/" })
-                switch alias {
+                let aliasName = tail.prefix(while: { $0 != "/" })
+                switch aliasName {
                 case "default": collection = nil
                 case "session": collection = SessionCollection.name
                 case "login": collection = "login"
-                default: return nil
+                default:
+                    guard let target = alias(String(aliasName)) else { return nil }
+                    collection = target
                 }
-                rest = tail.dropFirst(alias.count)
+                rest = tail.dropFirst(aliasName.count)
             } else if path.hasPrefix(Self.collectionPrefix) {
                 let tail = path.dropFirst(Self.collectionPrefix.count)
                 let element = tail.prefix(while: { $0 != "/" })

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Why asking for a password failed, for the provider's standard error: names programs,
@@ -60,8 +61,8 @@ struct PromptText: Sendable {
 }
 
 /// The program that asks the user for the keychain's password: whichever `pinentry` is
-/// first on `PATH` (the Assuan protocol), or else `systemd-ask-password`. Each gets
-/// ``attempts`` tries.
+/// first on `PATH` (the Assuan protocol) when it has a display to show on, or else
+/// `systemd-ask-password`. Each gets ``attempts`` tries.
 enum PasswordAsker: Sendable {
     case pinentry(path: String)
     case systemdAskPassword(path: String)
@@ -69,11 +70,32 @@ enum PasswordAsker: Sendable {
     /// Tries before the prompt gives up, as pinentry's callers (gpg-agent) allow.
     static let attempts = 3
 
-    /// What asks on this machine, from the provider's `PATH`; nil when neither is there.
+    /// What asks on this machine, from the provider's `PATH` and environment; nil when
+    /// nothing can (``unavailableReason()`` says why).
+    ///
+    /// pinentry is used only with a display (`DISPLAY` or `WAYLAND_DISPLAY` set): the provider
+    /// talks to it over pipes, so a pinentry without a display falls back to a terminal it
+    /// does not have and refuses every question. A prompt handed out then could only end
+    /// dismissed, which clients take for the user's "no"; nothing asking is said at once instead.
     static func available() -> PasswordAsker? {
-        if let path = PromptProgram.find("pinentry") { return .pinentry(path: path) }
+        if hasDisplay(), let path = PromptProgram.find("pinentry") { return .pinentry(path: path) }
         if let path = PromptProgram.find("systemd-ask-password") { return .systemdAskPassword(path: path) }
         return nil
+    }
+
+    /// Why ``available()`` found nothing, for a client's error: what is missing.
+    static func unavailableReason() -> String {
+        guard PromptProgram.find("pinentry") != nil else {
+            return "neither pinentry nor systemd-ask-password is on the PATH of keychain-secret-service"
+        }
+        return "pinentry has no display to show on (keychain-secret-service has neither DISPLAY nor WAYLAND_DISPLAY) "
+            + "and systemd-ask-password is not on its PATH"
+    }
+
+    /// Whether the provider's environment names a display a graphical pinentry can show on.
+    private static func hasDisplay() -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
     }
 
     /// Asks until `check` accepts a password or the attempts run out. Each running program is

@@ -47,7 +47,7 @@ extension SecretServiceProvider {
                     }
                     completions.post(.init(prompt: number, outcome: outcome))
                 }
-            case .createCollection(let label):
+            case .createCollection(let label, _):
                 guard let asker = try availableAsker(request, number, .noPrompterForNewPassword) else { return }
                 prompts.markShown(number)
                 try reply(to: request) { _ throws(BusFailure) in }
@@ -122,7 +122,17 @@ extension SecretServiceProvider {
         guard accepted else { return }
         switch prompt.purpose {
         case .unlock(let names, _): names.forEach(lockChanged)
-        case .createCollection: if let createdCollection { collectionsChanged("CollectionCreated", createdCollection) }
+        case .createCollection(_, let alias):
+            guard let createdCollection else { break }
+            if let alias {
+                // The collection exists either way; a client that finds the alias unset can set it again.
+                do throws(BusFailure) {
+                    try keychains.aliases.set(alias, to: createdCollection)
+                } catch {
+                    Self.report("the collection \(createdCollection) was created, but not its alias: \(error.message)")
+                }
+            }
+            collectionsChanged("CollectionCreated", createdCollection)
         }
     }
 

@@ -7,8 +7,9 @@ struct Prompts {
         /// The passwords of the locked `keychains`, one after the other; `objects` are the
         /// objects Unlock was asked for in them, reported as unlocked when they all are.
         case unlock(keychains: [String], objects: [String])
-        /// A new keychain's password, twice, for a collection labelled `label`.
-        case createCollection(label: String)
+        /// A new keychain's password, twice, for a collection labelled `label`; `alias`, when
+        /// given, is set to name the new collection.
+        case createCollection(label: String, alias: String?)
     }
 
     struct Prompt {

@@ -179,7 +179,7 @@ public final class SecretServiceProvider {
     /// `collection/` or `aliases/` is answered the same way, rather than with sd-bus's
     /// UnknownObject, so that a missing collection is one error by either path.
     private func has(_ path: String, _ interface: String) -> Bool {
-        guard let object = SecretObject(path: path) else {
+        guard let object = secretObject(at: path) else {
             let underCollections = path.hasPrefix(SecretObject.collectionPrefix) || path.hasPrefix(SecretObject.aliasPrefix)
             return underCollections && (interface == Self.collectionInterface || interface == Self.itemInterface)
         }
@@ -224,6 +224,11 @@ public final class SecretServiceProvider {
         return array
     }
 
+    /// The object `path` names, aliases set with SetAlias resolved to their collections.
+    func secretObject(at path: String) -> SecretObject? {
+        SecretObject(path: path) { [keychains] alias in try? keychains.aliases.target(of: alias) }
+    }
+
     /// The items of the collection `name` (nil: the alias `default`); NoSuchObject when its
     /// keychain is not there.
     func keychain(_ name: String?) throws(BusFailure) -> KeychainItems {
@@ -236,7 +241,7 @@ public final class SecretServiceProvider {
             try checkCaller(call)
             let path = sd_bus_message_get_path(call).map { String(cString: $0) } ?? ""
             let member = sd_bus_message_get_member(call).map { String(cString: $0) } ?? ""
-            guard let object = SecretObject(path: path) else { throw .noSuchObject(path) }
+            guard let object = secretObject(at: path) else { throw .noSuchObject(path) }
             let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? ""
             let request = Request(call: call, sender: sender, arguments: MessageReader(message: call))
             switch object {
@@ -263,7 +268,7 @@ public final class SecretServiceProvider {
             // the provider emits (a prompt's unlock, between calls): no caller to check.
             if let call = sd_bus_get_current_message(bus) { try checkCaller(call) }
             let writer = MessageWriter(message: reply)
-            switch SecretObject(path: path) {
+            switch secretObject(at: path) {
             case .service?: try serviceProperty(property, writer)
             case .collection(let name?)? where name == SessionCollection.name:
                 try sessionCollectionProperty(property, writer)
@@ -284,7 +289,7 @@ public final class SecretServiceProvider {
         do throws(BusFailure) {
             guard let call = sd_bus_get_current_message(bus) else { throw .accessDenied("no call to answer") }
             try checkCaller(call)
-            switch SecretObject(path: path) {
+            switch secretObject(at: path) {
             case .collection(let name?)? where name == SessionCollection.name:
                 try setSessionCollectionProperty(property, MessageReader(message: value))
             case .item(let name?, let reference)? where name == SessionCollection.name:

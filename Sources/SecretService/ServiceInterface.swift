@@ -32,7 +32,8 @@ extension SecretServiceProvider {
         case "CreateCollection":
             let label = try collectionLabel(arguments)
             let alias = try arguments.string()
-            // The spec's rule: an alias that names a collection gives it, and nothing is made.
+            // As the Secret Service API has it: an alias that names a collection gives it, and
+            // nothing is made.
             if let existing = aliasTarget(alias) {
                 try reply(to: request) { (writer) throws(BusFailure) in
                     try writer.objectPath(existing)
@@ -40,13 +41,16 @@ extension SecretServiceProvider {
                 }
                 return
             }
-            guard alias.isEmpty else {
-                throw .notSupported("only the aliases 'default', 'login' and 'session' exist here; "
-                                    + "create the collection without an alias")
+            if alias == "login" {
+                throw .notSupported("the alias 'login' names the login keychain, which does not exist yet: its "
+                                    + "first use makes it, or keychainctl create-keychain login")
             }
+            // Any other alias that names nothing yet will name the new collection.
+            if !alias.isEmpty { try CollectionAliases.checkName(alias) }
             guard PasswordAsker.available() != nil else { throw .noPrompterForNewPassword }
             // The keychain is made once its password is chosen: the prompt's Completed names it.
-            let prompt = try prompts.create(for: request.sender, .createCollection(label: label))
+            let prompt = try prompts.create(for: request.sender,
+                                            .createCollection(label: label, alias: alias.isEmpty ? nil : alias))
             try reply(to: request) { (writer) throws(BusFailure) in
                 try writer.objectPath(SecretObject.none)
                 try writer.objectPath(prompt.path)
@@ -162,7 +166,7 @@ extension SecretServiceProvider {
             var keychainsNamed: [String?: KeychainItems?] = [:]
             var sessionItems: [Data] = []
             let items = paths.compactMap { path -> (KeychainItems, Data)? in
-                guard case .item(let name, let reference)? = SecretObject(path: path) else { return nil }
+                guard case .item(let name, let reference)? = self.secretObject(at: path) else { return nil }
                 if name == SessionCollection.name {
                     if named.insert(sessionCollection.object(reference).path).inserted { sessionItems.append(reference) }
                     return nil
@@ -202,31 +206,14 @@ extension SecretServiceProvider {
             let path = aliasTarget(try arguments.string()) ?? SecretObject.none
             try reply(to: request) { (writer) throws(BusFailure) in try writer.objectPath(path) }
         case "SetAlias":
-            // `default` is the default keychain: setting it makes another keychain the default
-            // for every program of the user, from now on (SecKeychainSetDefault).
             let name = try arguments.string()
             let path = try arguments.objectPath()
-            guard name == "default" else {
-                // `login` and `session` always name their own collections: setting one to it
-                // changes nothing; other aliases are not kept.
-                if let target = aliasTarget(name), SecretObject(path: path)?.path == target {
-                    return try reply(to: request) { _ throws(BusFailure) in }
-                }
-                throw .notSupported("only the alias 'default' can be set here; 'login' and 'session' always name "
-                                    + "their own collections")
-            }
-            switch SecretObject(path: path) {
-            case .collection(let keychain?)? where keychain == SessionCollection.name:
-                throw .notSupported("the session collection cannot be the default: it is kept in memory only")
-            case .collection(let keychain?)?: try keychains.setDefault(keychain)
-            case .collection(nil)?: break
-            default:
-                if path == SecretObject.none { throw .notSupported("the alias 'default' cannot be removed") }
-                throw .noSuchObject(path)
-            }
+            try setAlias(name, to: path)
             try reply(to: request) { _ throws(BusFailure) in }
             // Collections lists the default first.
-            emitPropertiesChanged(SecretObject.service.interface, on: SecretObject.servicePath, ["Collections"])
+            if name == "default" {
+                emitPropertiesChanged(SecretObject.service.interface, on: SecretObject.servicePath, ["Collections"])
+            }
         default:
             throw .notSupported("org.freedesktop.Secret.Service has no method \(member)")
         }
@@ -238,13 +225,65 @@ extension SecretServiceProvider {
     }
 
     /// The collection the alias `name` names: `default` the default keychain's, `login` the
-    /// login keychain's while it exists, `session` the session collection; nil for any other.
+    /// login keychain's while it exists, `session` the session collection; any other the
+    /// collection SetAlias made it name, while that exists (``CollectionAliases``); else nil.
     func aliasTarget(_ name: String) -> String? {
         switch name {
         case "default": SecretObject.collectionPath(keychains.defaultName())
         case "login": keychains.exists("login") ? SecretObject.collectionPath("login") as String? : nil
         case SessionCollection.name: SessionCollection.path
-        default: nil
+        default:
+            switch (try? keychains.aliases.target(of: name)) ?? nil {
+            case let keychain? where keychain == SessionCollection.name || keychains.exists(keychain):
+                SecretObject.collectionPath(keychain)
+            default: nil
+            }
+        }
+    }
+
+    /// The aliases' names the provider keeps itself, which SetAlias cannot move elsewhere
+    /// (but `default`, which names the default keychain).
+    static let ownAliases: Set<String> = ["default", "login", SessionCollection.name]
+
+    /// SetAlias: makes the alias `name` name the collection at `path` ("/" removes it).
+    ///
+    /// `default` names the default keychain: setting it makes another keychain the default
+    /// for every program of the user, from now on (SecKeychainSetDefault); removing it makes
+    /// `login` the default again, so that ReadAlias still finds a collection, as GNOME Keyring
+    /// answers. `login` and `session` always name their own collections. Any other name of
+    /// letters, digits and `_` is kept across restarts (``CollectionAliases``).
+    private func setAlias(_ name: String, to path: String) throws(BusFailure) {
+        if !Self.ownAliases.contains(name) { try CollectionAliases.checkName(name) }
+        let target = try aliasCollection(path)
+        switch name {
+        case "default":
+            guard target != SessionCollection.name else {
+                throw .notSupported("the session collection cannot be the default: it is kept in memory only")
+            }
+            try keychains.setDefault(target)
+        case "login", SessionCollection.name:
+            guard let target, aliasTarget(name) == SecretObject.collectionPath(target) else {
+                throw .notSupported("'login' and 'session' always name their own collections")
+            }
+        default:
+            try keychains.aliases.set(name, to: target)
+        }
+    }
+
+    /// The collection SetAlias's `path` names: its keychain's name (the session
+    /// collection's name for it), or nil for "/". A path of no collection is InvalidArgs, as
+    /// GNOME Keyring answers; a collection that is not there NoSuchObject.
+    private func aliasCollection(_ path: String) throws(BusFailure) -> String? {
+        if path == SecretObject.none { return nil }
+        switch secretObject(at: path) {
+        case .collection(let name)?:
+            let keychain = name ?? keychains.defaultName()
+            guard keychain == SessionCollection.name || keychains.exists(keychain) else { throw .noSuchObject(path) }
+            return keychain
+        case nil where path.hasPrefix(SecretObject.collectionPrefix) || path.hasPrefix(SecretObject.aliasPrefix):
+            throw .noSuchObject(path)
+        default:
+            throw .invalidArguments("\(path) is not the path of a collection")
         }
     }
 
@@ -254,7 +293,7 @@ extension SecretServiceProvider {
     private func existingCollectionName(of path: String) throws(BusFailure) -> String {
         guard let name = collectionName(of: path) else { throw .noSuchObject(path) }
         if name == SessionCollection.name {
-            if case .item(_, let reference)? = SecretObject(path: path), sessionCollection.item(reference) == nil {
+            if case .item(_, let reference)? = secretObject(at: path), sessionCollection.item(reference) == nil {
                 throw .noSuchObject(path)
             }
             return name
@@ -266,7 +305,7 @@ extension SecretServiceProvider {
     /// The keychain of the collection or item at `path` (the alias `default` resolved); nil
     /// for any other path.
     private func collectionName(of path: String) -> String? {
-        switch SecretObject(path: path) {
+        switch secretObject(at: path) {
         case .collection(let name)?, .item(let name, _)?: name ?? keychains.defaultName()
         default: nil
         }

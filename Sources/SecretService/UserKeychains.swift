@@ -67,13 +67,19 @@ struct UserKeychains: Sendable {
         return KeychainItems(environment: environment, name: environment.keychainName)
     }
 
-    /// Makes the keychain `name` the default, for this user's processes from now on.
-    func setDefault(_ name: String) throws(BusFailure) {
-        guard exists(name) else { throw .noSuchObject(SecretObject.collectionPath(name)) }
-        let keychain = SecKeychain(files: KeychainFiles(directory: environment.directory, name: name))
+    /// Makes the keychain `name` the default, for this user's processes from now on; nil
+    /// makes `login` the default again, as it is when none was chosen.
+    func setDefault(_ name: String?) throws(BusFailure) {
+        if let name, !exists(name) { throw .noSuchObject(SecretObject.collectionPath(name)) }
+        let keychain = name.map { SecKeychain(files: KeychainFiles(directory: environment.directory, name: $0)) }
         let status = KeychainEnvironment.withValue(current) { SecKeychainSetDefault(keychain) }
-        guard status == errSecSuccess else { throw .failed("cannot make \(name) the default keychain (\(status))") }
+        guard status == errSecSuccess else {
+            throw .failed("cannot make \(name ?? "login") the default keychain (\(status))")
+        }
     }
+
+    /// The aliases clients set, kept in this folder.
+    var aliases: CollectionAliases { CollectionAliases(directory: environment.directory) }
 
     /// Creates a keychain for a collection labelled `label`, with `password` (none when
     /// empty), unlocked, its label kept with it; its name: the label's letters, digits, `.`,

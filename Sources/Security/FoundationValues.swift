@@ -59,7 +59,8 @@ enum FoundationValues {
         return Data(bytes: object.bytes, count: object.length)
     }
 
-    /// A `kSecReturn*` flag (rule 4): a boolean only; a number 0 or 1 is not one.
+    /// A `kSecReturn*` flag: a boolean only (false is the same as absent); a number 0 or 1 is
+    /// not one, and is errSecParam.
     static func flag(_ value: Any, key: String) throws(KeychainError) -> Bool {
         if let flag = boolean(value) { return flag }
         throw .param("'\(key)' takes a boolean")

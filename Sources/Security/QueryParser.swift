@@ -6,8 +6,9 @@ package enum SecItemCall {
     case add, copyMatching, update, delete
 }
 
-/// A query dictionary read into typed form, with the rules of §1 and §4 that concern
-/// parsing applied: key routing by prefix, value types, and what each call accepts.
+/// A query dictionary read into typed form, with Apple's parsing rules applied: key routing
+/// by prefix (a 4-character key is an attribute; `class`, `m_`, `r_`, `u_`, `v_` the rest),
+/// value types, and what each call accepts.
 package struct ParsedQuery {
     var itemClass: ItemClass
     var attributes: [String: AttributeValue] = [:]
@@ -174,7 +175,7 @@ package enum QueryParser {
                 }
             case _ where key.hasPrefix(QueryKey.matchPrefix):
                 // Code written for macOS deletes with kSecMatchLimitAll, which changes nothing
-                // there (rule 37).
+                // there; any other kSecMatch key in a delete is errSecParam.
                 if call == .delete, key == QueryKey.matchLimit, FoundationValues.string(value) == QueryKey.matchLimitAll {
                     continue
                 }
@@ -229,8 +230,8 @@ package enum QueryParser {
         return query
     }
 
-    /// Parses `attributesToUpdate` of SecItemUpdate (rule 31): attributes of the class and
-    /// `v_Data` only.
+    /// Parses `attributesToUpdate` of SecItemUpdate: attributes of the class and `v_Data`
+    /// only (any other key is errSecNoSuchAttr; null, or `v_Data` that is not Data, errSecParam).
     package static func parseChanges(_ dictionary: NSDictionary, for itemClass: ItemClass) throws(KeychainError) -> ItemChanges {
         try inKeyOrderOnFailure(try entries(of: dictionary)) { entries throws(KeychainError) in
             try parseChanges(entries, for: itemClass)
@@ -264,7 +265,7 @@ package enum QueryParser {
         return changes
     }
 
-    /// Rule 1: the class comes from kSecClass, from a persistent reference, or (as Apple
+    /// The class comes from kSecClass, from a persistent reference, or (as Apple
     /// infers it) from the object given with kSecValueRef, which must then agree.
     private static func itemClass(_ classValue: Any?, reference: PersistentReference?,
                                   valueReference: ItemReference?) throws(KeychainError) -> ItemClass {
@@ -281,7 +282,8 @@ package enum QueryParser {
         return itemClass
     }
 
-    /// Rule 7.
+    /// `kSecMatchLimit`: `m_LimitOne`, `m_LimitAll`, or a number (-1: no limit); anything
+    /// else is errSecParam.
     private static func matchLimit(_ value: Any) throws(KeychainError) -> MatchLimit {
         if let name = FoundationValues.string(value) {
             switch name {
@@ -298,7 +300,7 @@ package enum QueryParser {
         throw .param("kSecMatchLimit takes kSecMatchLimitOne, kSecMatchLimitAll or a positive number")
     }
 
-    /// Rule 10: a Bool, a Number, "0" or "1", or kSecAttrSynchronizableAny.
+    /// A Bool, a Number, "0" or "1", or kSecAttrSynchronizableAny.
     private static func synchronizableFilter(_ value: Any) throws(KeychainError) -> SynchronizableFilter {
         if let string = FoundationValues.string(value) {
             switch string {

@@ -1,7 +1,8 @@
 import Foundation
 @_implementationOnly import KeychainCore
 
-/// The objects SecItemAdd and SecItemCopyMatching hand back (rules 17, 19, 22, 23).
+/// The objects SecItemAdd and SecItemCopyMatching hand back: Data, a dictionary, or an array
+/// of them, by the return keys and the limit.
 enum ResultShape {
     /// The result for found items: one object when `single`, else an array of them; nil
     /// when nothing was asked for. `itemObject` makes the key, certificate or identity of
@@ -42,7 +43,7 @@ enum ResultShape {
             if returning.contains(.reference) { dictionary[QueryKey.itemClass] = itemClass.rawValue }
         }
         if let object { dictionary[QueryKey.valueRef] = object }
-        // Rule 22 / si-80-empty-data: an item without data (the store keeps it as empty
+        // As Apple's regression test si-80-empty-data checks: an item without data (the store keeps it as empty
         // data) has no `v_Data` key.
         if returning.contains(.data), let data, !data.isEmpty {
             dictionary[QueryKey.valueData] = ResultData(data)
@@ -53,7 +54,7 @@ enum ResultShape {
         return dictionary as NSDictionary
     }
 
-    /// Rule 23: the attributes that are set, with `acct` always present on passwords.
+    /// The attributes that are set, with `acct` always present on passwords.
     /// Attributes Apple keeps as data come back as Data, whatever type they were given in.
     static func attributes(of record: ItemRecord) -> [String: Any] {
         var dictionary: [String: Any] = [:]

@@ -102,7 +102,7 @@ private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainE
 /// A search's result, or errSecItemNotFound when something was asked for and nothing could be
 /// given: items of which no object can be made (a symmetric key, damaged certificate bytes)
 /// asked for by `kSecReturnRef` alone, which Apple leaves out. Never success with nil or an
-/// empty array (rule 20).
+/// empty array: a search that finds nothing leaves the result nil.
 private func nonEmpty(_ result: CFTypeRef?, returning: ReturnOptions) throws(KeychainError) -> CFTypeRef? {
     guard returning.isEmpty || (result != nil && (result as? NSArray)?.count != 0) else { throw .itemNotFound }
     return result

@@ -1,7 +1,9 @@
 /// When an item's secret can be read (`kSecAttrAccessible`).
 ///
 /// Raw values are Apple's (`kSecAttrAccessibleWhenUnlocked` is `"ak"`). On Linux they select
-/// the protection class of the item's key: see the spec's "Linux meaning".
+/// the protection class of the item's key: class A (`ak`, `aku`, `akpu`) opens only while the
+/// keychain is unlocked, class C (`ck`, `cku`) from its first unlock until restart, class D
+/// (`dk`, `dku`) always; the `ThisDeviceOnly` ones never leave this machine.
 public enum Accessibility: String, Sendable, Hashable, CaseIterable {
     /// While the keychain is unlocked (`kSecAttrAccessibleWhenUnlocked`); the system default.
     case whenUnlocked = "ak"

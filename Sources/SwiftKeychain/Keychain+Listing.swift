@@ -37,7 +37,8 @@ extension Keychain {
         return items
     }
 
-    /// The attribute dictionaries of every item, in insertion order (spec rule 28).
+    /// The attribute dictionaries of every item, in insertion order, as a search for all
+    /// items returns them.
     func listedAttributes() throws(KeychainError) -> [[String: Any]] {
         try Self.listAttributes(matching: try baseQuery(synchronizable: .configured), withPersistentReferences: false)
     }

@@ -64,8 +64,8 @@ extension Keychain {
 
     /// Rejects a migration that would overwrite or merge items.
     private func validateMigration(of sources: [MigrationSource]) throws(KeychainError) {
-        // Keys are compared as bytes, as the keychain compares accounts (spec §3), not with
-        // String's Unicode equivalence.
+        // Keys are compared as bytes, as the keychain compares accounts (byte-exact on the
+        // UTF-8, case-sensitive), not with String's Unicode equivalence.
         var seen: Set<Data> = []
         for source in sources {
             guard seen.insert(Data(source.key.utf8)).inserted else {

@@ -240,7 +240,7 @@ public final class KeychainItemWrapper: Sendable, CustomReflectable {
                 values[name] = Keychain.AttributeValue(dictionaryValue: stored)
             }
         }
-        // An item added without data reads back with empty data (spec rule 15); be sure.
+        // An item may be added without data, and then reads back with empty data; be sure.
         if values[kSecValueData as String] == nil { values[kSecValueData as String] = .string("") }
         return values
     }
@@ -273,8 +273,9 @@ public final class KeychainItemWrapper: Sendable, CustomReflectable {
         }
     }
 
-    /// The query that names the wrapper's item alone: the stored item's primary key (spec
-    /// §3) when there is one, so that an update touches no other item; else the search.
+    /// The query that names the wrapper's item alone: the stored item's primary key (for a
+    /// generic password its account, service, access group and synchronizable flag) when
+    /// there is one, so that an update touches no other item; else the search.
     private func identityOfStoredItem() throws(KeychainError) -> [String: Any] {
         let search = Self.searchQuery(identifier: identifier, accessGroup: accessGroup)
         var lookup = search

@@ -394,7 +394,8 @@ import TestSupport
         #expect(try contents(of: target) == before)
     }
 
-    /// The identity includes the access group and the synchronizable flag (§3).
+    /// The identity includes the access group and the synchronizable flag, as an item's
+    /// primary key does.
     @Test func theSameAccountInAnotherGroupOrSyncStateIsAnotherItem() throws {
         let source = try Self.makeStore("archive-source")
         let attributes: [String: AttributeValue] = ["acct": .string("a"), "svce": .string("s")]

@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 
 /// referencesByColumns: the items a query's lookup columns alone decide, named without
-/// opening any, so also while their class is locked (where find is errSecInteractionNotAllowed,
-/// rule 27); nil for a query the columns cannot decide; only the caller's access groups.
+/// opening any, so also while their class is locked (where find is
+/// errSecInteractionNotAllowed); nil for a query the columns cannot decide; only the caller's access groups.
 @Suite struct ColumnSearchTests {
     let caller = CallerIdentity(accessGroups: ["com.example.app"])
 

@@ -137,7 +137,7 @@ import TestSupport
         reopened.lock()
         let locked = KeychainError.interactionNotAllowed.status
         // The class A key might be the one asked for until it is indexed: the search says
-        // it cannot tell (rule 27) rather than answering without it.
+        // it cannot tell (errSecInteractionNotAllowed) rather than answering without it.
         #expect(status { _ = try reopened.find(byTag: "after-first-unlock") } == locked)
         #expect(status { _ = try reopened.find(byTag: "while-unlocked") } == locked)
         // Those searches indexed what this process can open: the class C key.

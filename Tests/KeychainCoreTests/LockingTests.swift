@@ -5,7 +5,8 @@ import Testing
 import TestTags
 import TestSupport
 
-/// Passwords, locking and protection classes (issue 4; spec §5, rules 18 and 27), on the
+/// Passwords, locking and protection classes (a locked class fails every call with
+/// errSecInteractionNotAllowed, an add too), on the
 /// typed store. Each test makes its own keychain, whose unlocks are its own.
 @Suite struct LockingTests {
     let caller = CallerIdentity(accessGroups: ["com.example.app"])
@@ -44,7 +45,7 @@ import TestSupport
         return store
     }
 
-    @Test("rule 27 and 18: while locked, class A fails every call; C and D still work")
+    @Test("While locked, class A fails every call, adds included; C and D still work")
     func lockedClassA() throws {
         let store = try newStore("locked-a", password: password)
         #expect(store.isUnlocked)
@@ -56,7 +57,7 @@ import TestSupport
         #expect(status { _ = try store.find(query("ak", returning: []), by: caller) } == locked)
         // A search that matches a locked item fails rather than leaving it out.
         #expect(status { _ = try store.find(query(nil), by: caller) } == locked)
-        // Rule 18: even a duplicate add reports the lock.
+        // Even a duplicate add reports the lock.
         #expect(status { _ = try store.add(item("ak", .whenUnlocked), by: caller) } == locked)
         #expect(status { _ = try store.add(item("new", .whenUnlocked), by: caller) } == locked)
         #expect(status { try store.update(query("ak", returning: []), with: ItemChanges(data: Data("x".utf8)), by: caller) } == locked)
@@ -80,7 +81,7 @@ import TestSupport
         #expect(store.isUnlocked)
     }
 
-    @Test("§5: class C opens at the first unlock since boot and stays open when locked")
+    @Test("Class C opens at the first unlock since boot and stays open when locked")
     func afterFirstUnlock() throws {
         let store = try newStore("boot", password: password)
         store.forgetUnlocksAsAtReboot()
@@ -153,7 +154,7 @@ import TestSupport
         }
     }
 
-    @Test("§5: akpu needs a password; removing the password deletes akpu items")
+    @Test("akpu needs a password; removing the password deletes akpu items")
     func passcodeSetItems() throws {
         let plain = try KeychainStore.open(files("akpu-plain"))
         #expect(status { _ = try plain.add(item("p", .whenPasscodeSetThisDeviceOnly), by: caller) } == -25293)
@@ -252,7 +253,7 @@ import TestSupport
         #expect(!store.isUnlocked)
     }
 
-    @Test("§5: a copy on another machine opens migratable items with the password, ThisDeviceOnly ones not")
+    @Test("A copy on another machine opens migratable items with the password, ThisDeviceOnly ones not")
     func secondMachine() throws {
         let here = files("machine")
         let store = try KeychainStore.create(here, password: password, kdf: .fastForTesting())
@@ -322,7 +323,7 @@ import TestSupport
         #expect(try keyBytes(second, .afterFirstUnlock) == keyBytes(first, .afterFirstUnlock))
     }
 
-    @Test("§5: an update that makes an item akpu needs a keychain with a password (errSecAuthFailed without one)")
+    @Test("An update that makes an item akpu needs a keychain with a password (errSecAuthFailed without one)")
     func updateToPasscodeClass() throws {
         let store = try newStore("update-akpu", password: password)
         let changes = ItemChanges(attributes: ["pdmn": .string(Accessibility.whenPasscodeSetThisDeviceOnly.rawValue)])

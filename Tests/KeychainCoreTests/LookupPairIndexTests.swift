@@ -79,7 +79,7 @@ import TestSupport
         #expect(try pairRowCount(keychain) == 0)
     }
 
-    @Test("Secret Service attributes: found by their hashes while the keychain is locked (rule 27: nothing opened)")
+    @Test("Secret Service attributes: found by their hashes while the keychain is locked (nothing opened)")
     func foundWhileLocked() throws {
         let keychain = try SyncTestKeychain("lookup-pairs-locked")
         let a = try keychain.add(Self.item("a", ["user": "ann"], .whenUnlocked))

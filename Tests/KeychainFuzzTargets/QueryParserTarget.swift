@@ -7,8 +7,8 @@ import SecItemFuzzing
 /// bytes: keys from the kSec constants, near misses and noise; values of every type the API
 /// takes (strings, Data, numbers, booleans, dates, arrays, dictionaries, keychains) and of
 /// types it does not, most often on top of a plausible query. Every dictionary goes through the parser for all four calls, then up to
-/// four calls run against the sandbox's keychain. A crash, a hang or a status the spec does
-/// not name for the call (§2: ``FuzzRun/allowed``) is a bug; the items an input added are
+/// four calls run against the sandbox's keychain. A crash, a hang or a status Apple's API
+/// does not give for the call (``FuzzRun/allowed``) is a bug; the items an input added are
 /// deleted after it.
 enum QueryParserTarget {
     static func run(_ bytes: UnsafeRawBufferPointer) {
@@ -47,10 +47,10 @@ enum QueryParserTarget {
         case .update: SecItemUpdate(query, changes)
         case .delete: SecItemDelete(query)
         }
-        // Rule 20: a failed call leaves its result nil. A kSecUseKeychain naming a keychain
+        // A failed call leaves its result nil. A kSecUseKeychain naming a keychain
         // the sandbox lacks is errSecNoSuchKeychain, which the API fuzzer never makes.
         let allowed = (FuzzRun.allowed[call] ?? []).union([errSecNoSuchKeychain])
-        guard allowed.contains(status) else { fatalError("\(call.rawValue) gave \(status), which the spec does not name for it") }
+        guard allowed.contains(status) else { fatalError("\(call.rawValue) gave \(status), which Apple's API does not give for it") }
         guard status == errSecSuccess || result == nil else { fatalError("\(call.rawValue) failed with \(status) but set its result") }
         return status
     }

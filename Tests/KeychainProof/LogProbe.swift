@@ -38,7 +38,7 @@ public enum LogProbe {
         record(SecItemCopyMatching(missing as CFDictionary, &result))
         record(SecItemUpdate(missing as CFDictionary, [kSecValueData as String: Data(markers.make().utf8)] as CFDictionary))
         record(SecItemDelete(missing as CFDictionary))
-        // Rule 33: giving one item the other's key collides.
+        // Giving one item the other's key collides.
         var other = keys[1]
         other[kSecClass as String] = nil
         record(SecItemUpdate(keys[0] as CFDictionary, other as CFDictionary))

@@ -10,7 +10,7 @@ import TestSupport
     let keychainFiles = PrivateKeychain()
     let keychain = Keychain(service: "com.example.concurrent")
 
-    /// Rule 14: racing first saves of the same key meet errSecDuplicateItem in their add;
+    /// Racing first saves of the same key meet errSecDuplicateItem in their add;
     /// the upsert turns that into an update, so none fails and one item per key remains.
     @Test func racingFirstSavesAllSucceed() async throws {
         let keys = (0..<50).map { "key-\($0)" }
@@ -58,7 +58,7 @@ import TestSupport
         }
     }
 
-    /// Rule 14 for the classic wrappers, which save through the same upsert as `Keychain`:
+    /// Racing adds of one key, for the classic wrappers, which save through the same upsert as `Keychain`:
     /// racing first registrations of one identifier all succeed and leave one item.
     @Test func racingFirstRegistrationsOfAPasswordManagerAllSucceed() async throws {
         try await keychainFiles.run {

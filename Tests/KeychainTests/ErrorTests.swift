@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct ErrorTests {
     let keychainFiles = PrivateKeychain()
 
-    /// Spec §2: the message is SecCopyErrorMessageString's.
+    /// The message is SecCopyErrorMessageString's, Apple's text for the status.
     @Test(arguments: [errSecParam, errSecDuplicateItem, errSecInteractionNotAllowed, errSecDecode, OSStatus(-12345)])
     func messageIsTheStatusMessage(status: OSStatus) {
         let error = KeychainError(status: status)

@@ -87,7 +87,7 @@ import TestSupport
         }
     }
 
-    /// Rule 28: listings come in insertion order; an update does not move an item.
+    /// Listings come in insertion order; an update does not move an item.
     @Test func allKeysAreInInsertionOrder() throws {
         try keychainFiles.run {
             for key in ["zeta", "alpha", "mid"] { try keychain.set(key, forKey: key) }
@@ -97,7 +97,7 @@ import TestSupport
         }
     }
 
-    /// Rule 23: the item's attributes are those Keychain Services returns.
+    /// The item's attributes are those Keychain Services returns.
     @Test func allItemsCarryValuesAndAttributes() throws {
         try keychainFiles.run {
             let labelled = keychain.label("API token").comment("rotated monthly").accessibility(.afterFirstUnlock)
@@ -111,16 +111,16 @@ import TestSupport
             #expect(token.label == "API token")
             #expect(token.comment == "rotated monthly")
             #expect(token.accessibility == .afterFirstUnlock)
-            #expect(token.accessGroup == "com.example.app")  // Rule 12: the caller's first group.
+            #expect(token.accessGroup == "com.example.app")  // The caller's first group.
             #expect(token.synchronizable == false)
             #expect(token.creationDate != nil)
             #expect(token.attributes[kSecAttrService as String] == .string("com.example.api"))
             #expect(try items[1].value(as: Bool.self) == true)
-            #expect(items[1].label == nil)  // Rule 23: unset attributes are absent.
+            #expect(items[1].label == nil)  // Unset attributes are absent.
         }
     }
 
-    /// Rule 10: removeAll removes synchronizable items as well.
+    /// removeAll removes synchronizable items as well.
     @Test func removeAllIncludesSynchronizableItems() throws {
         try keychainFiles.run {
             try keychain.set("local", forKey: "a")

@@ -28,7 +28,8 @@ import TestSupport
         }
     }
 
-    /// Spec §3: protocol, port and path are part of an internet password's identity.
+    /// Protocol, port and path are part of an internet password's primary key: another
+    /// value of any of them is another item.
     @Test func otherProtocolPortOrPathAreOtherItems() throws {
         try keychainFiles.run {
             let https = Keychain(server: "example.com", protocol: .https)
@@ -36,7 +37,7 @@ import TestSupport
             #expect(try Keychain(server: "example.com", protocol: .http).contains("u") == false)
             #expect(try Keychain(server: "example.com", protocol: .https, port: 8443).contains("u") == false)
             #expect(try Keychain(server: "example.com", protocol: .https, path: "/x").contains("u") == false)
-            // Spec §3: an absent port is port 0.
+            // An absent port is port 0: the same key.
             #expect(try Keychain(server: "example.com", protocol: .https, port: 0).string(forKey: "u") == "a")
         }
     }

@@ -61,7 +61,7 @@ import TestSupport
             #expect(second.object(forKey: kSecAttrLabel) as? String == "Card")
             #expect(second.object(forKey: kSecAttrCreationDate) is Date)
 
-            // A change through the second wrapper updates the same item (rule 29), not a copy.
+            // A change through the second wrapper updates the same item, not a copy.
             try second.setObject("5500", forKey: kSecValueData)
             let third = try KeychainItemWrapper(identifier: "com.ICF.keychain.securedData")
             #expect(third.object(forKey: kSecValueData) as? String == "5500")
@@ -100,7 +100,7 @@ import TestSupport
         }
     }
 
-    /// Rule 14, the sample's collision quirk, kept: the wrapper searches by kSecAttrGeneric
+    /// The sample's collision quirk, kept (a second add of the same key is a duplicate): the wrapper searches by kSecAttrGeneric
     /// but the item's identity is account + service, so two identifiers that both keep the
     /// empty default account are the same item and the second write is a duplicate.
     @Test func twoIdentifiersWithTheDefaultAccountCollide() throws {
@@ -122,7 +122,7 @@ import TestSupport
         }
     }
 
-    /// Rule 33: a change of account onto another item's key fails and changes nothing,
+    /// A change of account onto another item's key fails and changes nothing,
     /// in the keychain or in the wrapper.
     @Test func failedWriteLeavesWrapperAndItemUnchanged() throws {
         try keychainFiles.run {
@@ -176,7 +176,7 @@ import TestSupport
 
             #expect(keychainError { _ = try KeychainItemWrapper(identifier: "x", accessGroup: "com.other.team") }?.status == errSecMissingEntitlement)
 
-            // The book's way: set the group as an attribute, which moves the item (rule 34).
+            // The book's way: set the group as an attribute, which moves the item (an update may change the group).
             let pin = try KeychainItemWrapper(identifier: "moving-pin", accessGroup: nil)
             try pin.setObject("moving", forKey: kSecAttrAccount)
             try pin.setObject("1", forKey: kSecValueData)

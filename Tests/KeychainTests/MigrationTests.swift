@@ -74,7 +74,7 @@ import TestSupport
         }
     }
 
-    /// Spec §3: an account may be data; one that is not text cannot become a key.
+    /// An account may be data; one that is not text cannot become a key.
     @Test func accountThatIsNotTextFailsBeforeAnyChange() throws {
         try keychainFiles.run { () throws in
             addLegacyItems()

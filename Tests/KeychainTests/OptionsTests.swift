@@ -80,7 +80,7 @@ import TestSupport
         }
     }
 
-    /// Rule 2: an attribute of another class is the SecItem call's errSecNoSuchAttr, thrown.
+    /// An attribute of another class is the SecItem call's errSecNoSuchAttr, thrown.
     @Test func extraAttributeOfAnotherClassIsRejectedBySecItem() throws {
         try keychainFiles.run { () throws in
             let error = keychainError { try keychain.attributes([kSecAttrApplicationTag as String: .string("t")]).set("v", forKey: "k") }
@@ -88,7 +88,7 @@ import TestSupport
         }
     }
 
-    /// Rule 10: synchronizable and other items of the same key are different items; reads
+    /// Synchronizable and other items of the same key are different items; reads
     /// see only the configured kind; remove removes both.
     @Test func synchronizableItemsAreSeparate() throws {
         try keychainFiles.run {

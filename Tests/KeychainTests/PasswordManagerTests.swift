@@ -96,7 +96,7 @@ import TestSupport
         #expect(attributes[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlocked as String)
     }
 
-    /// Rule 8: the stored kSecAttrAccessible is the original's mapping of accessMode and
+    /// The stored kSecAttrAccessible is the original's mapping of accessMode and
     /// migrate (migrate false selects the ThisDeviceOnly variant).
     @Test(arguments: [
         (PasswordManager.AccessMode.whenUnlocked, true, kSecAttrAccessibleWhenUnlocked as String),
@@ -183,7 +183,7 @@ import TestSupport
         #expect(attributes[kSecAttrAccessGroup as String] as? String == "com.example.app")
     }
 
-    /// Rule 9: a group the process does not hold is an error, not "not found"; the error
+    /// A group the process does not hold is an error, not "not found"; the error
     /// does not show the key.
     @Test func groupNotHeldThrowsMissingEntitlement() throws {
         try keychainFiles.run {

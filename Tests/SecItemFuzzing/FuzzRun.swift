@@ -2,14 +2,14 @@ import Foundation
 import Security
 
 /// Generated dictionaries through all four SecItem calls, checking that every status is one
-/// the spec names for that call and that a failed call leaves its result nil (rule 20).
+/// Apple's API gives for that call and that a failed call leaves its result nil.
 /// A crash or a hang shows as the run itself not finishing.
 public struct FuzzRun {
     public enum Call: String, CaseIterable, Sendable {
         case add = "SecItemAdd", copyMatching = "SecItemCopyMatching", update = "SecItemUpdate", delete = "SecItemDelete"
     }
 
-    /// What each call may answer (§2, §4). `errSecInteractionNotAllowed` is a locked item,
+    /// What each call may answer, by Apple's rules for it. `errSecInteractionNotAllowed` is a locked item,
     /// and `errSecDecode` a damaged one; the fuzzer makes neither, so they count as wrong.
     public static let allowed: [Call: Set<OSStatus>] = {
         let parsing: Set<OSStatus> = [
@@ -47,7 +47,7 @@ public struct FuzzRun {
             }
             let query = dictionary(fuzzer.query(for: purpose))
             var result: CFTypeRef?
-            // Half the calls pass no result pointer, which is legal (rule 21).
+            // Half the calls pass no result pointer, which is legal.
             let wantsResult = Bool.random(using: &fuzzer.generator)
             let status: OSStatus
             switch call {
@@ -63,7 +63,7 @@ public struct FuzzRun {
             cases += 1
             counts[call, default: [:]][status, default: 0] += 1
             if !(Self.allowed[call]?.contains(status) ?? false) {
-                record("\(call.rawValue) gave \(status), which the spec does not name for it")
+                record("\(call.rawValue) gave \(status), which Apple's API does not give for it")
             }
             if status != errSecSuccess && result != nil {
                 record("\(call.rawValue) failed with \(status) but set its result")

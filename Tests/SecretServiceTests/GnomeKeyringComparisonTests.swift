@@ -52,6 +52,49 @@ import TestSupport
         text.replacing(/(\/org\/freedesktop\/secrets\/collection\/[A-Za-z0-9_]+)\/[A-Za-z0-9_]+/) { "\($0.output.1)/ITEM" }
     }
 
+    /// SetAlias of `default`, as GNOME Keyring answers it: a path of no collection is
+    /// InvalidArgs, a collection that is not there NoSuchObject, and "/" is accepted with the
+    /// login collection still the default after it. (GNOME Keyring refuses every other alias
+    /// with NotSupported, which the API allows; CollectionAliasTests covers ours.)
+    private func observeSetAlias(_ bus: PrivateSessionBus) throws -> [String] {
+        var seen: [String] = []
+        for path in [Self.collections + "nothere", "/not/a/collection", "/"] {
+            let sent = try bus.run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.secrets",
+                                                          Self.service, Self.serviceInterface + ".SetAlias",
+                                                          "string:default", "objpath:" + path])
+            // The error's name only: the messages are each provider's own.
+            let answer = sent.status == 0 ? "ok" : String(sent.errors.split(separator: ":").first ?? "")
+            seen.append("SetAlias default \(path): \(answer)")
+        }
+        seen.append("ReadAlias default: " + (try bus.call(Self.service, Self.serviceInterface, "ReadAlias", "s", "default").output))
+        return seen
+    }
+
+    @Test func setAliasOfDefaultAnswersAsGnomeKeyringDoes() throws {
+        let reference: [String]
+        do {
+            let bus = try PrivateSessionBus()
+            defer { bus.stop() }
+            let gnome = try ProviderImportTests.GnomeKeyring(on: bus)
+            defer { gnome.stop() }
+            reference = try observeSetAlias(bus)
+        }
+        let seen: [String]
+        do {
+            let bus = try PrivateSessionBus()
+            defer { bus.stop() }
+            try bus.startProvider()
+            seen = try observeSetAlias(bus)
+        }
+        #expect(seen == reference)
+        #expect(reference == [
+            "SetAlias default \(Self.collections)nothere: Error org.freedesktop.Secret.Error.NoSuchObject",
+            "SetAlias default /not/a/collection: Error org.freedesktop.DBus.Error.InvalidArgs",
+            "SetAlias default /: ok",
+            "ReadAlias default: o \"\(Self.collections)login\"\n",
+        ], "\(reference)")
+    }
+
     @Test func clientsSeeTheSameAsFromGnomeKeyring() throws {
         let reference: [String]
         do {

@@ -109,6 +109,24 @@ final class PrivateSessionBus: @unchecked Sendable {
         return try Self.firstLine(of: provider, naming: "keychain-secret-service")
     }
 
+    /// Stops the providers running, waits until the bus has seen them go (the name has no
+    /// owner), then starts another, as a new login or an activation after a crash does.
+    @discardableResult
+    func restartProvider(environment overrides: [String: String?] = [:]) throws -> String {
+        for provider in providers where provider.poll() == nil {
+            provider.kill(SIGTERM)
+            provider.wait()
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while try run("/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus",
+                                             "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                                             "string:org.freedesktop.secrets"]).output.contains("boolean true") {
+            guard Date() < deadline else { throw TestFailure("org.freedesktop.secrets still owned after 60 seconds") }
+            usleep(20_000)
+        }
+        return try startProvider(environment: overrides)
+    }
+
     /// Where the standard error of the provider started `index`th goes.
     private func errorsFile(of index: Int) -> String { socketFolder + "/provider-\(index).err" }
 

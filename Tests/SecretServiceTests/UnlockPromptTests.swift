@@ -73,6 +73,14 @@ import Glibc
                                                               atomically: false, encoding: .utf8)
         }
 
+        /// The provider's environment for it: only its folder on the PATH, and for a pinentry
+        /// a display to show on (the fake shows nothing, but the provider uses pinentry only
+        /// where one could).
+        var providerEnvironment: [String: String?] {
+            let isPinentry = FileManager.default.fileExists(atPath: folder.appendingPathComponent("pinentry").path)
+            return ["PATH": folder.path, "DISPLAY": isPinentry ? ":0" : nil, "WAYLAND_DISPLAY": nil]
+        }
+
         var commands: [String] {
             let text = (try? String(contentsOf: folder.appendingPathComponent("commands"), encoding: .utf8)) ?? ""
             return text.split(separator: "\n").map(String.init)
@@ -104,7 +112,7 @@ import Glibc
         defer { bus.stop() }
         let path = prompter?.folder ?? TestScratch.folder("empty-path")
         try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
-        try bus.startProvider(environment: ["PATH": path.path])
+        try bus.startProvider(environment: prompter?.providerEnvironment ?? ["PATH": path.path])
         #expect(try bus.keychainctl("create-keychain", "-p", Self.password, "login").status == 0)
         #expect(try bus.keychainctl("add-generic-password", "-s", "locked.example", "-a", "me", "-w", "pw").status == 0)
         if storingNote {

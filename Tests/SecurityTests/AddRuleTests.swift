@@ -3,13 +3,13 @@ import Security
 import Testing
 import TestSupport
 
-/// §4 rules 14–17: SecItemAdd. (Rule 18, adding while a class is locked, cannot be
-/// exercised: this release has no locking.)
-@Suite("SecItemAdd rules 14–17")
+/// SecItemAdd: duplicates, an item without data, no persistent reference in an add, and the
+/// shapes of its result. (Adding while a class is locked is in KeychainManagementTests.)
+@Suite("SecItemAdd rules")
 struct AddRuleTests {
-    // MARK: Rule 14
+    // MARK: Duplicates
 
-    @Test("Rule 14: a second add with the same tuple is errSecDuplicateItem, and the first item is kept")
+    @Test("A second add with the same tuple is errSecDuplicateItem, and the first item is kept")
     func duplicateIsRefused() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("first".utf8)])) == errSecSuccess)
@@ -19,7 +19,7 @@ struct AddRuleTests {
         #expect(keychain.secret(genericPassword()) == Data("first".utf8))
     }
 
-    @Test("Rule 14: a deleted item is not live: the same tuple can be added again")
+    @Test("A deleted item is not live: the same tuple can be added again")
     func addAfterDelete() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -28,7 +28,7 @@ struct AddRuleTests {
         #expect(keychain.secret(genericPassword()) == Data("again".utf8))
     }
 
-    @Test("Rule 14: the same account and service in another access group is a different item")
+    @Test("The same account and service in another access group is a different item")
     func otherGroupIsDifferentItem() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -40,7 +40,7 @@ struct AddRuleTests {
         #expect(keychain.count(genericPassword()) == 2)
     }
 
-    @Test("Rule 14: the same account and service with another sync value is a different item")
+    @Test("The same account and service with another sync value is a different item")
     func otherSyncIsDifferentItem() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -52,7 +52,7 @@ struct AddRuleTests {
         ])) == 2)
     }
 
-    @Test("Rule 14: items of different classes never collide")
+    @Test("Items of different classes never collide")
     func classesDoNotCollide() {
         let keychain = PrivateKeychain()
         #expect(keychain.add([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "a"])
@@ -61,9 +61,9 @@ struct AddRuleTests {
             == errSecSuccess)
     }
 
-    // MARK: Rule 15
+    // MARK: Items without data
 
-    @Test("Rule 15: an item with no kSecValueData is legal, and its data reads as empty")
+    @Test("An item with no kSecValueData is legal, and its data reads as empty")
     func itemWithoutData() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -75,7 +75,7 @@ struct AddRuleTests {
         #expect(keychain.add(specCertificate()) == errSecSuccess)
     }
 
-    @Test("Rule 15: data can be given to a data-less item later")
+    @Test("Data can be given to a data-less item later")
     func dataAddedByUpdate() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -83,9 +83,9 @@ struct AddRuleTests {
         #expect(keychain.secret(genericPassword()) == Data("later".utf8))
     }
 
-    // MARK: Rule 16
+    // MARK: No persistent reference in an add
 
-    @Test("Rule 16: add with kSecValuePersistentRef is errSecParam")
+    @Test("Add with kSecValuePersistentRef is errSecParam")
     func addWithPersistentReference() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -97,9 +97,9 @@ struct AddRuleTests {
         #expect(keychain.count([kSecClass as String: kSecClassGenericPassword]) == 1)
     }
 
-    // MARK: Rule 17
+    // MARK: What an add returns
 
-    @Test("Rule 17: no return keys gives a nil result")
+    @Test("No return keys gives a nil result")
     func addWithoutReturnKeys() {
         let keychain = PrivateKeychain()
         var result: CFTypeRef?
@@ -108,7 +108,7 @@ struct AddRuleTests {
         #expect(result == nil)
     }
 
-    @Test("Rule 17: data only gives Data")
+    @Test("Data only gives Data")
     func addReturningData() {
         let keychain = PrivateKeychain()
         var result: CFTypeRef?
@@ -120,7 +120,7 @@ struct AddRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("Rule 17: persistent ref only gives a 20-byte Data that finds the item")
+    @Test("Persistent ref only gives a 20-byte Data that finds the item")
     func addReturningPersistentReference() throws {
         let keychain = PrivateKeychain()
         var result: CFTypeRef?
@@ -135,7 +135,7 @@ struct AddRuleTests {
         #expect(found.result as? Data == Data("s".utf8))
     }
 
-    @Test("Rule 17: attributes only gives the attributes dictionary")
+    @Test("Attributes only gives the attributes dictionary")
     func addReturningAttributes() throws {
         let keychain = PrivateKeychain()
         var result: CFTypeRef?
@@ -155,7 +155,7 @@ struct AddRuleTests {
         #expect(attributes[kSecClass as String] == nil)
     }
 
-    @Test("Rule 17: several return keys give one dictionary with v_Data and v_PersistentRef merged in")
+    @Test("Several return keys give one dictionary with v_Data and v_PersistentRef merged in")
     func addReturningSeveral() throws {
         let keychain = PrivateKeychain()
         var result: CFTypeRef?
@@ -173,7 +173,7 @@ struct AddRuleTests {
         #expect(dictionary[kSecAttrService as String] as? String == "example.com")
     }
 
-    @Test("Rule 17: data and persistent ref give a dictionary of exactly those two")
+    @Test("Data and persistent ref give a dictionary of exactly those two")
     func addReturningDataAndReference() throws {
         let keychain = PrivateKeychain()
         var result: CFTypeRef?
@@ -188,7 +188,7 @@ struct AddRuleTests {
         #expect((dictionary[kSecValuePersistentRef as String] as? Data)?.count == 20)
     }
 
-    @Test("Rule 17: kSecReturnRef on a password gives its attributes plus class")
+    @Test("kSecReturnRef on a password gives its attributes plus class")
     func addReturningReference() throws {
         let keychain = PrivateKeychain()
         var result: CFTypeRef?
@@ -198,7 +198,7 @@ struct AddRuleTests {
         #expect(dictionary[kSecAttrAccount as String] as? String == "alice")
     }
 
-    @Test("Rule 17: a failed add leaves the result nil")
+    @Test("A failed add leaves the result nil")
     func failedAddLeavesResultNil() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -208,7 +208,7 @@ struct AddRuleTests {
         #expect(result == nil)
     }
 
-    @Test("Rule 17: a nil result pointer is legal with return keys")
+    @Test("A nil result pointer is legal with return keys")
     func addWithNilResultPointer() {
         let keychain = PrivateKeychain()
         let query = genericPassword().with([kSecReturnData as String: true])
@@ -217,7 +217,7 @@ struct AddRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("§4 end / choice: any kSecMatch key in SecItemAdd is errSecParam, and nothing is added",
+    @Test("Any kSecMatch key in SecItemAdd is errSecParam, and nothing is added",
           arguments: ["m_Limit", "m_CaseInsensitive", "m_Bogus"])
     func matchKeyInAddIsParam(key: String) {
         let keychain = PrivateKeychain()

@@ -7,7 +7,7 @@ import TestSupport
 /// Certificates as keychain items by reference: the attributes Apple derives
 /// (SecCertificate.c's SecCertificateCopyAttributeDictionary, SecItem.c's infer_cert_label),
 /// checked against what `openssl x509` prints for openssl-made certificates; the certificate
-/// primary key (§3: ctyp, issr, slnr, agrp, sync); kSecReturnRef and kSecValueRef queries.
+/// primary key (ctyp, issr, slnr, agrp, sync); kSecReturnRef and kSecValueRef queries.
 @Suite("Certificates as keychain items")
 struct CertificateItemTests {
     private static func certificate(_ material: OpensslMaterial) throws -> SecCertificate {
@@ -69,7 +69,7 @@ struct CertificateItemTests {
         #expect(keychain.secret([kSecClass as String: kSecClassCertificate]) == material.certificate)
     }
 
-    @Test("§3: the same certificate twice is errSecDuplicateItem; another serial is another item")
+    @Test("The same certificate twice is errSecDuplicateItem; another serial is another item")
     func duplicates() throws {
         let keychain = PrivateKeychain()
         let first = try Self.certificate(try OpensslMaterial(serial: "0x01"))
@@ -100,9 +100,9 @@ struct CertificateItemTests {
         let always = try Self.certificate(try OpensslMaterial(serial: "0x02"))
         #expect(keychain.add([kSecValueRef as String: locked,
                               kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]) == errSecSuccess)
-        #expect(keychain.add([kSecValueRef as String: always]) == errSecSuccess) // rule 11: dk
+        #expect(keychain.add([kSecValueRef as String: always]) == errSecSuccess) // a certificate's default: dk
         #expect(keychain.run { SecKeychainLock(nil) } == errSecSuccess)
-        // A scan of the class meets the locked item (rule 27)...
+        // A scan of the class meets the locked item (errSecInteractionNotAllowed)...
         #expect(keychain.copyMatching([kSecClass as String: kSecClassCertificate, kSecReturnAttributes as String: true,
                                        kSecMatchLimit as String: kSecMatchLimitAll]).status == errSecInteractionNotAllowed)
         // ...a lookup by reference (ctyp, issr, slnr) goes through the identity index to its item alone.

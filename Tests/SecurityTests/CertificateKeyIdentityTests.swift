@@ -9,7 +9,7 @@ import TestSupport
 struct CertificateKeyIdentityTests {
     private let der = Data([0x30, 0x82, 0x01, 0x0A, 0x02, 0x82, 0x01, 0x01, 0x00])
 
-    @Test("§3: a certificate is stored with its data and attributes and found again")
+    @Test("A certificate is stored with its data and attributes and found again")
     func certificateRoundTrip() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(specCertificate(extra: [
@@ -34,7 +34,7 @@ struct CertificateKeyIdentityTests {
         #expect(keychain.copyMatching(specCertificate()).status == errSecItemNotFound)
     }
 
-    @Test("§3: a key is stored with its data and attributes and found again")
+    @Test("A key is stored with its data and attributes and found again")
     func keyRoundTrip() throws {
         let keychain = PrivateKeychain()
         let keyBytes = Data(repeating: 0x42, count: 32)
@@ -61,8 +61,8 @@ struct CertificateKeyIdentityTests {
 
     /// Apple's SecItem.c makeResult gives no object for such an item; a search for references
     /// alone that finds only such items is errSecItemNotFound here rather than a success with
-    /// nil, which code that casts the result after a success would crash on (rule 20: never
-    /// success with nothing).
+    /// nil, which code that casts the result after a success would crash on (a search never
+    /// succeeds with nothing).
     @Test("kSecReturnRef on an item whose data is no certificate or key gives no object; alone, errSecItemNotFound",
           arguments: [true, false])
     func returnRefWithoutObject(isCertificate: Bool) throws {

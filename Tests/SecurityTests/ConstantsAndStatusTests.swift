@@ -3,9 +3,9 @@ import Security
 import Testing
 import TestSupport
 
-/// §1 (names, raw values, Core Foundation names, function signatures) and §2 (status codes
-/// and their messages).
-@Suite("Constants, CF names and status codes (§1, §2)")
+/// Apple's names with their raw values, the Core Foundation names, the functions' signatures,
+/// and the status codes with their messages.
+@Suite("Constants, CF names and status codes")
 struct ConstantsAndStatusTests {
     private func check(_ table: [(CFString, String)], sourceLocation: SourceLocation = #_sourceLocation) {
         for (constant, raw) in table {
@@ -13,9 +13,9 @@ struct ConstantsAndStatusTests {
         }
     }
 
-    // MARK: §1 raw values
+    // MARK: Raw values
 
-    @Test("§1: class constants")
+    @Test("Class constants")
     func classConstants() {
         check([
             (kSecClass, "class"), (kSecClassGenericPassword, "genp"), (kSecClassInternetPassword, "inet"),
@@ -23,7 +23,7 @@ struct ConstantsAndStatusTests {
         ])
     }
 
-    @Test("§1: attribute constants")
+    @Test("Attribute constants")
     func attributeConstants() {
         check([
             (kSecAttrAccessible, "pdmn"), (kSecAttrAccessControl, "accc"), (kSecAttrAccessGroup, "agrp"),
@@ -46,7 +46,7 @@ struct ConstantsAndStatusTests {
         ])
     }
 
-    @Test("§1: accessibility values, kSecAttrSynchronizableAny and kSecUseDataProtectionKeychain")
+    @Test("Accessibility values, kSecAttrSynchronizableAny and kSecUseDataProtectionKeychain")
     func accessibilityConstants() {
         check([
             (kSecAttrAccessibleWhenUnlocked, "ak"), (kSecAttrAccessibleAfterFirstUnlock, "ck"),
@@ -58,7 +58,7 @@ struct ConstantsAndStatusTests {
         ])
     }
 
-    @Test("§1: match, return, value and use keys")
+    @Test("Match, return, value and use keys")
     func matchReturnValueUseConstants() {
         check([
             (kSecMatchLimit, "m_Limit"), (kSecMatchLimitOne, "m_LimitOne"), (kSecMatchLimitAll, "m_LimitAll"),
@@ -77,7 +77,7 @@ struct ConstantsAndStatusTests {
         ])
     }
 
-    @Test("§1: protocol values")
+    @Test("Protocol values")
     func protocolConstants() {
         check([
             (kSecAttrProtocolFTP, "ftp "), (kSecAttrProtocolFTPAccount, "ftpa"), (kSecAttrProtocolHTTP, "http"),
@@ -94,7 +94,7 @@ struct ConstantsAndStatusTests {
         ])
     }
 
-    @Test("§1: authentication types, key classes and key types")
+    @Test("Authentication types, key classes and key types")
     func authenticationAndKeyConstants() {
         check([
             (kSecAttrAuthenticationTypeNTLM, "ntlm"), (kSecAttrAuthenticationTypeMSN, "msna"),
@@ -106,9 +106,9 @@ struct ConstantsAndStatusTests {
         ])
     }
 
-    // MARK: §1 Core Foundation names
+    // MARK: Core Foundation names
 
-    @Test("§1: the Core Foundation names compile and have Apple's types")
+    @Test("The Core Foundation names compile and have Apple's types")
     func coreFoundationNames() {
         let status: OSStatus = noErr
         let asInt32: Int32 = status
@@ -140,7 +140,7 @@ struct ConstantsAndStatusTests {
         #expect(flags == 0)
     }
 
-    @Test("§1: the functions have Apple's exact signatures")
+    @Test("The functions have Apple's exact signatures")
     func functionSignatures() {
         let add: (CFDictionary, UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus = SecItemAdd
         let copyMatching: (CFDictionary, UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus = SecItemCopyMatching
@@ -164,7 +164,7 @@ struct ConstantsAndStatusTests {
         #expect(message(errSecItemNotFound, nil) as String? == "The specified item could not be found in the keychain.")
     }
 
-    @Test("§1: Darwin-style code with CFString keys and kCFBooleanTrue works unchanged")
+    @Test("Darwin-style code with CFString keys and kCFBooleanTrue works unchanged")
     func darwinStyleQuery() throws {
         let keychain = PrivateKeychain()
         let secret = "hunter2".data(using: .utf8)!
@@ -197,7 +197,7 @@ struct ConstantsAndStatusTests {
         #expect(keychain.run { SecItemDelete(updateQuery as CFDictionary) } == errSecSuccess)
     }
 
-    @Test("§1: a query typed [AnyHashable: Any] with the constants as keys works")
+    @Test("A query typed [AnyHashable: Any] with the constants as keys works")
     func anyHashableQuery() {
         let keychain = PrivateKeychain()
         let item: [AnyHashable: Any] = [
@@ -213,7 +213,7 @@ struct ConstantsAndStatusTests {
         #expect(result as? Data == Data("s".utf8))
     }
 
-    @Test("§1: a query as an NSDictionary with NSString values works")
+    @Test("A query as an NSDictionary with NSString values works")
     func nsDictionaryQuery() {
         let keychain = PrivateKeychain()
         let query = NSMutableDictionary()
@@ -225,7 +225,7 @@ struct ConstantsAndStatusTests {
             == Data("s".utf8))
     }
 
-    // MARK: §2 status codes
+    // MARK: Status codes
 
     private static let statuses: [(OSStatus, Int32, String)] = [
         (errSecSuccess, 0, "No error."),
@@ -255,7 +255,7 @@ struct ConstantsAndStatusTests {
         (errSecMissingEntitlement, -34018, "A required entitlement isn't present."),
     ]
 
-    @Test("§2: every status code has its value and message", arguments: 0..<23)
+    @Test("Every status code has its value and message", arguments: 0..<23)
     func statusCode(index: Int) throws {
         let (constant, value, text) = Self.statuses[index]
         #expect(constant == value)
@@ -263,13 +263,13 @@ struct ConstantsAndStatusTests {
         #expect(message as String == text)
     }
 
-    @Test("§2: an unknown code gives \"OSStatus <n>\"", arguments: [Int32(-1), 1, -25250, 12345, -99999, Int32.min])
+    @Test("An unknown code gives \"OSStatus <n>\"", arguments: [Int32(-1), 1, -25250, 12345, -99999, Int32.min])
     func unknownStatus(code: Int32) throws {
         let message = try #require(SecCopyErrorMessageString(code, nil))
         #expect(message as String == "OSStatus \(code)")
     }
 
-    @Test("§2: a database that cannot be opened is errSecNotAvailable")
+    @Test("A database that cannot be opened is errSecNotAvailable")
     func unopenableDatabase() throws {
         let directory = TestScratch.folder("unopenable")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -3,9 +3,9 @@ import Security
 import Testing
 import TestSupport
 
-/// §4 rules 19–28: SecItemCopyMatching. (The locked parts of rule 27 cannot be exercised:
-/// this release has no locking.)
-@Suite("SecItemCopyMatching rules 19–28")
+/// SecItemCopyMatching: limits, no match, result shapes, matching, insertion order. (Locked
+/// items are in KeychainManagementTests and LockingTests.)
+@Suite("SecItemCopyMatching rules")
 struct CopyMatchingRuleTests {
     private func keychainWith(accounts: [String]) -> PrivateKeychain {
         let keychain = PrivateKeychain()
@@ -20,9 +20,9 @@ struct CopyMatchingRuleTests {
 
     private let allGeneric: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
 
-    // MARK: Rule 19
+    // MARK: Limits
 
-    @Test("Rule 19: the default limit is one: a single object, even with several matches")
+    @Test("The default limit is one: a single object, even with several matches")
     func defaultLimitIsOne() {
         let keychain = keychainWith(accounts: ["a", "b", "c"])
         let found = keychain.copyMatching(allGeneric.with([kSecReturnAttributes as String: true]))
@@ -33,7 +33,7 @@ struct CopyMatchingRuleTests {
         #expect(data.result as? Data != nil)
     }
 
-    @Test("Rule 19: kSecMatchLimitAll returns an array, even of one element")
+    @Test("kSecMatchLimitAll returns an array, even of one element")
     func limitAllIsArrayOfOne() throws {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(allGeneric.with([
@@ -46,7 +46,7 @@ struct CopyMatchingRuleTests {
         #expect(array.first?[kSecAttrAccount as String] as? String == "a")
     }
 
-    @Test("Rule 19: an array of attributes cast to [[AnyHashable: Any]] finds an optional String key")
+    @Test("An array of attributes cast to [[AnyHashable: Any]] finds an optional String key")
     func anyHashableLookupWithOptionalKey() throws {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(allGeneric.with([
@@ -59,7 +59,7 @@ struct CopyMatchingRuleTests {
         #expect(attributes[account] as? String == "a")
     }
 
-    @Test("Rule 19: a number limit other than 1 returns an array, even of one element", arguments: [2, 5, -1])
+    @Test("A number limit other than 1 returns an array, even of one element", arguments: [2, 5, -1])
     func numberLimitIsArray(limit: Int) throws {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(allGeneric.with([
@@ -70,7 +70,7 @@ struct CopyMatchingRuleTests {
         #expect(array == [Data("secret-a".utf8)])
     }
 
-    @Test("Rule 19: a limit of exactly 1 returns a single object")
+    @Test("A limit of exactly 1 returns a single object")
     func limitOfOneIsSingle() {
         let keychain = keychainWith(accounts: ["a", "b"])
         let found = keychain.copyMatching(allGeneric.with([
@@ -80,7 +80,7 @@ struct CopyMatchingRuleTests {
         #expect((found.result as? Data)?.count == 20)
     }
 
-    @Test("Rule 19: a limit n caps the number of results")
+    @Test("A limit n caps the number of results")
     func limitCapsResults() {
         let keychain = keychainWith(accounts: ["a", "b", "c", "d"])
         let found = keychain.copyMatching(allGeneric.with([
@@ -90,9 +90,9 @@ struct CopyMatchingRuleTests {
         #expect((found.result as? [Data])?.count == 3)
     }
 
-    // MARK: Rule 20
+    // MARK: No match
 
-    @Test("Rule 20: no match is errSecItemNotFound and the result stays nil, for every limit",
+    @Test("No match is errSecItemNotFound and the result stays nil, for every limit",
           arguments: [0, 1, 2])
     func noMatchLeavesResultNil(variant: Int) {
         let keychain = keychainWith(accounts: ["a"])
@@ -106,7 +106,7 @@ struct CopyMatchingRuleTests {
         #expect(found.result == nil)
     }
 
-    @Test("Rule 20: an empty keychain gives errSecItemNotFound, never an empty array")
+    @Test("An empty keychain gives errSecItemNotFound, never an empty array")
     func emptyKeychain() {
         let keychain = PrivateKeychain()
         let found = keychain.copyMatching(allGeneric.with([
@@ -117,9 +117,9 @@ struct CopyMatchingRuleTests {
         #expect(found.result == nil)
     }
 
-    // MARK: Rule 21
+    // MARK: No return keys
 
-    @Test("Rule 21: no return keys gives success with a nil result")
+    @Test("No return keys gives success with a nil result")
     func noReturnKeys() {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(genericPassword(account: "a"))
@@ -130,7 +130,7 @@ struct CopyMatchingRuleTests {
         #expect(all.result == nil)
     }
 
-    @Test("Rule 21: a nil result pointer is legal")
+    @Test("A nil result pointer is legal")
     func nilResultPointer() {
         let keychain = keychainWith(accounts: ["a"])
         let query = genericPassword(account: "a") as CFDictionary
@@ -141,23 +141,23 @@ struct CopyMatchingRuleTests {
         #expect(keychain.run { SecItemCopyMatching(missing, nil) } == errSecItemNotFound)
     }
 
-    // MARK: Rule 22
+    // MARK: Result shapes
 
-    @Test("Rule 22: data only gives Data")
+    @Test("Data only gives Data")
     func dataOnly() {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(genericPassword(account: "a").with([kSecReturnData as String: true]))
         #expect(found.result as? Data == Data("secret-a".utf8))
     }
 
-    @Test("Rule 22: persistent ref only gives 20-byte Data")
+    @Test("Persistent ref only gives 20-byte Data")
     func persistentReferenceOnly() {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(genericPassword(account: "a").with([kSecReturnPersistentRef as String: true]))
         #expect((found.result as? Data)?.count == 20)
     }
 
-    @Test("Rule 22: attributes give a dictionary without data or class")
+    @Test("Attributes give a dictionary without data or class")
     func attributesOnly() throws {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(genericPassword(account: "a").with([kSecReturnAttributes as String: true]))
@@ -167,7 +167,7 @@ struct CopyMatchingRuleTests {
         #expect(dictionary[kSecClass as String] == nil)
     }
 
-    @Test("Rule 22: data + attributes give a dictionary with v_Data")
+    @Test("Data + attributes give a dictionary with v_Data")
     func dataAndAttributes() throws {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(genericPassword(account: "a").with([
@@ -182,7 +182,7 @@ struct CopyMatchingRuleTests {
         #expect(dictionary[kSecClass as String] == nil)
     }
 
-    @Test("Rule 22: data + persistent ref give exactly {v_Data, v_PersistentRef}")
+    @Test("Data + persistent ref give exactly {v_Data, v_PersistentRef}")
     func dataAndPersistentReference() throws {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(genericPassword(account: "a").with([
@@ -195,7 +195,7 @@ struct CopyMatchingRuleTests {
         #expect((dictionary[kSecValuePersistentRef as String] as? Data)?.count == 20)
     }
 
-    @Test("Rule 22: class appears only with kSecReturnRef; a password's ref is its attributes plus class")
+    @Test("`class` appears only with kSecReturnRef; a password's ref is its attributes plus class")
     func classOnlyWithReturnRef() throws {
         let keychain = keychainWith(accounts: ["a"])
         let found = keychain.copyMatching(genericPassword(account: "a").with([kSecReturnRef as String: true]))
@@ -218,7 +218,7 @@ struct CopyMatchingRuleTests {
             == kSecClassInternetPassword as String)
     }
 
-    @Test("Rule 22: shapes hold in arrays too")
+    @Test("Shapes hold in arrays too")
     func shapesInArrays() throws {
         let keychain = keychainWith(accounts: ["a", "b"])
         let found = keychain.copyMatching(allGeneric.with([
@@ -234,9 +234,9 @@ struct CopyMatchingRuleTests {
         }
     }
 
-    // MARK: Rule 23
+    // MARK: The attributes dictionary
 
-    @Test("Rule 23: the attributes dictionary holds the set attributes and the maintained ones")
+    @Test("The attributes dictionary holds the set attributes and the maintained ones")
     func attributesDictionaryContents() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([
@@ -257,7 +257,7 @@ struct CopyMatchingRuleTests {
         #expect(sync.intValue == 0)
     }
 
-    @Test("Rule 23: unset attributes are absent, not NSNull, and no persistent reference unless asked")
+    @Test("Unset attributes are absent, not NSNull, and no persistent reference unless asked")
     func unsetAttributesAbsent() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -271,7 +271,7 @@ struct CopyMatchingRuleTests {
         #expect(dictionary[kSecValueData as String] == nil)
     }
 
-    @Test("Rule 23: acct is present even when the item was added without an account")
+    @Test("acct is present even when the item was added without an account")
     func accountAlwaysPresent() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "svc"])
@@ -286,7 +286,7 @@ struct CopyMatchingRuleTests {
         #expect(dictionary[kSecAttrSynchronizable as String] is NSNumber)
     }
 
-    @Test("Rule 23: results read with kSecAttrAccount as String, through Swift or NSDictionary")
+    @Test("Results read with kSecAttrAccount as String, through Swift or NSDictionary")
     func resultsReadableWithStringKeys() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -296,7 +296,7 @@ struct CopyMatchingRuleTests {
         #expect(nsDictionary[kSecAttrAccount] as? String == "alice")
         let swiftDictionary = try #require(found.result as? [String: Any])
         #expect(swiftDictionary[kSecAttrAccount as String] as? String == "alice")
-        // §1 Linux trap: an [AnyHashable: Any] read with a String key must still find the value.
+        // A Linux trap: an [AnyHashable: Any] read with a String key must still find the value.
         let anyHashable = try #require(found.result as? [AnyHashable: Any])
         #expect(anyHashable[kSecAttrAccount as String] as? String == "alice")
         #expect(anyHashable[kSecAttrService as String] as? String == "example.com")
@@ -309,9 +309,9 @@ struct CopyMatchingRuleTests {
         #expect(items.first?[kSecAttrAccount as String] as? String == "alice")
     }
 
-    // MARK: Rule 24
+    // MARK: Data with kSecMatchLimitAll
 
-    @Test("Rule 24: kSecReturnData with kSecMatchLimitAll gives an array of Data")
+    @Test("kSecReturnData with kSecMatchLimitAll gives an array of Data")
     func dataWithLimitAll() throws {
         let keychain = keychainWith(accounts: ["a", "b", "c"])
         let found = keychain.copyMatching(allGeneric.with([
@@ -323,9 +323,9 @@ struct CopyMatchingRuleTests {
         #expect(Set(array) == [Data("secret-a".utf8), Data("secret-b".utf8), Data("secret-c".utf8)])
     }
 
-    // MARK: Rule 25
+    // MARK: Equality matching
 
-    @Test("Rule 25: matching is equality only: no case folding, no prefixes")
+    @Test("Matching is equality only: no case folding, no prefixes")
     func equalityOnly() {
         let keychain = keychainWith(accounts: ["alice"])
         #expect(keychain.copyMatching(genericPassword(account: "ALICE")).status == errSecItemNotFound)
@@ -336,7 +336,7 @@ struct CopyMatchingRuleTests {
         #expect(keychain.copyMatching(genericPassword(account: "alice")).status == errSecSuccess)
     }
 
-    @Test("Rule 25: kSecMatchCaseInsensitive has no effect")
+    @Test("kSecMatchCaseInsensitive has no effect")
     func caseInsensitiveHasNoEffect() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "alice").with([kSecAttrLabel as String: "Label"]))
@@ -348,7 +348,7 @@ struct CopyMatchingRuleTests {
         #expect(keychain.copyMatching(genericPassword(account: "alice").with(insensitive)).status == errSecSuccess)
     }
 
-    @Test("Rule 25: attributes outside the primary key match by equality too")
+    @Test("Attributes outside the primary key match by equality too")
     func nonKeyAttributesMatch() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "a").with([kSecAttrLabel as String: "one"])) == errSecSuccess)
@@ -361,9 +361,9 @@ struct CopyMatchingRuleTests {
         #expect(keychain.count([kSecClass as String: kSecClassGenericPassword, kSecAttrLabel as String: "tw"]) == 0)
     }
 
-    // MARK: Rule 26
+    // MARK: No search on secrets
 
-    @Test("Rule 26: kSecValueData in a search query is ignored")
+    @Test("kSecValueData in a search query is ignored")
     func valueDataIgnoredInSearch() {
         let keychain = keychainWith(accounts: ["a"])
         let wrong = keychain.copyMatching(genericPassword(account: "a").with([
@@ -382,9 +382,9 @@ struct CopyMatchingRuleTests {
         ])).status == errSecItemNotFound)
     }
 
-    // MARK: Rule 27 (the parts that do not need locking)
+    // MARK: Protection classes (the parts that do not need locking)
 
-    @Test("Rule 27: items of every protection class are readable while nothing is locked",
+    @Test("Items of every protection class are readable while nothing is locked",
           arguments: [kSecAttrAccessibleAfterFirstUnlock as String,
                       kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
                       kSecAttrAccessibleAlways as String, kSecAttrAccessibleAlwaysThisDeviceOnly as String,
@@ -402,9 +402,9 @@ struct CopyMatchingRuleTests {
         #expect(again.secret(genericPassword()) == Data("s".utf8))
     }
 
-    // MARK: Rule 28
+    // MARK: Insertion order
 
-    @Test("Rule 28: results of kSecMatchLimitAll come in insertion order")
+    @Test("Results of kSecMatchLimitAll come in insertion order")
     func insertionOrder() throws {
         let accounts = ["mango", "cherry", "zucchini", "apple", "kiwi", "banana"]
         let keychain = keychainWith(accounts: accounts)
@@ -421,7 +421,7 @@ struct CopyMatchingRuleTests {
         #expect(data.result as? [Data] == accounts.map { Data("secret-\($0)".utf8) })
     }
 
-    @Test("Rule 28: an update does not move an item in the insertion order")
+    @Test("An update does not move an item in the insertion order")
     func orderAfterUpdate() throws {
         let keychain = keychainWith(accounts: ["first", "second", "third"])
         #expect(keychain.update(genericPassword(account: "first"), [kSecAttrLabel as String: "changed"]) == errSecSuccess)

@@ -9,7 +9,7 @@ import TestSupport
 /// writer killed with SIGKILL at random moments and during multi-item updates and deletes,
 /// each kill followed by a check in a fresh process.
 @Suite struct CrashTests {
-    @Test("After SIGKILL: acknowledged changes are intact, a multi-item update or delete is all or nothing (rule 36)")
+    @Test("After SIGKILL: acknowledged changes are intact, a multi-item update or delete is all or nothing")
     func killedWritersLoseNothingAcknowledgedAndChangeAllOrNothing() throws {
         let dataHome = TestScratch.folder("crash")
         var run = CrashRun(executable: HelperProcess.executable, dataHome: dataHome)
@@ -26,7 +26,7 @@ import TestSupport
     /// The keychain crash run's sample (the long run is Scripts/crash-keychain): the keychain
     /// opens with the old or the new password, never neither or both; a created keychain is
     /// absent or whole with its password; an archive is whole; an import all or nothing.
-    @Test("After SIGKILL during a password change, a keychain's creation or an archive export or import, with item traffic from another process: the old or the new state, whole, and every acknowledged item (rule 36)", .tags(.slow))
+    @Test("After SIGKILL during a password change, a keychain's creation or an archive export or import, with item traffic from another process: the old or the new state, whole, and every acknowledged item", .tags(.slow))
     func killedKeychainChangesLeaveTheOldOrTheNewState() throws {
         let dataHome = TestScratch.folder("crash-keychain")
         var run = CrashKeychainRun(executable: HelperProcess.executable, dataHome: dataHome,

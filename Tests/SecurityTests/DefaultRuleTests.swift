@@ -3,15 +3,15 @@ import Security
 import Testing
 import TestSupport
 
-/// §4 rules 10–13: what an absent synchronizable flag, accessibility, access group and dates mean.
-@Suite("Default rules 10–13")
+/// What an absent synchronizable flag, accessibility, access group and dates mean.
+@Suite("Default rules")
 struct DefaultRuleTests {
     private let syncTrue = [kSecAttrSynchronizable as String: true]
     private let syncAny = [kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]
 
-    // MARK: Rule 10
+    // MARK: Synchronizable
 
-    @Test("Rule 10: absent synchronizable means sync = 0 on add")
+    @Test("Absent synchronizable means sync = 0 on add")
     func absentSyncIsZeroOnAdd() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -21,7 +21,7 @@ struct DefaultRuleTests {
         #expect(keychain.count(genericPassword().with(syncTrue)) == 0)
     }
 
-    @Test("Rule 10: a synchronizable item is invisible to a search without the flag")
+    @Test("A synchronizable item is invisible to a search without the flag")
     func syncItemInvisibleByDefault() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with(syncTrue)) == errSecSuccess)
@@ -34,7 +34,7 @@ struct DefaultRuleTests {
         #expect((attributes[kSecAttrSynchronizable as String] as? NSNumber)?.intValue == 1)
     }
 
-    @Test("Rule 10: true finds only synchronizable items, absent only the others, syna both")
+    @Test("True finds only synchronizable items, absent only the others, syna both")
     func syncFilters() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "local"])) == errSecSuccess)
@@ -48,7 +48,7 @@ struct DefaultRuleTests {
         #expect(keychain.count(genericPassword().with(syncAny)) == 2)
     }
 
-    @Test("Rule 10: accepted values are Bool, Number and \"0\"/\"1\"", arguments: 0..<6)
+    @Test("Accepted values are Bool, Number and \"0\"/\"1\"", arguments: 0..<6)
     func acceptedSyncValues(index: Int) throws {
         let (value, expected): (Any, Int) = [
             (true, 1), (false, 0), (1, 1), (0, 0), ("1", 1), ("0", 0),
@@ -61,7 +61,7 @@ struct DefaultRuleTests {
             == errSecSuccess)
     }
 
-    @Test("Rule 10: other synchronizable values are errSecParam")
+    @Test("Other synchronizable values are errSecParam")
     func badSyncValues() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrSynchronizable as String: "yes"])) == errSecParam)
@@ -72,7 +72,7 @@ struct DefaultRuleTests {
         #expect(keychain.count(genericPassword().with(syncAny)) == 0)
     }
 
-    @Test("Rule 10: update and delete without the flag touch only non-synchronizable items")
+    @Test("Update and delete without the flag touch only non-synchronizable items")
     func updateAndDeleteDefaultToNonSync() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "local"])) == errSecSuccess)
@@ -92,7 +92,7 @@ struct DefaultRuleTests {
         #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: "x"]) == errSecItemNotFound)
     }
 
-    @Test("Rule 10: update and delete with true touch only synchronizable items; syna touches both")
+    @Test("Update and delete with true touch only synchronizable items; syna touches both")
     func updateAndDeleteWithSyncFlag() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "local"])) == errSecSuccess)
@@ -106,7 +106,7 @@ struct DefaultRuleTests {
         #expect(keychain.count(genericPassword().with(syncAny)) == 0)
     }
 
-    @Test("Rule 10: a lookup by persistent reference ignores the synchronizable default")
+    @Test("A lookup by persistent reference ignores the synchronizable default")
     func persistentReferenceIgnoresSync() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with(syncTrue).with([kSecValueData as String: Data("s".utf8)]))
@@ -123,9 +123,9 @@ struct DefaultRuleTests {
         #expect(keychain.count(genericPassword().with(syncAny)) == 0)
     }
 
-    // MARK: Rule 11
+    // MARK: Default accessibility
 
-    @Test("Rule 11: accessibility absent on add is kSecAttrAccessibleWhenUnlocked for passwords and keys")
+    @Test("Accessibility absent on add is kSecAttrAccessibleWhenUnlocked for passwords and keys")
     func defaultAccessibility() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -140,7 +140,7 @@ struct DefaultRuleTests {
         ])) == 1)
     }
 
-    @Test("Rule 11: accessibility absent on add is kSecAttrAccessibleAlways for certificates")
+    @Test("Accessibility absent on add is kSecAttrAccessibleAlways for certificates")
     func defaultCertificateAccessibility() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(specCertificate()) == errSecSuccess)
@@ -151,9 +151,9 @@ struct DefaultRuleTests {
         ])) == 1)
     }
 
-    // MARK: Rule 12
+    // MARK: Default access group
 
-    @Test("Rule 12: access group absent on add is the caller's first group")
+    @Test("Access group absent on add is the caller's first group")
     func defaultAccessGroup() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -166,7 +166,7 @@ struct DefaultRuleTests {
         #expect(bob[kSecAttrAccessGroup as String] as? String == "com.example.shared")
     }
 
-    @Test("Rule 12: a search without a group covers all of the caller's groups")
+    @Test("A search without a group covers all of the caller's groups")
     func searchCoversAllGroups() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrAccessGroup as String: "com.example.app"])) == errSecSuccess)
@@ -180,7 +180,7 @@ struct DefaultRuleTests {
             == "com.example.shared")
     }
 
-    @Test("Rule 12: items in other groups are invisible: errSecItemNotFound")
+    @Test("Items in other groups are invisible: errSecItemNotFound")
     func otherGroupsInvisible() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
@@ -195,7 +195,7 @@ struct DefaultRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("Rule 12: a persistent reference does not reach into another caller's groups")
+    @Test("A persistent reference does not reach into another caller's groups")
     func persistentReferenceRespectsGroups() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -206,7 +206,7 @@ struct DefaultRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("Rule 12: a caller holding \"*\" sees and names every group, and adds to its first other group")
+    @Test("A caller holding \"*\" sees and names every group, and adds to its first other group")
     func everyGroupWildcard() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrAccessGroup as String: "com.example.shared"]))
@@ -231,9 +231,9 @@ struct DefaultRuleTests {
         #expect(keychain.asCaller(["*"]).count(genericPassword()) == 1)
     }
 
-    // MARK: Rule 13
+    // MARK: Creation and modification dates
 
-    @Test("Rule 13: add sets cdat = mdat = now")
+    @Test("Add sets cdat = mdat = now")
     func addSetsDates() throws {
         let keychain = PrivateKeychain()
         let before = Date()
@@ -246,7 +246,7 @@ struct DefaultRuleTests {
         #expect(created >= before && created <= after)
     }
 
-    @Test("Rule 13: dates passed to add are overridden")
+    @Test("Dates passed to add are overridden")
     func addOverridesDates() throws {
         let keychain = PrivateKeychain()
         let past = Date(timeIntervalSince1970: 0)

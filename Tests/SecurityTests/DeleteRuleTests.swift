@@ -3,8 +3,9 @@ import Security
 import Testing
 import TestSupport
 
-/// §4 rules 36–37: SecItemDelete.
-@Suite("SecItemDelete rules 36–37")
+/// SecItemDelete: it deletes every match (none: errSecItemNotFound); kSecMatchLimitAll is
+/// accepted and changes nothing, any other kSecMatch key is errSecParam.
+@Suite("SecItemDelete rules")
 struct DeleteRuleTests {
     private func keychainWithItems() -> PrivateKeychain {
         let keychain = PrivateKeychain()
@@ -18,9 +19,9 @@ struct DeleteRuleTests {
 
     private let allGeneric: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
 
-    // MARK: Rule 36
+    // MARK: Every match is deleted
 
-    @Test("Rule 36: a delete removes every match and nothing else")
+    @Test("A delete removes every match and nothing else")
     func deletesEveryMatch() {
         let keychain = keychainWithItems()
         #expect(keychain.delete(allGeneric.with([kSecAttrService as String: "example.com"])) == errSecSuccess)
@@ -29,7 +30,7 @@ struct DeleteRuleTests {
         #expect(keychain.count(specInternetPassword(account: "a")) == 1)
     }
 
-    @Test("Rule 36: a delete by class alone removes every item of that class")
+    @Test("A delete by class alone removes every item of that class")
     func deleteWholeClass() {
         let keychain = keychainWithItems()
         #expect(keychain.delete(allGeneric) == errSecSuccess)
@@ -37,7 +38,7 @@ struct DeleteRuleTests {
         #expect(keychain.count([kSecClass as String: kSecClassInternetPassword]) == 1)
     }
 
-    @Test("Rule 36: a delete that matches nothing is errSecItemNotFound")
+    @Test("A delete that matches nothing is errSecItemNotFound")
     func deleteWithoutMatch() {
         let keychain = keychainWithItems()
         #expect(keychain.delete(genericPassword(account: "nobody")) == errSecItemNotFound)
@@ -47,7 +48,7 @@ struct DeleteRuleTests {
         #expect(keychain.count(allGeneric) == 3)
     }
 
-    @Test("Rule 36: a deleted item is gone for searches and updates")
+    @Test("A deleted item is gone for searches and updates")
     func deletedItemIsGone() {
         let keychain = keychainWithItems()
         #expect(keychain.delete(genericPassword(account: "b")) == errSecSuccess)
@@ -55,9 +56,9 @@ struct DeleteRuleTests {
         #expect(keychain.update(genericPassword(account: "b"), [kSecAttrLabel as String: "x"]) == errSecItemNotFound)
     }
 
-    // MARK: Rule 37
+    // MARK: kSecMatchLimitAll in a delete
 
-    @Test("Rule 37: kSecMatchLimitAll in a delete query is accepted and deletes every match, as macOS does")
+    @Test("kSecMatchLimitAll in a delete query is accepted and deletes every match, as macOS does")
     func matchLimitAllInDelete() {
         let keychain = keychainWithItems()
         #expect(keychain.delete(allGeneric.with([kSecMatchLimit as String: kSecMatchLimitAll])) == errSecSuccess)
@@ -65,7 +66,7 @@ struct DeleteRuleTests {
         #expect(keychain.count([kSecClass as String: kSecClassInternetPassword]) == 1)
     }
 
-    @Test("Rule 37: any other m_ key in a delete query is errSecParam", arguments: 0..<4)
+    @Test("Any other m_ key in a delete query is errSecParam", arguments: 0..<4)
     func matchKeysInDelete(index: Int) {
         let keychain = keychainWithItems()
         let extra: [String: Any] = [

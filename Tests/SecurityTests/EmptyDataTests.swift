@@ -3,7 +3,7 @@ import Security
 import Testing
 import TestSupport
 
-/// Rule 22 and Apple's regression test si-80-empty-data: an item stored without data has no
+/// As Apple's regression test si-80-empty-data checks: an item stored without data has no
 /// `v_Data` in a result dictionary, and kSecReturnData alone gives empty Data.
 @Suite("Items without data")
 struct EmptyDataTests {

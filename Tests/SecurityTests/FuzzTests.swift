@@ -5,9 +5,10 @@ import Testing
 import TestTags
 import TestSupport
 
-/// A fixed-seed sample of the API fuzzer (issue 3, scope 3; the long run is Scripts/fuzz):
-/// generated dictionaries through all four calls never crash, and every status is one the
-/// spec names for that call (§2, rules 1–9, 20).
+/// A fixed-seed sample of the API fuzzer (the long run is Scripts/fuzz): generated
+/// dictionaries through all four calls never crash, and every status is one Apple's API
+/// gives for that call, by its parsing rules; a search that finds nothing is
+/// errSecItemNotFound with a nil result.
 @Suite struct FuzzTests {
     @Test(.tags(.slow), arguments: [1 as UInt64, 2, 3])
     func generatedDictionariesGetOnlyStatusesTheSpecNames(seed: UInt64) {

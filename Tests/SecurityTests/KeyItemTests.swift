@@ -43,7 +43,7 @@ struct KeyItemTests {
 
     /// A key item of which no SecKey can be made (a symmetric key's bytes) is left out of a
     /// search for references alone, as Apple leaves it out, and a search that finds nothing
-    /// else is errSecItemNotFound, never success with nil or an empty array (rule 20).
+    /// else is errSecItemNotFound, never success with nil or an empty array.
     @Test("kSecReturnRef alone over a key item that is no SecKey: errSecItemNotFound, not an empty success")
     func unrepresentableKeysAreNotFoundByReference() throws {
         let keychain = PrivateKeychain()
@@ -193,7 +193,7 @@ struct KeyItemTests {
         #expect(flags == [true, false, true, false, true, true, false])
     }
 
-    @Test("§3: the key primary key (kcls, klbl, atag, type, bsiz, ...) makes a second add of the same key a duplicate")
+    @Test("The key primary key (kcls, klbl, atag, type, bsiz, ...) makes a second add of the same key a duplicate")
     func duplicateKey() throws {
         let keychain = PrivateKeychain()
         let key = try Self.secKey(P256.Signing.PrivateKey())
@@ -227,7 +227,7 @@ struct KeyItemTests {
             == "other")
     }
 
-    @Test("Rule 22 / SecItem.c makeResult: kSecReturnRef with attributes gives a dictionary with v_Ref and class; without, only the objects")
+    @Test("As SecItem.c makeResult does: kSecReturnRef with attributes gives a dictionary with v_Ref and class; without, only the objects")
     func referenceInDictionary() throws {
         let keychain = PrivateKeychain()
         let original = P256.Signing.PrivateKey()

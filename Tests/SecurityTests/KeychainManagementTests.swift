@@ -4,8 +4,10 @@ import Testing
 import TestTags
 import TestSupport
 
-/// The keychain-management calls of issue 4 (scope 7) and the lock rules of Keychain
-/// Services (rules 18 and 27, §5), through Apple's API as macOS code calls it.
+/// The keychain-management calls and the lock rules of Keychain Services (a call on a
+/// locked class is errSecInteractionNotAllowed, an add even when it would be a duplicate;
+/// class C stays readable after the first unlock, class D always), through Apple's API as
+/// macOS code calls it.
 @Suite struct KeychainManagementTests {
     let keychain = PrivateKeychain()
     let password = Array("open sesame".utf8)
@@ -45,7 +47,7 @@ import TestSupport
         #expect(kSecUseKeychain as String == "u_Keychain")
     }
 
-    @Test("rules 18 and 27: a locked keychain refuses class A items; unlocking needs the password", .tags(.slow))
+    @Test("A locked keychain refuses class A items; unlocking needs the password", .tags(.slow))
     func lockAndUnlock() throws {
         let work = try create("work", password: password)
         #expect(status(work) == kSecUnlockStateStatus | kSecReadPermStatus | kSecWritePermStatus)
@@ -56,7 +58,7 @@ import TestSupport
         let find = item(work).with([kSecReturnData as String: true])
         #expect(keychain.copyMatching(find).status == errSecInteractionNotAllowed)
         #expect(keychain.copyMatching(item(work).with([kSecReturnAttributes as String: true])).status == errSecInteractionNotAllowed)
-        #expect(keychain.add(item(work)) == errSecInteractionNotAllowed)          // rule 18, a duplicate
+        #expect(keychain.add(item(work)) == errSecInteractionNotAllowed)          // locked wins over duplicate
         #expect(keychain.update(item(work), [kSecValueData as String: Data("x".utf8)]) == errSecInteractionNotAllowed)
         #expect(keychain.delete(item(work)) == errSecInteractionNotAllowed)
         #expect(keychain.copyMatching(item(work, "carl")).status == errSecSuccess)  // class D
@@ -138,7 +140,7 @@ import TestSupport
         #expect(keychain.copyMatching(item(work).with([kSecReturnData as String: true])).result as? Data == Data("s3cret".utf8))
     }
 
-    @Test("§5: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly needs a keychain password", .tags(.slow))
+    @Test("kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly needs a keychain password", .tags(.slow))
     func passcodeSet() throws {
         let plain = try create("plain", password: nil)
         let akpu = [kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly]

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Secrets and Data attributes of every size come back byte for byte, through every result
-/// shape and as both `Data` and `NSData` (rules 5, 17, 22). The parser reads NSData values
+/// shape and as both `Data` and `NSData`. The parser reads NSData values
 /// and the results hold their own NSData subclass, both to avoid Linux Foundation's
 /// byte-at-a-time bridging; these tests pin that nothing is lost on the way.
 @Suite struct LargeValueTests {
@@ -14,7 +14,7 @@ import TestSupport
         return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    @Test("Rule 22: a secret of any size round-trips through add, find and update",
+    @Test("A secret of any size round-trips through add, find and update",
           arguments: [0, 1, 32, 4_096, 1 << 20])
     func secretRoundTrips(size: Int) throws {
         let keychain = PrivateKeychain()
@@ -34,7 +34,7 @@ import TestSupport
         ]))
         let attributes = try #require(withAttributes.result as? [String: Any])
         // An empty secret is stored as no secret: with attributes it comes back as an item
-        // added without data does, without `v_Data` (rule 22, si-80-empty-data).
+        // added without data does, without `v_Data` (as Apple's regression test si-80-empty-data checks).
         #expect(attributes[kSecValueData as String] as? Data == (size == 0 ? nil : secret))
         #expect(attributes[kSecAttrAccount as String] as? String == "alice")
 
@@ -44,7 +44,7 @@ import TestSupport
             == changed)
     }
 
-    @Test("Rule 5: a 4 KiB Data account is stored, found by itself and returned as Data")
+    @Test("A 4 KiB Data account is stored, found by itself and returned as Data")
     func largeDataAccount() throws {
         let keychain = PrivateKeychain()
         let account = Self.bytes(4_096)
@@ -61,7 +61,7 @@ import TestSupport
             == errSecItemNotFound)
     }
 
-    @Test("Rule 6: kSecValueData given as NSData or NSMutableData is read like Data")
+    @Test("kSecValueData given as NSData or NSMutableData is read like Data")
     func foundationDataObjects() throws {
         let keychain = PrivateKeychain()
         let secret = Self.bytes(100)

@@ -3,12 +3,12 @@ import Security
 import Testing
 import TestSupport
 
-/// §4 rules 1–9: how the four calls read their dictionaries.
-@Suite("Parsing rules 1–9")
+/// How the four calls read their dictionaries.
+@Suite("Parsing rules")
 struct ParsingRuleTests {
-    // MARK: Rule 1
+    // MARK: The class
 
-    @Test("Rule 1: a query without kSecClass is errSecParam in all four calls")
+    @Test("A query without kSecClass is errSecParam in all four calls")
     func missingClassIsParam() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -21,7 +21,7 @@ struct ParsingRuleTests {
         #expect(keychain.copyMatching(genericPassword()).status == errSecSuccess)
     }
 
-    @Test("Rule 1: a kSecClass that is not a string is errSecParam",
+    @Test("A kSecClass that is not a string is errSecParam",
           arguments: [0, 1, 2])
     func nonStringClassIsParam(kind: Int) {
         let keychain = PrivateKeychain()
@@ -38,7 +38,7 @@ struct ParsingRuleTests {
         #expect(keychain.delete(query) == errSecParam)
     }
 
-    @Test("Rule 1: an unknown class string is errSecNoSuchClass in all four calls")
+    @Test("An unknown class string is errSecNoSuchClass in all four calls")
     func unknownClassIsNoSuchClass() {
         let keychain = PrivateKeychain()
         let query = genericPassword().with([kSecClass as String: "abcd"])
@@ -50,7 +50,7 @@ struct ParsingRuleTests {
         #expect(keychain.add(genericPassword().with([kSecClass as String: "GENP"])) == errSecNoSuchClass)
     }
 
-    @Test("Rule 1: a persistent reference alone names the class")
+    @Test("A persistent reference alone names the class")
     func persistentReferenceNamesClass() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
@@ -63,9 +63,9 @@ struct ParsingRuleTests {
         #expect(found.result as? Data == Data("s".utf8))
     }
 
-    // MARK: Rule 2
+    // MARK: Attributes of another class
 
-    @Test("Rule 2: kSecAttrServer on a generic password is errSecNoSuchAttr in all four calls")
+    @Test("kSecAttrServer on a generic password is errSecNoSuchAttr in all four calls")
     func serverOnGenericPasswordIsNoSuchAttr() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -80,7 +80,7 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("Rule 2: kSecAttrApplicationTag on a certificate is errSecNoSuchAttr in all four calls")
+    @Test("kSecAttrApplicationTag on a certificate is errSecNoSuchAttr in all four calls")
     func applicationTagOnCertificateIsNoSuchAttr() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(specCertificate()) == errSecSuccess)
@@ -93,7 +93,7 @@ struct ParsingRuleTests {
         #expect(keychain.count(specCertificate()) == 1)
     }
 
-    @Test("Rule 2: other attributes of the wrong class are errSecNoSuchAttr")
+    @Test("Other attributes of the wrong class are errSecNoSuchAttr")
     func otherWrongClassAttributes() {
         let keychain = PrivateKeychain()
         // Service is a generic-password attribute, not an internet-password one.
@@ -105,9 +105,9 @@ struct ParsingRuleTests {
         #expect(keychain.copyMatching(genericPassword().with(["zzzz": "x"])).status == errSecNoSuchAttr)
     }
 
-    // MARK: Rule 3
+    // MARK: Unknown keys
 
-    @Test("Rule 3: unknown r_, u_ and v_ keys are errSecParam", arguments: ["r_Bogus", "u_Bogus", "v_Bogus"])
+    @Test("Unknown r_, u_ and v_ keys are errSecParam", arguments: ["r_Bogus", "u_Bogus", "v_Bogus"])
     func unknownPrefixedKeysAreParam(key: String) {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -119,7 +119,7 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("Rule 3: unknown m_ keys are ignored by SecItemCopyMatching")
+    @Test("Unknown m_ keys are ignored by SecItemCopyMatching")
     func unknownMatchKeyIgnoredBySearch() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
@@ -131,7 +131,7 @@ struct ParsingRuleTests {
         #expect(found.result as? Data == Data("s".utf8))
     }
 
-    @Test("Rule 3: any m_ key in an update query is errSecParam, and nothing changes",
+    @Test("Any m_ key in an update query is errSecParam, and nothing changes",
           arguments: ["m_Bogus", "m_CaseInsensitive", "m_Limit"])
     func matchKeyInUpdateIsParam(key: String) {
         let keychain = PrivateKeychain()
@@ -141,7 +141,7 @@ struct ParsingRuleTests {
         #expect(keychain.attributes(genericPassword()).attributes?[kSecAttrLabel as String] as? String == "old")
     }
 
-    @Test("Rule 3: any m_ key in a delete query is errSecParam, and nothing is deleted",
+    @Test("Any m_ key in a delete query is errSecParam, and nothing is deleted",
           arguments: ["m_Bogus", "m_CaseInsensitive", "m_Limit"])
     func matchKeyInDeleteIsParam(key: String) {
         let keychain = PrivateKeychain()
@@ -151,7 +151,7 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("Rule 3 / §1: a key that is neither 4 characters, class, nor m_/r_/u_/v_ is errSecParam",
+    @Test("A key that is neither 4 characters, class, nor m_/r_/u_/v_ is errSecParam",
           arguments: ["foo", "account", "x_Data", "acct1", ""])
     func unroutableKeysAreParam(key: String) {
         let keychain = PrivateKeychain()
@@ -162,7 +162,7 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("§1: known kSecUse* keys are accepted, and kSecUseDataProtectionKeychain is ignored")
+    @Test("Known kSecUse* keys are accepted, and kSecUseDataProtectionKeychain is ignored")
     func knownUseKeysAccepted() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([
@@ -182,9 +182,9 @@ struct ParsingRuleTests {
         #expect(attributes?[kSecUseDataProtectionKeychain as String] == nil)
     }
 
-    // MARK: Rule 4
+    // MARK: Return flags
 
-    @Test("Rule 4: a kSecReturn* value that is not a boolean is errSecParam",
+    @Test("A kSecReturn* value that is not a boolean is errSecParam",
           arguments: [kSecReturnData as String, kSecReturnAttributes as String,
                       kSecReturnRef as String, kSecReturnPersistentRef as String])
     func nonBooleanReturnIsParam(key: String) {
@@ -197,7 +197,7 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword(account: "bob")) == 0)
     }
 
-    @Test("Rule 4: a number (not a boolean) for kSecReturnData is errSecParam")
+    @Test("A number (not a boolean) for kSecReturnData is errSecParam")
     func numberReturnIsParam() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -205,7 +205,7 @@ struct ParsingRuleTests {
         #expect(keychain.copyMatching(genericPassword().with([kSecReturnData as String: 2])).status == errSecParam)
     }
 
-    @Test("Rule 4: Bool, kCFBooleanTrue and NSNumber(value: true) are all booleans")
+    @Test("Bool, kCFBooleanTrue and NSNumber(value: true) are all booleans")
     func booleanFormsAccepted() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
@@ -216,7 +216,7 @@ struct ParsingRuleTests {
         }
     }
 
-    @Test("Rule 4: false equals absent")
+    @Test("False equals absent")
     func falseEqualsAbsent() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
@@ -245,14 +245,14 @@ struct ParsingRuleTests {
         #expect(result == nil)
     }
 
-    // MARK: Rule 5
+    // MARK: Value types
 
     static let genericTextAttributes = [
         kSecAttrAccount as String, kSecAttrService as String, kSecAttrLabel as String,
         kSecAttrDescription as String, kSecAttrComment as String, kSecAttrGeneric as String,
     ]
 
-    @Test("Rule 5: generic-password text attributes take String, Data or Number and come back in that type",
+    @Test("Generic-password text attributes take String, Data or Number and come back in that type",
           arguments: genericTextAttributes, ["string", "data", "number"])
     func genericTextAttributeTypes(key: String, kind: String) throws {
         let keychain = PrivateKeychain()
@@ -282,7 +282,7 @@ struct ParsingRuleTests {
         kSecAttrAuthenticationType as String, kSecAttrPath as String,
     ]
 
-    @Test("Rule 5: internet-password text attributes take String, Data or Number and come back in that type",
+    @Test("Internet-password text attributes take String, Data or Number and come back in that type",
           arguments: internetTextAttributes, ["string", "data", "number"])
     func internetTextAttributeTypes(key: String, kind: String) throws {
         let keychain = PrivateKeychain()
@@ -303,7 +303,7 @@ struct ParsingRuleTests {
         }
     }
 
-    @Test("Rule 5: kSecAttrApplicationTag takes String or Data and comes back in that type")
+    @Test("kSecAttrApplicationTag takes String or Data and comes back in that type")
     func applicationTagTypes() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(specKey(tag: "string-tag")) == errSecSuccess)
@@ -316,7 +316,7 @@ struct ParsingRuleTests {
         #expect(second[kSecAttrApplicationTag as String] as? Data == tagData)
     }
 
-    @Test("Rule 5: a Data account is found and comes back as Data")
+    @Test("A Data account is found and comes back as Data")
     func dataAccountComesBackAsData() throws {
         let keychain = PrivateKeychain()
         let account = Data("alice".utf8)
@@ -331,7 +331,7 @@ struct ParsingRuleTests {
         #expect(attributes[kSecAttrService as String] as? String == "example.com")
     }
 
-    @Test("Rule 5: number attributes take Number or Bool",
+    @Test("Number attributes take Number or Bool",
           arguments: [kSecAttrPort as String, kSecAttrProtocol as String, kSecAttrType as String,
                       kSecAttrCreator as String, kSecAttrIsInvisible as String, kSecAttrIsNegative as String])
     func numberAttributesTakeNumberOrBool(key: String) throws {
@@ -348,7 +348,7 @@ struct ParsingRuleTests {
         #expect(keychain.copyMatching(specInternetPassword(account: "a", extra: [key: 2])).status == errSecItemNotFound)
     }
 
-    @Test("Rule 5: kSecAttrProtocol takes four-character codes and numbers and returns the caller's type")
+    @Test("kSecAttrProtocol takes four-character codes and numbers and returns the caller's type")
     func protocolTypes() throws {
         let keychain = PrivateKeychain()
         let https = specInternetPassword(account: "a", extra: [kSecAttrProtocol as String: kSecAttrProtocolHTTPS])
@@ -362,7 +362,7 @@ struct ParsingRuleTests {
         #expect(keychain.copyMatching(http).status == errSecItemNotFound)
     }
 
-    @Test("Rule 5: dates take Date only")
+    @Test("Dates take Date only")
     func datesTakeDateOnly() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -378,7 +378,7 @@ struct ParsingRuleTests {
         #expect(attributes[kSecAttrEndDate as String] as? Date == end)
     }
 
-    @Test("Rule 5: values that cannot be converted are errSecParam")
+    @Test("Values that cannot be converted are errSecParam")
     func unconvertibleValuesAreParam() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrAccount as String: Date()])) == errSecParam)
@@ -394,7 +394,7 @@ struct ParsingRuleTests {
         #expect(keychain.count([kSecClass as String: kSecClassInternetPassword]) == 0)
     }
 
-    @Test("Rule 5: unconvertible values are errSecParam in searches, updates and deletes too")
+    @Test("Unconvertible values are errSecParam in searches, updates and deletes too")
     func unconvertibleValuesInOtherCalls() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -407,9 +407,9 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    // MARK: Rule 6
+    // MARK: kSecValueData
 
-    @Test("Rule 6: kSecValueData that is a String or null is errSecParam in SecItemAdd")
+    @Test("kSecValueData that is a String or null is errSecParam in SecItemAdd")
     func valueDataMustBeDataInAdd() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: "secret"])) == errSecParam)
@@ -421,7 +421,7 @@ struct ParsingRuleTests {
         #expect(keychain.secret(genericPassword()) == Data("s".utf8))
     }
 
-    @Test("Rule 6: kSecValueData that is a String or null is errSecParam in SecItemUpdate")
+    @Test("kSecValueData that is a String or null is errSecParam in SecItemUpdate")
     func valueDataMustBeDataInUpdate() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("old".utf8)])) == errSecSuccess)
@@ -432,7 +432,7 @@ struct ParsingRuleTests {
         #expect(keychain.secret(genericPassword()) == Data("new".utf8))
     }
 
-    // MARK: Rule 7
+    // MARK: kSecMatchLimit
 
     private func threeItems() -> PrivateKeychain {
         let keychain = PrivateKeychain()
@@ -446,7 +446,7 @@ struct ParsingRuleTests {
         [kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true]
     }
 
-    @Test("Rule 7: kSecMatchLimitOne gives one object, kSecMatchLimitAll every match")
+    @Test("kSecMatchLimitOne gives one object, kSecMatchLimitAll every match")
     func limitOneAndAll() {
         let keychain = threeItems()
         let one = keychain.copyMatching(allGeneric.with([kSecMatchLimit as String: kSecMatchLimitOne]))
@@ -457,7 +457,7 @@ struct ParsingRuleTests {
         #expect((all.result as? [Data])?.count == 3)
     }
 
-    @Test("Rule 7: a number limit: 1 is one object, -1 is no limit, n is at most n")
+    @Test("A number limit: 1 is one object, -1 is no limit, n is at most n")
     func numericLimits() {
         let keychain = threeItems()
         let one = keychain.copyMatching(allGeneric.with([kSecMatchLimit as String: 1]))
@@ -470,7 +470,7 @@ struct ParsingRuleTests {
         #expect((many.result as? [Data])?.count == 3)
     }
 
-    @Test("Rule 7: any other kSecMatchLimit value is errSecParam", arguments: 0..<7)
+    @Test("Any other kSecMatchLimit value is errSecParam", arguments: 0..<7)
     func badLimitsAreParam(index: Int) {
         let keychain = threeItems()
         let value: Any = [
@@ -479,7 +479,7 @@ struct ParsingRuleTests {
         #expect(keychain.copyMatching(allGeneric.with([kSecMatchLimit as String: value])).status == errSecParam)
     }
 
-    // MARK: Rule 8
+    // MARK: kSecAttrAccessible
 
     static let accessibleValues = [
         kSecAttrAccessibleWhenUnlocked as String, kSecAttrAccessibleAfterFirstUnlock as String,
@@ -488,7 +488,7 @@ struct ParsingRuleTests {
         kSecAttrAccessibleAlwaysThisDeviceOnly as String,
     ]
 
-    @Test("Rule 8: the kSecAttrAccessible values are accepted on add and come back", arguments: accessibleValues)
+    @Test("The kSecAttrAccessible values are accepted on add and come back", arguments: accessibleValues)
     func accessibleValuesAccepted(value: String) throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrAccessible as String: value])) == errSecSuccess)
@@ -497,7 +497,7 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword().with([kSecAttrAccessible as String: value])) == 1)
     }
 
-    @Test("Rule 8: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly is a valid value in a search")
+    @Test("kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly is a valid value in a search")
     func passcodeSetIsValid() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -505,7 +505,7 @@ struct ParsingRuleTests {
         #expect(keychain.copyMatching(query).status == errSecItemNotFound)
     }
 
-    @Test("Rule 8: any other kSecAttrAccessible value is errSecParam", arguments: ["zz", "AK", "", "akx"])
+    @Test("Any other kSecAttrAccessible value is errSecParam", arguments: ["zz", "AK", "", "akx"])
     func badAccessibleIsParam(value: String) {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -517,7 +517,7 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword(account: "bob")) == 0)
     }
 
-    @Test("Rule 8: a non-string kSecAttrAccessible is errSecParam")
+    @Test("A non-string kSecAttrAccessible is errSecParam")
     func nonStringAccessibleIsParam() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrAccessible as String: 1])) == errSecParam)
@@ -525,9 +525,9 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword()) == 0)
     }
 
-    // MARK: Rule 9
+    // MARK: Access groups the caller does not hold
 
-    @Test("Rule 9: an access group the caller does not hold is errSecMissingEntitlement in every call")
+    @Test("An access group the caller does not hold is errSecMissingEntitlement in every call")
     func foreignAccessGroupIsMissingEntitlement() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -543,7 +543,7 @@ struct ParsingRuleTests {
             == "com.example.app")
     }
 
-    @Test("Rule 9: the other caller is refused the groups it does not hold, even where items exist")
+    @Test("The other caller is refused the groups it does not hold, even where items exist")
     func otherCallerRefused() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -554,7 +554,7 @@ struct ParsingRuleTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("Rule 9: an explicit group the caller holds is accepted")
+    @Test("An explicit group the caller holds is accepted")
     func heldGroupAccepted() {
         let keychain = PrivateKeychain()
         let shared = genericPassword().with([kSecAttrAccessGroup as String: "com.example.shared"])

@@ -3,10 +3,11 @@ import Security
 import Testing
 import TestSupport
 
-/// §4 rule 38: persistent references.
-@Suite("Persistent reference rule 38")
+/// Persistent references: the four class bytes and a 16-byte UUID, resolving the same item
+/// as its attributes, through updates, and no longer after a delete.
+@Suite("Persistent references")
 struct PersistentReferenceTests {
-    @Test("Rule 38: a persistent reference is the 4 class bytes followed by a 16-byte UUID", arguments: 0..<4)
+    @Test("A persistent reference is the 4 class bytes followed by a 16-byte UUID", arguments: 0..<4)
     func layout(index: Int) throws {
         let keychain = PrivateKeychain()
         let (item, tag): ([String: Any], String) = [
@@ -21,7 +22,7 @@ struct PersistentReferenceTests {
         #expect(reference.prefix(4) == Data(tag.utf8))
     }
 
-    @Test("Rule 38: every item has its own reference, and it is stable")
+    @Test("Every item has its own reference, and it is stable")
     func uniqueAndStable() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "a")) == errSecSuccess)
@@ -33,7 +34,7 @@ struct PersistentReferenceTests {
         #expect(keychain.persistentReference(genericPassword(account: "a")) == first)
     }
 
-    @Test("Rule 38: a reference resolves the same item as its attributes")
+    @Test("A reference resolves the same item as its attributes")
     func resolvesSameItem() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "a").with([kSecValueData as String: Data("sa".utf8)]))
@@ -61,7 +62,7 @@ struct PersistentReferenceTests {
         #expect(withClass.result as? Data == Data("sb".utf8))
     }
 
-    @Test("Rule 38: a reference works for update and delete of that one item")
+    @Test("A reference works for update and delete of that one item")
     func updateAndDeleteByReference() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "a")) == errSecSuccess)
@@ -77,7 +78,7 @@ struct PersistentReferenceTests {
         #expect(keychain.count(genericPassword(account: "b")) == 1)
     }
 
-    @Test("Rule 38: a reference survives updates")
+    @Test("A reference survives updates")
     func survivesUpdates() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
@@ -90,7 +91,7 @@ struct PersistentReferenceTests {
         #expect(keychain.persistentReference(genericPassword(account: "bob")) == reference)
     }
 
-    @Test("Rule 38: a reference stops resolving after delete, even if the same tuple is added again")
+    @Test("A reference stops resolving after delete, even if the same tuple is added again")
     func stopsResolvingAfterDelete() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -107,7 +108,7 @@ struct PersistentReferenceTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("Rule 38: a reference combined with other attributes is errSecParam in every call")
+    @Test("A reference combined with other attributes is errSecParam in every call")
     func combinedWithAttributes() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -128,7 +129,7 @@ struct PersistentReferenceTests {
         #expect(keychain.count(genericPassword()) == 1)
     }
 
-    @Test("Rule 38: a reference to a deleted item does not resolve the item stored after it")
+    @Test("A reference to a deleted item does not resolve the item stored after it")
     func deletedReferenceStaysDead() throws {
         let keychain = PrivateKeychain()
         // Deleting the newest item frees its row id, which the next add reuses.
@@ -151,7 +152,7 @@ struct PersistentReferenceTests {
         #expect(byNew.result as? Data == Data("new".utf8))
     }
 
-    @Test("Rule 38: a reference with a changed byte resolves nothing", arguments: [4, 10, 12, 19])
+    @Test("A reference with a changed byte resolves nothing", arguments: [4, 10, 12, 19])
     func alteredReference(byte: Int) throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "a")) == errSecSuccess)

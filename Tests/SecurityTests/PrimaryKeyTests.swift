@@ -3,9 +3,9 @@ import Security
 import Testing
 import TestSupport
 
-/// §3: which attributes make two items the same item (a second add is errSecDuplicateItem)
+/// Which attributes make two items the same item (a second add is errSecDuplicateItem)
 /// and which do not.
-@Suite("Primary keys (§3)")
+@Suite("Primary keys")
 struct PrimaryKeyTests {
     /// Two different values for an attribute, of the kind it takes.
     private static func values(for key: String) -> (Any, Any) {
@@ -52,12 +52,12 @@ struct PrimaryKeyTests {
         kSecAttrService as String: "example.com",
     ] }
 
-    @Test("§3 genp: acct and svce are in the key", arguments: [kSecAttrAccount as String, kSecAttrService as String])
+    @Test("genp: acct and svce are in the key", arguments: [kSecAttrAccount as String, kSecAttrService as String])
     func genericKeyAttributes(key: String) {
         #expect(secondAdd(base: Self.genpBase, key: key) == errSecSuccess)
     }
 
-    @Test("§3 genp: label, comment, description, accessibility, data and other attributes are not in the key",
+    @Test("genp: label, comment, description, accessibility, data and other attributes are not in the key",
           arguments: [kSecAttrLabel as String, kSecAttrComment as String, kSecAttrDescription as String,
                       kSecAttrAccessible as String, kSecValueData as String, kSecAttrGeneric as String,
                       kSecAttrCreator as String, kSecAttrType as String, kSecAttrIsInvisible as String,
@@ -66,7 +66,7 @@ struct PrimaryKeyTests {
         #expect(secondAdd(base: Self.genpBase, key: key) == errSecDuplicateItem)
     }
 
-    @Test("§3 genp: agrp and sync are in the key")
+    @Test("genp: agrp and sync are in the key")
     func genericGroupAndSync() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(Self.genpBase) == errSecSuccess)
@@ -79,13 +79,13 @@ struct PrimaryKeyTests {
             == errSecDuplicateItem)
     }
 
-    @Test("§3 genp: an absent account equals acct = \"\", an absent service svce = \"\"",
+    @Test("genp: an absent account equals acct = \"\", an absent service svce = \"\"",
           arguments: [kSecAttrAccount as String, kSecAttrService as String])
     func genericAbsentEqualsEmpty(key: String) {
         #expect(addAfterAbsent(base: Self.genpBase, key: key, value: "") == errSecDuplicateItem)
     }
 
-    @Test("§3 genp: an absent account is found by acct = \"\"")
+    @Test("genp: an absent account is found by acct = \"\"")
     func genericAbsentAccountFoundByEmpty() {
         let keychain = PrivateKeychain()
         #expect(keychain.add([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "s"])
@@ -97,7 +97,7 @@ struct PrimaryKeyTests {
         ]).status == errSecSuccess)
     }
 
-    @Test("§3 genp: String \"x\" and Data \"x\" are the same key",
+    @Test("genp: String \"x\" and Data \"x\" are the same key",
           arguments: [kSecAttrAccount as String, kSecAttrService as String])
     func genericStringEqualsData(key: String) {
         let keychain = PrivateKeychain()
@@ -106,7 +106,7 @@ struct PrimaryKeyTests {
         #expect(keychain.copyMatching(Self.genpBase.with([key: Data("x".utf8)])).status == errSecSuccess)
     }
 
-    @Test("§3 genp: comparison is case-sensitive: \"A\" and \"a\" differ",
+    @Test("genp: comparison is case-sensitive: \"A\" and \"a\" differ",
           arguments: [kSecAttrAccount as String, kSecAttrService as String])
     func genericCaseSensitive(key: String) {
         let keychain = PrivateKeychain()
@@ -115,7 +115,7 @@ struct PrimaryKeyTests {
         #expect(keychain.count(Self.genpBase.with([key: "A"])) == 1)
     }
 
-    @Test("§3 genp: comparison is on the UTF-8 bytes: composed and decomposed é differ")
+    @Test("genp: comparison is on the UTF-8 bytes: composed and decomposed é differ")
     func genericByteExact() {
         let keychain = PrivateKeychain()
         let composed = "caf\u{E9}"
@@ -139,7 +139,7 @@ struct PrimaryKeyTests {
         kSecAttrPath as String: "/login",
     ] }
 
-    @Test("§3 inet: acct, sdmn, srvr, ptcl, atyp, port and path are in the key",
+    @Test("inet: acct, sdmn, srvr, ptcl, atyp, port and path are in the key",
           arguments: [kSecAttrAccount as String, kSecAttrSecurityDomain as String, kSecAttrServer as String,
                       kSecAttrProtocol as String, kSecAttrAuthenticationType as String, kSecAttrPort as String,
                       kSecAttrPath as String])
@@ -147,7 +147,7 @@ struct PrimaryKeyTests {
         #expect(secondAdd(base: Self.inetBase, key: key) == errSecSuccess)
     }
 
-    @Test("§3 inet: protocol codes and authentication types distinguish items")
+    @Test("inet: protocol codes and authentication types distinguish items")
     func internetProtocolCodes() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(Self.inetBase) == errSecSuccess)
@@ -158,7 +158,7 @@ struct PrimaryKeyTests {
         #expect(keychain.add(Self.inetBase.with([kSecAttrProtocol as String: kSecAttrProtocolHTTP])) == errSecDuplicateItem)
     }
 
-    @Test("§3 inet: label, comment, description, accessibility, data and other attributes are not in the key",
+    @Test("inet: label, comment, description, accessibility, data and other attributes are not in the key",
           arguments: [kSecAttrLabel as String, kSecAttrComment as String, kSecAttrDescription as String,
                       kSecAttrAccessible as String, kSecValueData as String, kSecAttrCreator as String,
                       kSecAttrType as String, kSecAttrIsInvisible as String])
@@ -166,7 +166,7 @@ struct PrimaryKeyTests {
         #expect(secondAdd(base: Self.inetBase, key: key) == errSecDuplicateItem)
     }
 
-    @Test("§3 inet: agrp and sync are in the key")
+    @Test("inet: agrp and sync are in the key")
     func internetGroupAndSync() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(Self.inetBase) == errSecSuccess)
@@ -175,19 +175,19 @@ struct PrimaryKeyTests {
         #expect(keychain.add(Self.inetBase.with([kSecAttrSynchronizable as String: true])) == errSecDuplicateItem)
     }
 
-    @Test("§3 inet: absent text fields equal \"\"",
+    @Test("inet: absent text fields equal \"\"",
           arguments: [kSecAttrAccount as String, kSecAttrSecurityDomain as String, kSecAttrServer as String,
                       kSecAttrAuthenticationType as String, kSecAttrPath as String])
     func internetAbsentTextEqualsEmpty(key: String) {
         #expect(addAfterAbsent(base: Self.inetBase, key: key, value: "") == errSecDuplicateItem)
     }
 
-    @Test("§3 inet: absent number fields equal 0", arguments: [kSecAttrProtocol as String, kSecAttrPort as String])
+    @Test("inet: absent number fields equal 0", arguments: [kSecAttrProtocol as String, kSecAttrPort as String])
     func internetAbsentNumberEqualsZero(key: String) {
         #expect(addAfterAbsent(base: Self.inetBase, key: key, value: 0) == errSecDuplicateItem)
     }
 
-    @Test("§3 inet: String \"x\" and Data \"x\" are the same key",
+    @Test("inet: String \"x\" and Data \"x\" are the same key",
           arguments: [kSecAttrAccount as String, kSecAttrServer as String, kSecAttrPath as String])
     func internetStringEqualsData(key: String) {
         let keychain = PrivateKeychain()
@@ -195,7 +195,7 @@ struct PrimaryKeyTests {
         #expect(keychain.add(Self.inetBase.with([key: Data("x".utf8)])) == errSecDuplicateItem)
     }
 
-    @Test("§3 inet: \"A\" and \"a\" differ", arguments: [kSecAttrAccount as String, kSecAttrServer as String])
+    @Test("inet: \"A\" and \"a\" differ", arguments: [kSecAttrAccount as String, kSecAttrServer as String])
     func internetCaseSensitive(key: String) {
         let keychain = PrivateKeychain()
         #expect(keychain.add(Self.inetBase.with([key: "A"])) == errSecSuccess)
@@ -211,13 +211,13 @@ struct PrimaryKeyTests {
         kSecAttrSerialNumber as String: Data([0x01, 0x02]),
     ] }
 
-    @Test("§3 cert: ctyp, issr and slnr are in the key",
+    @Test("cert: ctyp, issr and slnr are in the key",
           arguments: [kSecAttrCertificateType as String, kSecAttrIssuer as String, kSecAttrSerialNumber as String])
     func certificateKeyAttributes(key: String) {
         #expect(secondAdd(base: Self.certBase, key: key) == errSecSuccess)
     }
 
-    @Test("§3 cert: label, subject, key IDs, encoding, accessibility and data are not in the key",
+    @Test("cert: label, subject, key IDs, encoding, accessibility and data are not in the key",
           arguments: [kSecAttrLabel as String, kSecAttrSubject as String, kSecAttrSubjectKeyID as String,
                       kSecAttrPublicKeyHash as String, kSecAttrCertificateEncoding as String,
                       kSecAttrAccessible as String, kSecValueData as String])
@@ -225,7 +225,7 @@ struct PrimaryKeyTests {
         #expect(secondAdd(base: Self.certBase, key: key) == errSecDuplicateItem)
     }
 
-    @Test("§3 cert: agrp and sync are in the key")
+    @Test("cert: agrp and sync are in the key")
     func certificateGroupAndSync() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(Self.certBase) == errSecSuccess)
@@ -234,7 +234,7 @@ struct PrimaryKeyTests {
         #expect(keychain.add(Self.certBase) == errSecDuplicateItem)
     }
 
-    @Test("§3 cert: absent issuer and serial equal \"\", absent type equals 0")
+    @Test("cert: absent issuer and serial equal \"\", absent type equals 0")
     func certificateDefaults() {
         #expect(addAfterAbsent(base: Self.certBase, key: kSecAttrIssuer as String, value: "") == errSecDuplicateItem)
         #expect(addAfterAbsent(base: Self.certBase, key: kSecAttrSerialNumber as String, value: Data())
@@ -243,7 +243,7 @@ struct PrimaryKeyTests {
             == errSecDuplicateItem)
     }
 
-    @Test("§3 cert: String and Data issuer with the same bytes are the same key")
+    @Test("cert: String and Data issuer with the same bytes are the same key")
     func certificateStringEqualsData() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(Self.certBase.with([kSecAttrIssuer as String: "CN=CA"])) == errSecSuccess)
@@ -262,7 +262,7 @@ struct PrimaryKeyTests {
         kSecAttrKeySizeInBits as String: 256,
     ] }
 
-    @Test("§3 keys: kcls, klbl, atag, crtr, type, bsiz, esiz, sdat and edat are in the key",
+    @Test("keys: kcls, klbl, atag, crtr, type, bsiz, esiz, sdat and edat are in the key",
           arguments: [kSecAttrKeyClass as String, kSecAttrApplicationLabel as String,
                       kSecAttrApplicationTag as String, kSecAttrCreator as String, kSecAttrKeyType as String,
                       kSecAttrKeySizeInBits as String, kSecAttrEffectiveKeySize as String,
@@ -271,7 +271,7 @@ struct PrimaryKeyTests {
         #expect(secondAdd(base: Self.keyBase, key: key) == errSecSuccess)
     }
 
-    @Test("§3 keys: RSA and EC key types are different items")
+    @Test("keys: RSA and EC key types are different items")
     func keyTypesDiffer() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(Self.keyBase) == errSecSuccess)
@@ -279,7 +279,7 @@ struct PrimaryKeyTests {
         #expect(keychain.add(Self.keyBase.with([kSecAttrKeyType as String: kSecAttrKeyTypeEC])) == errSecDuplicateItem)
     }
 
-    @Test("§3 keys: label, usage flags, permanence, accessibility and data are not in the key",
+    @Test("keys: label, usage flags, permanence, accessibility and data are not in the key",
           arguments: [kSecAttrLabel as String, kSecAttrIsPermanent as String, kSecAttrCanEncrypt as String,
                       kSecAttrCanDecrypt as String, kSecAttrCanSign as String, kSecAttrAccessible as String,
                       kSecValueData as String])
@@ -287,7 +287,7 @@ struct PrimaryKeyTests {
         #expect(secondAdd(base: Self.keyBase, key: key) == errSecDuplicateItem)
     }
 
-    @Test("§3 keys: agrp and sync are in the key")
+    @Test("keys: agrp and sync are in the key")
     func keyGroupAndSync() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(Self.keyBase) == errSecSuccess)
@@ -296,7 +296,7 @@ struct PrimaryKeyTests {
         #expect(keychain.add(Self.keyBase) == errSecDuplicateItem)
     }
 
-    @Test("§3 keys: absent klbl and atag equal \"\", absent numbers equal 0",
+    @Test("keys: absent klbl and atag equal \"\", absent numbers equal 0",
           arguments: [kSecAttrApplicationLabel as String, kSecAttrApplicationTag as String,
                       kSecAttrKeySizeInBits as String, kSecAttrKeyClass as String, kSecAttrKeyType as String])
     func keyDefaults(key: String) {
@@ -304,7 +304,7 @@ struct PrimaryKeyTests {
         #expect(addAfterAbsent(base: Self.keyBase, key: key, value: isText ? "" as Any : 0 as Any) == errSecDuplicateItem)
     }
 
-    @Test("§3 keys: String and Data application tags with the same bytes are the same key")
+    @Test("keys: String and Data application tags with the same bytes are the same key")
     func keyStringEqualsData() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(Self.keyBase.with([kSecAttrApplicationTag as String: "tag"])) == errSecSuccess)

@@ -23,14 +23,14 @@ import TestSupport
         #expect(read == "\(errSecSuccess) from-the-tests")
     }
 
-    @Test("Rule 12 across processes: another process's groups do not see the items")
+    @Test("Access groups across processes: another process's groups do not see the items")
     func otherGroupsDoNotSeeTheItems() throws {
         #expect(keychain.add(helperItem("erin").with([kSecValueData as String: Data("x".utf8)])) == errSecSuccess)
         let read = try HelperProcess.run(["find", "erin"], dataHome: keychain.dataHome, accessGroups: "com.example.other")
         #expect(read == "\(errSecItemNotFound)")
     }
 
-    @Test("Racing adds of one item in several processes: exactly one wins (rule 14)")
+    @Test("Racing adds of one item in several processes: exactly one wins, the others get errSecDuplicateItem")
     func racingAddsHaveOneWinner() throws {
         let start = String(Date().timeIntervalSince1970 + 1.0)
         let racers = try (0..<6).map { index in

@@ -2,7 +2,8 @@ import Foundation
 import Security
 import Testing
 
-// Helpers for the behaviour tests of §1–§4 of the spec. Names are prefixed `spec` so they
+// Helpers for the tests of Apple's SecItem behaviour (names, status codes, primary keys and
+// the rules of each call). Names are prefixed `spec` so they
 // cannot clash with helpers of other test files.
 
 /// An internet-password query.

@@ -2,9 +2,9 @@ import Foundation
 import Security
 import Testing
 
-/// §2: every `errSec...` constant of Apple's SecBase.h, with Apple's value and the message
+/// Every `errSec...` constant of Apple's SecBase.h, with Apple's value and the message
 /// `SecCopyErrorMessageString` gives on Apple platforms.
-@Suite("Status codes of SecBase.h (§2)")
+@Suite("Status codes of SecBase.h")
 struct StatusCatalogTests {
     /// Lines of SecBase.h's `errSec` enumeration, word for word, from each block of codes:
     /// the values and the messages (the comments SecErrorMessages.strings is made from).
@@ -40,7 +40,7 @@ struct StatusCatalogTests {
 
     private static let byName = Dictionary(uniqueKeysWithValues: everyStatusConstant.map { ($1, $0) })
 
-    @Test("§2: a sample of SecBase.h's lines: each constant has Apple's value and message")
+    @Test("A sample of SecBase.h's lines: each constant has Apple's value and message")
     func sampleMatchesAppleHeader() throws {
         let line = /\s*(errSec\w+)\s*=\s*(-?\d+),\s*\/\* (.*) \*\//
         var checked = 0
@@ -55,7 +55,7 @@ struct StatusCatalogTests {
         #expect(checked == 27)
     }
 
-    @Test("§2: every errSec constant has a message of its own, and no two constants share a code")
+    @Test("Every errSec constant has a message of its own, and no two constants share a code")
     func everyConstantHasAMessage() {
         #expect(everyStatusConstant.count == 380)
         #expect(Set(everyStatusConstant.map(\.0)).count == everyStatusConstant.count)
@@ -65,7 +65,7 @@ struct StatusCatalogTests {
         }
     }
 
-    @Test("§2: codes SecBase.h leaves without a message have the summary of Apple's documentation")
+    @Test("Codes SecBase.h leaves without a message have the summary of Apple's documentation")
     func documentationSummaries() {
         #expect(SecCopyErrorMessageString(errSecInternalComponent, nil) as String? == "An internal component experienced an error.")
         #expect(SecCopyErrorMessageString(errSecMobileMeRequestQueued, nil) as String?
@@ -74,7 +74,7 @@ struct StatusCatalogTests {
             == "A MobileMe certificate signing request verification failure occurred.")
     }
 
-    @Test("§2: Apple's deprecated spellings are the codes of the current names")
+    @Test("Apple's deprecated spellings are the codes of the current names")
     @available(*, deprecated, message: "uses the deprecated names on purpose")
     func deprecatedAliases() {
         #expect(errSecDskFull == errSecDiskFull)

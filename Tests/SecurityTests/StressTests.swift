@@ -8,7 +8,7 @@ import TestSupport
 /// A short sample of the multi-process stress run (issue 3, scope 1; the long run is
 /// Scripts/stress): four processes on one keychain for two seconds.
 @Suite struct StressTests {
-    @Test("Concurrent processes: every acknowledged write is there, racing adds have one winner (rule 14)", .tags(.slow))
+    @Test("Concurrent processes: every acknowledged write is there, racing adds have one winner", .tags(.slow))
     func concurrentProcessesLoseNothingAndRacesHaveOneWinner() throws {
         let dataHome = TestScratch.folder("stress")
         var run = StressRun(executable: HelperProcess.executable, dataHome: dataHome)

@@ -65,7 +65,7 @@ struct UnbridgedCopyMatchingTests {
         #expect(missing.bridged.0 == errSecItemNotFound)
         #expect(missing.unbridged.0 == errSecItemNotFound)
         #expect(missing.unbridged.1 == nil)
-        // Rule 4: a return flag takes a boolean, not the number 1.
+        // A return flag takes a boolean, not the number 1.
         let mistyped = bothForms(genericPassword(account: "a").with([kSecReturnData as String: 1]))
         #expect(mistyped.bridged.0 == errSecParam)
         #expect(mistyped.unbridged.0 == errSecParam)

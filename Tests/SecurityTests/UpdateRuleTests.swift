@@ -3,16 +3,18 @@ import Security
 import Testing
 import TestSupport
 
-/// §4 rules 29–35: SecItemUpdate.
-@Suite("SecItemUpdate rules 29–35")
+/// SecItemUpdate: every match is updated (none: errSecItemNotFound); what the query and the
+/// changes may hold; mdat becomes newer and cdat stays; a collision changes nothing; the
+/// access group, accessibility and synchronizable flag may change; identical values succeed.
+@Suite("SecItemUpdate rules")
 struct UpdateRuleTests {
     private func label(_ keychain: PrivateKeychain, _ query: [String: Any]) -> String? {
         keychain.attributes(query).attributes?[kSecAttrLabel as String] as? String
     }
 
-    // MARK: Rule 29
+    // MARK: Every match is updated
 
-    @Test("Rule 29: an update changes every match")
+    @Test("An update changes every match")
     func updatesEveryMatch() {
         let keychain = PrivateKeychain()
         for account in ["a", "b", "c"] {
@@ -35,7 +37,7 @@ struct UpdateRuleTests {
         #expect(label(keychain, genericPassword(account: "d", service: "other")) == "old")
     }
 
-    @Test("Rule 29: an update that matches nothing is errSecItemNotFound")
+    @Test("An update that matches nothing is errSecItemNotFound")
     func updateWithoutMatch() {
         let keychain = PrivateKeychain()
         #expect(keychain.update(genericPassword(), [kSecAttrLabel as String: "x"]) == errSecItemNotFound)
@@ -44,9 +46,9 @@ struct UpdateRuleTests {
         #expect(label(keychain, genericPassword()) == nil)
     }
 
-    // MARK: Rule 30
+    // MARK: Return and match keys in an update query
 
-    @Test("Rule 30: kSecReturn* in the update query is errSecParam, even false",
+    @Test("kSecReturn* in the update query is errSecParam, even false",
           arguments: [kSecReturnData as String, kSecReturnAttributes as String,
                       kSecReturnRef as String, kSecReturnPersistentRef as String])
     func returnKeyInUpdateQuery(key: String) {
@@ -57,7 +59,7 @@ struct UpdateRuleTests {
         #expect(label(keychain, genericPassword()) == "old")
     }
 
-    @Test("Rule 30: kSecMatch* in the update query is errSecParam")
+    @Test("kSecMatch* in the update query is errSecParam")
     func matchKeyInUpdateQuery() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
@@ -72,9 +74,9 @@ struct UpdateRuleTests {
         #expect(label(keychain, genericPassword()) == "old")
     }
 
-    // MARK: Rule 31
+    // MARK: attributesToUpdate
 
-    @Test("Rule 31: attributesToUpdate with class or a non-attribute key is errSecNoSuchAttr", arguments: 0..<8)
+    @Test("attributesToUpdate with class or a non-attribute key is errSecNoSuchAttr", arguments: 0..<8)
     func nonAttributeKeysInChanges(index: Int) {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
@@ -92,7 +94,7 @@ struct UpdateRuleTests {
         #expect(label(keychain, genericPassword()) == "old")
     }
 
-    @Test("Rule 31: a null attribute in attributesToUpdate is errSecParam")
+    @Test("A null attribute in attributesToUpdate is errSecParam")
     func nullAttributeInChanges() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "old"])) == errSecSuccess)
@@ -102,7 +104,7 @@ struct UpdateRuleTests {
         #expect(label(keychain, genericPassword()) == "old")
     }
 
-    @Test("Rule 31: v_Data that is not Data in attributesToUpdate is errSecParam")
+    @Test("v_Data that is not Data in attributesToUpdate is errSecParam")
     func nonDataValueInChanges() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("old".utf8)])) == errSecSuccess)
@@ -112,7 +114,7 @@ struct UpdateRuleTests {
         #expect(keychain.secret(genericPassword()) == Data("old".utf8))
     }
 
-    @Test("Rule 31: attributes of the class and v_Data are accepted")
+    @Test("Attributes of the class and v_Data are accepted")
     func classAttributesAccepted() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -133,9 +135,9 @@ struct UpdateRuleTests {
         #expect(keychain.secret(genericPassword()) == Data("new".utf8))
     }
 
-    // MARK: Rule 32
+    // MARK: Dates on update
 
-    @Test("Rule 32: mdat becomes strictly newer and cdat is kept")
+    @Test("mdat becomes strictly newer and cdat is kept")
     func modificationDateAdvances() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -152,7 +154,7 @@ struct UpdateRuleTests {
         }
     }
 
-    @Test("Rule 32: updating only the data also advances mdat")
+    @Test("Updating only the data also advances mdat")
     func dataUpdateAdvancesModificationDate() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("a".utf8)])) == errSecSuccess)
@@ -164,7 +166,7 @@ struct UpdateRuleTests {
         #expect(after > before)
     }
 
-    @Test("Rule 32: cdat is kept even when attributesToUpdate names one")
+    @Test("cdat is kept even when attributesToUpdate names one")
     func creationDateKept() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -182,9 +184,9 @@ struct UpdateRuleTests {
         #expect(newModified > modified)
     }
 
-    // MARK: Rule 33
+    // MARK: Collisions
 
-    @Test("Rule 33: an update that collides with another item is errSecDuplicateItem and changes nothing")
+    @Test("An update that collides with another item is errSecDuplicateItem and changes nothing")
     func collisionIsDuplicate() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword(account: "a").with([
@@ -204,7 +206,7 @@ struct UpdateRuleTests {
         #expect(keychain.secret(genericPassword(account: "b")) == Data("sb".utf8))
     }
 
-    @Test("Rule 33: when two matches would collide with each other, the whole update is rolled back")
+    @Test("When two matches would collide with each other, the whole update is rolled back")
     func collisionAmongMatchesRollsBack() {
         let keychain = PrivateKeychain()
         for account in ["a", "b", "c"] {
@@ -229,7 +231,7 @@ struct UpdateRuleTests {
         #expect(keychain.count(genericPassword(account: "same")) == 0)
     }
 
-    @Test("Rule 33: moving an item onto another's group or sync value collides too")
+    @Test("Moving an item onto another's group or sync value collides too")
     func collisionByGroupOrSync() {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecAttrLabel as String: "app"])) == errSecSuccess)
@@ -248,9 +250,9 @@ struct UpdateRuleTests {
         ])) == 3)
     }
 
-    // MARK: Rule 34
+    // MARK: Changing the group, accessibility or sync
 
-    @Test("Rule 34: the access group can change to another of the caller's groups")
+    @Test("The access group can change to another of the caller's groups")
     func changeAccessGroup() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
@@ -265,7 +267,7 @@ struct UpdateRuleTests {
         #expect(keychain.copyMatching([kSecValuePersistentRef as String: reference]).status == errSecSuccess)
     }
 
-    @Test("Rule 34 / 9: the access group cannot change to a group the caller does not hold")
+    @Test("The access group cannot change to a group the caller does not hold")
     func changeAccessGroupToForeignGroup() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword()) == errSecSuccess)
@@ -275,7 +277,7 @@ struct UpdateRuleTests {
         #expect(attributes[kSecAttrAccessGroup as String] as? String == "com.example.app")
     }
 
-    @Test("Rule 34: accessibility can change and the item stays readable",
+    @Test("Accessibility can change and the item stays readable",
           arguments: [kSecAttrAccessibleAlways as String, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
                       kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String])
     func changeAccessibility(accessible: String) throws {
@@ -294,7 +296,7 @@ struct UpdateRuleTests {
         #expect(byReference.result as? Data == Data("s".utf8))
     }
 
-    @Test("Rule 34: the synchronizable flag can change")
+    @Test("The synchronizable flag can change")
     func changeSynchronizable() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
@@ -309,7 +311,7 @@ struct UpdateRuleTests {
         #expect(keychain.secret(genericPassword()) == Data("s".utf8))
     }
 
-    @Test("Rule 34: persistent references survive updates of key attributes, data and label")
+    @Test("Persistent references survive updates of key attributes, data and label")
     func referenceSurvivesUpdates() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([kSecValueData as String: Data("s".utf8)])) == errSecSuccess)
@@ -332,9 +334,9 @@ struct UpdateRuleTests {
         #expect(keychain.persistentReference(genericPassword(account: "renamed", service: "other.example")) == reference)
     }
 
-    // MARK: Rule 35
+    // MARK: Identical values
 
-    @Test("Rule 35: updating to identical values succeeds")
+    @Test("Updating to identical values succeeds")
     func identicalUpdate() throws {
         let keychain = PrivateKeychain()
         #expect(keychain.add(genericPassword().with([

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// Who is calling: the keychain access groups the process holds. The first is where new
-/// items go when they name no group (rule 12).
+/// items go when they name no group; a search that names none covers them all.
 ///
 /// On Linux any process of the same user can read the keychain files, so groups separate
 /// the items of cooperating programs; they are not a wall against a hostile one.

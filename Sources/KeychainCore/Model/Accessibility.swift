@@ -12,7 +12,8 @@ package enum Accessibility: String, Sendable, CaseIterable, Hashable {
     case alwaysThisDeviceOnly = "dku"
     case whenPasscodeSetThisDeviceOnly = "akpu"
 
-    /// The default for new items of a class (rule 11): certificates are readable always.
+    /// The default for new items of a class, when the add names none: `ak`, but certificates
+    /// are readable always (`dk`).
     static func defaultValue(for itemClass: ItemClass) -> Accessibility {
         itemClass == .certificate ? .always : .whenUnlocked
     }

@@ -4,7 +4,7 @@ import Foundation
 package struct Attribute: Sendable, Hashable {
     /// How an attribute's value is read, compared and defaulted.
     package enum Kind: Sendable, Hashable {
-        /// String, Data or Number; compared on its bytes (rule 5).
+        /// String, Data or Number, given back in the caller's type; compared on its bytes.
         case text
         /// A byte string Apple stores as data (`klbl`, and the certificate attributes taken
         /// from its DER): read, compared and hashed exactly as ``text``, so values callers
@@ -16,7 +16,7 @@ package struct Attribute: Sendable, Hashable {
         case date
         /// The access group: a String.
         case accessGroup
-        /// `kSecAttrAccessible`: one of the seven values (rule 8).
+        /// `kSecAttrAccessible`: one of the seven values (any other is errSecParam).
         case accessibility
         /// `kSecAttrSynchronizable`: stored as a number 0 or 1.
         case synchronizable
@@ -70,8 +70,8 @@ package struct Attribute: Sendable, Hashable {
         }
     }
 
-    /// The canonical bytes a primary-key field has when the item does not set it (rule 3 of
-    /// §3): `""` for text, `0` for numbers and dates.
+    /// The canonical bytes a primary-key field has when the item does not set it, so that an
+    /// absent account and `acct = ""` are the same key: `""` for text, `0` for numbers and dates.
     var defaultCanonicalBytes: Data {
         switch kind {
         case .number, .synchronizable: Self.bytes(of: Int64(0))

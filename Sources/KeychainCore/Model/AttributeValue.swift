@@ -3,7 +3,7 @@ import Foundation
 /// An attribute value as the caller gave it.
 ///
 /// The form is kept so that a value comes back in the caller's type (a Data account comes
-/// back as Data, rule 5); comparisons use ``Attribute/canonicalBytes(of:)`` instead.
+/// back as Data); comparisons use ``Attribute/canonicalBytes(of:)`` instead.
 package enum AttributeValue: Sendable, Hashable {
     case string(String)
     case data(Data)

@@ -61,7 +61,8 @@ package struct ItemRecord: Sendable, Hashable {
     }
 }
 
-/// A persistent reference: the four class bytes and the item's 16-byte UUID (rule 38).
+/// A persistent reference: the four class bytes and the item's 16-byte UUID, 20 bytes, as
+/// Apple's are.
 package struct PersistentReference: Sendable, Hashable {
     package let itemClass: ItemClass
     package let id: UUID

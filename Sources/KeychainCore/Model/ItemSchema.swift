@@ -1,4 +1,5 @@
-/// The attributes an item class has and the ones that make up its primary key (§3).
+/// The attributes an item class has and the ones that make up its primary key (those that
+/// make a second add of the same values errSecDuplicateItem).
 package struct ItemSchema: Sendable {
     package let itemClass: ItemClass
     /// Every attribute the class accepts, by code; any other code is errSecNoSuchAttr.

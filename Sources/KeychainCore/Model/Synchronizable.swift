@@ -1,4 +1,5 @@
-/// Which items a query covers by their `kSecAttrSynchronizable` value (rule 10).
+/// Which items a query covers by their `kSecAttrSynchronizable` value: absent means only
+/// items that do not sync, true only those that do, `kSecAttrSynchronizableAny` both.
 package enum SynchronizableFilter: Sendable, Hashable {
     /// Only items that are not synchronizable: the default when the attribute is absent.
     case notSynchronizable

@@ -1,11 +1,11 @@
 import Foundation
 
-/// How many matches a search returns (`kSecMatchLimit`, rule 7).
+/// How many matches a search returns (`kSecMatchLimit`: one, all, or a number; -1 is all).
 package enum MatchLimit: Sendable, Hashable {
     case count(Int)
     case all
 
-    /// The default is one (rule 19).
+    /// The default is one.
     package static let one = MatchLimit.count(1)
 }
 

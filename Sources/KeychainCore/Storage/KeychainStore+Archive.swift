@@ -6,7 +6,8 @@ extension KeychainStore {
     /// access group, in insertion order, into an archive encrypted under `password`.
     ///
     /// Export is an operation of the keychain's owner, not of one app, so it is not limited
-    /// to a caller's access groups. ThisDeviceOnly items are never exported (§5). The items
+    /// to a caller's access groups. ThisDeviceOnly items are never exported: they are bound to
+    /// this machine. The items
     /// are read from one snapshot of the keychain.
     ///
     /// Damage is contained: an item whose sealed attributes or data fail to open

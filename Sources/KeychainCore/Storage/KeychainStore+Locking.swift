@@ -192,7 +192,8 @@ extension KeychainStore {
         SessionGeneration.removeEveryFileUsed()
     }
 
-    /// errSecAuthFailed for an `akpu` item in a keychain without a password (§5), as iOS
+    /// errSecAuthFailed for an `akpu` item in a keychain without a password (`akpu` needs
+    /// one, as it needs a passcode on iOS), as iOS
     /// fails such an item on a device without a passcode. Asked in the transaction that
     /// stores the item: the connection runs one operation at a time, so a closure that holds
     /// it cannot ask it for ``hasPassword``.

@@ -154,7 +154,8 @@ package final class KeychainStore: Sendable {
 
     // MARK: - Operations
 
-    /// Adds an item (rules 11 to 18) and returns what `returning` asks for.
+    /// Adds an item (defaults applied, duplicates and locked classes refused) and returns what
+    /// `returning` asks for.
     package func add(_ item: NewItem, by caller: CallerIdentity, returning: ReturnOptions = []) throws(KeychainError) -> FoundItem {
         if item.itemClass == .identity {
             throw .unimplemented("identities are formed from a stored certificate and key, which is not supported")
@@ -197,7 +198,7 @@ package final class KeychainStore: Sendable {
             persistentReference: row.reference(rowID: rowID))
     }
 
-    /// Finds the items a query matches, in insertion order, up to its limit (rules 19 to 28).
+    /// Finds the items a query matches, in insertion order, up to its limit.
     /// No match is errSecItemNotFound.
     package func find(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) -> [FoundItem] {
         try withCurrentClassKeys { () throws(KeychainError) in try findOnce(query, by: caller) }
@@ -218,7 +219,8 @@ package final class KeychainStore: Sendable {
                 if !row.columns.isIndexed { metNotIndexed = true }
                 let mustOpen = plan.mustOpen(row)
                 if !wantsRecord && !wantsData && !mustOpen {
-                    // Nothing to open, but a locked item still fails the search (rule 27).
+                    // Nothing to open, but a locked item still fails the search with
+                    // errSecInteractionNotAllowed.
                     _ = try self.classKey(of: row)
                 }
                 if wantsRecord || mustOpen {
@@ -245,7 +247,7 @@ package final class KeychainStore: Sendable {
     }
 
     /// Applies `changes` to every item the query matches, in one transaction: a collision
-    /// with another item (rule 33) or any failure leaves every item as it was.
+    /// with another item (errSecDuplicateItem) or any failure leaves every item as it was.
     package func update(_ query: ItemQuery, with changes: ItemChanges, by caller: CallerIdentity) throws(KeychainError) {
         try withCurrentClassKeys { () throws(KeychainError) in try updateOnce(query, with: changes, by: caller) }
     }
@@ -266,7 +268,7 @@ package final class KeychainStore: Sendable {
                 guard caller.holds(group) else { throw .missingEntitlement(group: group) }
                 newValues[code] = value
             case .date where code == ItemSchema.creationDate.code || code == ItemSchema.modificationDate.code:
-                continue // rule 32: the keychain keeps cdat and sets mdat
+                continue // the keychain keeps cdat and makes mdat strictly newer
             default:
                 newValues[code] = value
             }
@@ -324,7 +326,7 @@ package final class KeychainStore: Sendable {
     private static let updateSealedSQL = "UPDATE item SET attributes = ?, secret = ? WHERE id = ?"
     private static let updateSealedAndPairedSQL = "UPDATE item SET attributes = ?, secret = ?, paired = 1 WHERE id = ?"
 
-    /// Deletes every item the query matches (rule 36), all or none of them. While a class is
+    /// Deletes every item the query matches (none: errSecItemNotFound), all or none of them. While a class is
     /// locked, a match in it fails the whole delete with errSecInteractionNotAllowed.
     package func delete(_ query: ItemQuery, by caller: CallerIdentity) throws(KeychainError) {
         let plan = try MatchPlan(query: query, caller: caller, hasher: hasher)

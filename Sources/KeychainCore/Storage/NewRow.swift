@@ -5,7 +5,8 @@ import GRDBSQLite
 /// A record sealed for a row of its own, ready to insert: what an add and an import write.
 ///
 /// Sealing happens before the database is entered, so a locked class key fails the write
-/// before it can collide with anything (rule 18) and the write lock is held only for the
+/// before it can collide with anything (an add to a locked class is
+/// errSecInteractionNotAllowed even when it would be a duplicate) and the write lock is held only for the
 /// statement.
 struct NewRow {
     let itemClass: ItemClass

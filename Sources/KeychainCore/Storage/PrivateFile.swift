@@ -69,7 +69,7 @@ package enum PrivateFile {
 
     /// The contents of the file at `path`, at most `limit` bytes (more is errSecNotAvailable,
     /// "damaged"), or nil when it is missing.
-    static func read(_ path: String, limit: Int, role: String) throws(KeychainError) -> Data? {
+    package static func read(_ path: String, limit: Int, role: String) throws(KeychainError) -> Data? {
         guard let fd = try open(path, flags: O_RDONLY, role: role) else { return nil }
         defer { close(fd) }
         return try readAll(fd, limit: limit, path: path, role: role)

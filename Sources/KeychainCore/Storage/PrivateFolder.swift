@@ -10,10 +10,10 @@ import Glibc
 /// only when it belongs to this user and no one else may write in it (no group or other
 /// write bit, sticky or not): someone who may write in it could replace or remove the files
 /// in it, and leave links or FIFOs where they will be opened.
-enum PrivateFolder {
+package enum PrivateFolder {
     /// Creates the folder `url` where it is missing and checks it. Errors are
     /// errSecNotAvailable saying why; `role` names the folder in them ("keychain folder").
-    static func prepare(_ url: URL, role: String) throws(KeychainError) {
+    package static func prepare(_ url: URL, role: String) throws(KeychainError) {
         let path = url.standardizedFileURL.path
         try create(path, role: role)
         // A link to a folder is followed: what counts is who may write in the folder reached.

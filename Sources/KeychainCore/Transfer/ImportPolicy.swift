@@ -1,6 +1,6 @@
 /// What an import does with an archived item when the keychain already holds an item with
 /// the same identity: the same class, primary-key attributes, access group and
-/// synchronizable flag (§3).
+/// synchronizable flag.
 ///
 /// A command-line import should default to ``failOnDuplicate``: it is the only policy that
 /// neither drops the archive's version of an item nor overwrites a newer local one without

@@ -17,7 +17,7 @@ import Foundation
 /// version or KDF parameter is detected too (errSecDecode).
 ///
 /// The plaintext is in ``ArchivePayload`` form. ThisDeviceOnly items are never written and
-/// are refused when read (§5).
+/// are refused when read: they are bound to the machine they were made on.
 package enum KeychainArchive {
     /// An item as an archive carries it: every attribute as stored, and the secret.
     package struct Item: Sendable {

@@ -57,7 +57,8 @@ extension PasswordFields {
         return attributes
     }
 
-    /// The class's primary-key attributes (§3), as the keychain itself defines them.
+    /// The class's primary-key attributes (those that make two items the same item), as the
+    /// keychain itself defines them.
     static var primaryKey: Set<String> {
         SecItemClassKeys.primaryKey(of: itemClass)
     }
