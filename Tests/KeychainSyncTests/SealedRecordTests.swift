@@ -162,7 +162,7 @@ struct SealedRecordTests {
     func authenticatedBeforeWaitingForAKey() throws {
         var fixture = try SyncGroupFixture()
         let readerSecrets = fixture.secrets
-        let removed = try DeviceIdentity.generate(name: "old phone")
+        let removed = DeviceIdentity.generate(name: "old phone")
         try fixture.add(removed)
         try fixture.remove(removed.id)
         let later = try fixture.record(content, by: fixture.founder)
