@@ -106,6 +106,55 @@ struct SyncServerStoreTests {
         }
     }
 
+    /// One batch holding several versions of an item keeps only the newest of them, and only
+    /// when it is newer than the stored one: the same outcome as storing the records one by one.
+    @Test func batchKeepsTheNewestVersionOfEachItem() async throws {
+        try await Fixture.withGroup { _, server, group in
+            let older = Fixture.randomBytes(32), newer = Fixture.randomBytes(32), fresh = Fixture.randomBytes(32)
+            _ = try await server.append(group, records: [
+                (older, Fixture.version(10), false, Data("older v10".utf8)), (newer, Fixture.version(10), false, Data("newer v10".utf8)),
+            ])
+            let highest = try await server.append(group, records: [
+                // Older than the stored version: not kept, whatever the batch holds besides.
+                (older, Fixture.version(5), false, Data("older v5".utf8)),
+                (older, Fixture.version(7), true, Data("older v7".utf8)),
+                // Newer than the stored version, twice, out of order: the newest replaces it.
+                (newer, Fixture.version(12), false, Data("newer v12".utf8)),
+                (newer, Fixture.version(11), false, Data("newer v11".utf8)),
+                (fresh, Fixture.version(3), false, Data("fresh v3".utf8)),
+                (fresh, Fixture.version(3), false, Data("fresh v3 again".utf8)),
+            ])
+            let records = try await server.records(group, after: 0, limit: 100)
+            #expect(Set(records.map(\.record)) == [Data("older v10".utf8), Data("newer v12".utf8), Data("fresh v3".utf8)])
+            #expect(records.count == 3)
+            #expect(records.last?.sequence == highest)
+            // An empty batch stores nothing and still answers with the highest sequence.
+            #expect(try await server.append(group, records: []) == highest)
+        }
+    }
+
+    /// A batch of the agent's size and beyond is stored whole, in one call, and read back
+    /// byte for byte in the batch's order.
+    @Test func largeBatchIsStoredWhole() async throws {
+        try await Fixture.withGroup { _, server, group in
+            let sent = (0..<5_000).map { index in
+                (itemID: Fixture.randomBytes(32), version: Fixture.version(UInt64(index)), isTombstone: index % 7 == 0,
+                 record: Fixture.randomBytes(200 + index % 300))
+            }
+            _ = try await server.append(group, records: sent)
+            var read: [ServerRecord] = []
+            while true {
+                let page = try await server.records(group, after: read.last?.sequence ?? 0, limit: 2_000)
+                guard !page.isEmpty else { break }
+                read += page
+            }
+            #expect(read.count == sent.count)
+            #expect(zip(read, sent).allSatisfy {
+                $0.itemID == $1.itemID && $0.version == $1.version && $0.isTombstone == $1.isTombstone && $0.record == $1.record
+            })
+        }
+    }
+
     /// Sequence order is commit order: two writers on two connections append concurrently
     /// while a reader follows with a cursor; every record shows up above the reader's cursor,
     /// so the reader, which never goes back, sees every one of them.

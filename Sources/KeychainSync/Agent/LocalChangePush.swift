@@ -3,6 +3,11 @@ import KeychainCore
 import Logging
 
 extension SyncSession {
+    /// How many logged changes one push transaction carries: the server stores a batch with
+    /// one statement, so a larger batch costs little more than a small one, while the records
+    /// the agent holds at once stay bounded (about 1,000 times the size of a record).
+    package static let pushBatch = 1_000
+
     /// Sends what changed in the keychain since the last push: reads its change log, seals a
     /// record (or a tombstone) for each changed row as it is now, appends them in one server
     /// transaction, then records what was sent and clears the log up to there.
@@ -14,7 +19,7 @@ extension SyncSession {
     /// go when the keychain is unlocked.
     /// Returns how many records it sent.
     @discardableResult
-    package func push(server: SyncServer, logger: Logger, batch: Int = 256) async throws(SyncFailure) -> Int {
+    package func push(server: SyncServer, logger: Logger, batch: Int = SyncSession.pushBatch) async throws(SyncFailure) -> Int {
         guard let secrets = configuration.secrets, isMember else { return 0 }
         let sealing = SyncSealing(secrets: secrets)
         var sent = 0

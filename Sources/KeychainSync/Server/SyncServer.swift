@@ -237,28 +237,48 @@ package actor SyncServer {
     /// Stores records in one transaction, serialized per group (`pg_advisory_xact_lock`) so that
     /// sequence order is commit order: a reader never skips a lower sequence committed later.
     /// A record already stored (same group, item and version) is ignored; rows of the same
-    /// item with a lower version are deleted (superseded), and so is a record older than one
-    /// already stored. Notifies the group. Returns the group's highest sequence after the
-    /// append (0 when it holds none). ``SyncServerError/notFound`` when there is no such group.
+    /// item with a lower version are deleted (superseded), and a record older than one already
+    /// stored (or than another of the batch for the same item) is not kept. Notifies the group.
+    /// Returns the group's highest sequence after the append (0 when it holds none).
+    /// ``SyncServerError/notFound`` when there is no such group.
+    ///
+    /// The whole batch is one INSERT and one DELETE: the records travel as four arrays
+    /// (`unnest`), so a batch costs a few round trips and two plans, whatever its size.
     package func append(
         _ group: Data, records: [(itemID: Data, version: Data, isTombstone: Bool, record: Data)]
     ) async throws(SyncServerError) -> Int64 {
         try Self.check(group: group)
         let channel = SyncServerSchema.channel(for: group)
+        let itemIDs = records.map { ByteBuffer(bytes: $0.itemID) }
+        let versions = records.map { ByteBuffer(bytes: $0.version) }
+        let tombstones = records.map(\.isTombstone)
+        let sealed = records.map { ByteBuffer(bytes: $0.record) }
         return try await withConnection { connection, logger in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query(
                     "SELECT pg_advisory_xact_lock(\(SyncServerSchema.appendLockClass), hashtext(\(channel)))", logger: logger)
-                for record in records {
+                if !records.isEmpty {
+                    // Of each item, only the newest version of the batch (the first of equal
+                    // ones), and only when it is newer than the stored one. The lock above
+                    // keeps every other append of the group out of this snapshot.
                     try await connection.query(
                         """
+                        WITH incoming AS (
+                            SELECT DISTINCT ON (item_id) item_id, version, tombstone, record, position
+                            FROM unnest(\(itemIDs)::bytea[], \(versions)::bytea[], \(tombstones)::boolean[], \(sealed)::bytea[])
+                                WITH ORDINALITY AS batch (item_id, version, tombstone, record, position)
+                            ORDER BY item_id, version DESC, position)
                         INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
-                        VALUES (\(group), \(record.itemID), \(record.version), \(record.isTombstone), \(record.record))
+                        SELECT \(group), item_id, version, tombstone, record FROM incoming WHERE NOT EXISTS (
+                            SELECT 1 FROM keychain_sync_records AS stored WHERE stored.group_id = \(group)
+                            AND stored.item_id = incoming.item_id AND stored.version >= incoming.version)
+                        ORDER BY position
                         ON CONFLICT (group_id, item_id, version) DO NOTHING
                         """, logger: logger)
+                    // The versions the batch superseded, in one statement.
                     try await connection.query(
                         """
-                        DELETE FROM keychain_sync_records AS old WHERE group_id = \(group) AND item_id = \(record.itemID)
+                        DELETE FROM keychain_sync_records AS old WHERE old.group_id = \(group) AND old.item_id = ANY(\(itemIDs)::bytea[])
                         AND EXISTS (SELECT 1 FROM keychain_sync_records AS newer WHERE newer.group_id = old.group_id
                                     AND newer.item_id = old.item_id AND newer.version > old.version)
                         """, logger: logger)
