@@ -110,27 +110,21 @@ struct PsqlRunner {
         self.folder = folder
     }
 
-    /// Runs `script` (from a file) to its end; the seconds it took.
+    /// Runs `script` (from a file) to its end; the seconds from its first statement's start
+    /// to its last one's end, as the server's clock tells them: psql's start and connection
+    /// are not counted.
     func run(_ script: String) throws -> Double {
         let file = folder.appendingPathComponent("anchor-\(UUID().uuidString).sql")
-        try Data(script.utf8).write(to: file)
+        let clock = "SELECT extract(epoch FROM clock_timestamp());\n"
+        try Data((clock + script + clock).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        return try time(["-f", file.path])
-    }
-
-    /// The seconds psql takes to start, connect and run nothing: taken off each anchor's time.
-    func startup() throws -> Double {
-        try time(["-c", "SELECT 1"])
-    }
-
-    private func time(_ arguments: [String]) throws -> Double {
-        let start = ContinuousClock.now
         let result = try SpawnedProcess.runToEnd(psql, [
-            "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(server.port)", "-U", PostgresTestServer.user,
-            "-d", PostgresTestServer.database,
-        ] + arguments, environment: ["PGPASSWORD": server.password, "PATH": "/usr/bin:/bin", "LC_ALL": "C"], outputIn: folder)
-        let elapsed = seconds(ContinuousClock.now - start)
+            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(server.port)",
+            "-U", PostgresTestServer.user, "-d", PostgresTestServer.database, "-f", file.path,
+        ], environment: ["PGPASSWORD": server.password, "PATH": "/usr/bin:/bin", "LC_ALL": "C"], outputIn: folder)
         guard result.status == 0 else { throw BenchmarkFailure("psql exited with \(result.status): \(result.errors.prefix(2000))") }
-        return elapsed
+        let times = result.output.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard times.count == 2 else { throw BenchmarkFailure("psql printed no start and end times: \(result.output.prefix(500))") }
+        return times[1] - times[0]
     }
 }

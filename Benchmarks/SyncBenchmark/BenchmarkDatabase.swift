@@ -8,7 +8,7 @@ import TestSupport
 /// sets the server's durability, and reads back what the agent stored for the anchors.
 final class BenchmarkDatabase {
     private let connection: PostgresConnection
-    private static let logger = Logger(label: "keychain-sync-benchmark")
+    static let logger = Logger(label: "keychain-sync-benchmark")
 
     init(_ server: PostgresTestServer) async throws {
         let configuration = PostgresConnection.Configuration(

@@ -15,7 +15,7 @@
 //     groups of their own) by psql, in batches of the agent's size, one transaction each:
 //     INSERT + DELETE per record one after another (what the agent did before), the same
 //     statements one message per batch, one multi-row INSERT per batch, one COPY per batch.
-//     psql's start (a `SELECT 1` run) is taken off each anchor's time.
+//     Each anchor is timed by the server's clock from its script's first statement to its last.
 // The order alternates: odd rounds measure ours first, even rounds the anchors first. Each
 // round's ratio is ours / COPY in that round; the table prints min / median / max over the
 // rounds. In the first round of each durability, both agents running: K writes on A (200
@@ -32,6 +32,9 @@ import Glibc
 /// What one round measured, in items/s.
 struct RoundFigures {
     var push = 0.0
+    /// From the first record stored on: the agent's start (process, keychain unlock,
+    /// connection, membership) left out.
+    var pushAfterStart = 0.0
     var pull = 0.0
     var anchors: [Anchor: Double] = [:]
     var serverBytesPerItem = 0.0
@@ -108,10 +111,12 @@ final class LockedFailure: @unchecked Sendable {
     func set(_ text: String) { lock.withLock { if message == nil { message = text } } }
 }
 
-/// `sync join` on `joiner`, approved on `approver` with the code it prints.
-func join(_ joiner: BenchmarkMember, approvedBy approver: BenchmarkMember, server: String) throws {
+/// `sync join` of `group` on `joiner`, approved on `approver` with the code it prints.
+func join(_ joiner: BenchmarkMember, approvedBy approver: BenchmarkMember, server: String, group: Data) throws {
     let log = joiner.home.appendingPathComponent("join.log")
-    let joining = try joiner.start(["sync", "join", "--server", server, "--name", joiner.name, "--timeout", "120"], log: log)
+    // The group named: the anchors' groups share the server.
+    let joining = try joiner.start(["sync", "join", "--server", server, "--group", hex(group), "--name", joiner.name,
+                                    "--timeout", "120"], log: log)
     defer { joining.kill(SIGTERM); _ = joining.wait() }
     var code: String?
     try waitUntil(60, "sync join prints a code") {
@@ -160,13 +165,12 @@ func anchorGroup() -> Data {
 func measureAnchors(_ rows: [StoredRow], database: BenchmarkDatabase, server: PostgresTestServer,
                     folder: URL) async throws -> [Anchor: Double] {
     let psql = try PsqlRunner(server: server, folder: folder)
-    let startup = (0..<3).map { _ in (try? psql.startup()) ?? 0 }.sorted()[1]
     var figures: [Anchor: Double] = [:]
     for anchor in Anchor.allCases {
         let group = anchorGroup()
         try await database.makeGroup(group)
         let script = anchor.script(rows, group: group, batch: SyncSession.pushBatch)
-        let elapsed = try psql.run(script) - startup
+        let elapsed = try psql.run(script)
         guard try await database.recordCount(group) == rows.count else {
             throw BenchmarkFailure("\(anchor.label) did not store the \(rows.count) rows")
         }
@@ -184,6 +188,19 @@ func measureRound(size: Int, fsync: Bool, anchorsFirst: Bool, rows: [StoredRow],
     let server = try PostgresTestServer()
     defer { server.remove() }
     let database = try await BenchmarkDatabase(server)
+    do {
+        let measured = try await measureRound(size: size, fsync: fsync, anchorsFirst: anchorsFirst, rows: rows, writes: writes,
+                                              keychainctl: keychainctl, server: server, database: database)
+        await database.close()
+        return measured
+    } catch {
+        await database.close()
+        throw error
+    }
+}
+
+func measureRound(size: Int, fsync: Bool, anchorsFirst: Bool, rows: [StoredRow], writes: Int, keychainctl: String,
+                  server: PostgresTestServer, database: BenchmarkDatabase) async throws -> (RoundFigures, [StoredRow], [Double]) {
     let address = server.tcpAddress()
     let root = TestScratch.folder("sync-benchmark-\(size)")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -198,6 +215,15 @@ func measureRound(size: Int, fsync: Bool, anchorsFirst: Bool, rows: [StoredRow],
     try await database.setFsync(fsync)
     var figures = RoundFigures()
     if anchorsFirst {
+        // The tables as sync setup makes them, for the anchors to write into first.
+        let schema = try await SyncServer.connect(try SyncServerAddress(parsing: address), logger: BenchmarkDatabase.logger)
+        do {
+            try await schema.migrate()
+            await schema.close()
+        } catch {
+            await schema.close()
+            throw error
+        }
         progress("\(size): the anchors")
         figures.anchors = try await measureAnchors(rows, database: database, server: server, folder: root)
     }
@@ -212,17 +238,21 @@ func measureRound(size: Int, fsync: Bool, anchorsFirst: Bool, rows: [StoredRow],
     let pushStart = ContinuousClock.now
     try a.startAgent()
     let pushDeadline = pushStart + .seconds(Int64(size / 20 + 120))
-    while try await database.recordCount(group) < size {
+    var firstStored: ContinuousClock.Instant?
+    while case let count = try await database.recordCount(group), count < size {
+        if count > 0, firstStored == nil { firstStored = .now }
         try a.checkAgentRuns()
         guard ContinuousClock.now < pushDeadline else { throw BenchmarkFailure("a's agent did not push \(size) records; \(a.agentLogTail)") }
         try await Task.sleep(for: .milliseconds(5))
     }
-    figures.push = Double(size) / seconds(ContinuousClock.now - pushStart)
+    let pushEnd = ContinuousClock.now
+    figures.push = Double(size) / seconds(pushEnd - pushStart)
+    figures.pushAfterStart = Double(size) / seconds(pushEnd - (firstStored ?? pushStart))
     figures.serverBytesPerItem = (try await database.recordsTableBytes() - bytesBefore) / Double(size)
     let pushed = try await database.rows(group)
 
     progress("\(size): b joins, and its agent syncs them")
-    try join(b, approvedBy: a, server: address)
+    try join(b, approvedBy: a, server: address, group: group)
     let baseline = try b.rowCount()
     let pullStart = ContinuousClock.now
     try b.startAgent()
@@ -251,7 +281,6 @@ func measureRound(size: Int, fsync: Bool, anchorsFirst: Bool, rows: [StoredRow],
         progress("\(size): the anchors")
         figures.anchors = try await measureAnchors(pushed, database: database, server: server, folder: root)
     }
-    await database.close()
     return (figures, pushed, latencies)
 }
 
@@ -347,15 +376,16 @@ func report(_ series: [SeriesFigures], rounds: Int, version: String) -> Bool {
         func ratios(_ values: [Double]) -> [Double] { zip(values, copy).map { $0 / $1 } }
         print("")
         print("\(durability), \(figures.size) items")
-        print("what                                                 | items/s min / median / max | / COPY min / median / max")
-        print("-----------------------------------------------------+----------------------------+--------------------------")
+        print("what                                                     | items/s min / median / max | / COPY min / median / max")
+        print("---------------------------------------------------------+----------------------------+--------------------------")
         func row(_ name: String, _ values: [Double]) {
-            print(name.padding(toLength: 52, withPad: " ", startingAt: 0) + " | "
+            print(name.padding(toLength: 56, withPad: " ", startingAt: 0) + " | "
                   + spread(values, "%.0f").padding(toLength: 26, withPad: " ", startingAt: 0) + " | " + spread(ratios(values), "%.2f"))
         }
         let push = figures.rounds.map(\.push)
         let pull = figures.rounds.map(\.pull)
         row("push (A's agent, N items added while it was stopped)", push)
+        row("  the same, from the first record stored (information)", figures.rounds.map(\.pushAfterStart))
         row("initial sync (B joins and pulls N items)", pull)
         for anchor in Anchor.allCases { row(anchor.label, figures.rounds.map { $0.anchors[anchor] ?? .nan }) }
         let bytes = figures.rounds.map(\.serverBytesPerItem)
