@@ -22,7 +22,7 @@ struct SyncServerStoreTests {
                     try await first.migrate()
                 }
             }
-            #expect(try postgres.psql("SELECT string_agg(version::text, ',') FROM keychain_sync_schema") == "1\n")
+            #expect(try postgres.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM keychain_sync_schema") == "1,2\n")
             let tables = try postgres.psql(
                 "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'keychain_sync_%'")
             #expect(tables == "6\n")
@@ -35,10 +35,10 @@ struct SyncServerStoreTests {
             let address = postgres.tcpAddress()
             try await Fixture.withServer(address) { try await $0.migrate() }
             try postgres.psql("INSERT INTO keychain_sync_schema VALUES (7)")
-            await #expect(throws: SyncServerError.schemaTooNew(found: 7, known: 1)) {
+            await #expect(throws: SyncServerError.schemaTooNew(found: 7, known: SyncServerSchema.version)) {
                 try await Fixture.withServer(address) { _ in }
             }
-            #expect(try postgres.psql("SELECT count(*) FROM keychain_sync_schema") == "2\n")
+            #expect(try postgres.psql("SELECT count(*) FROM keychain_sync_schema") == "\(SyncServerSchema.version + 1)\n")
         }
     }
 
