@@ -174,5 +174,31 @@ struct SyncServerPrivilegeTests {
         }
     }
 
+    /// Requirement "a server not migrated yet still works": with the first schema's tables
+    /// (no trigger, no functions), the client itself removes superseded versions, replaces a
+    /// join request, removes one and collects tombstones, as it did before.
+    @Test func schemaOneServerWorksUntilMigrated() async throws {
+        try await PostgresTestServer.with { postgres in
+            try postgres.psql("BEGIN; CREATE TABLE keychain_sync_schema (version integer PRIMARY KEY); "
+                + SyncServerSchema.migrations[0].joined(separator: "; ") + "; INSERT INTO keychain_sync_schema VALUES (1); COMMIT")
+            try await Fixture.withServer(postgres.tcpAddress()) { server in
+                let group = Fixture.randomBytes(16), item = Fixture.randomBytes(32), tombstone = Fixture.randomBytes(32)
+                try await server.createGroup(group, genesis: Data("g".utf8))
+                _ = try await server.append(group, records: [(item, Fixture.version(1), false, Data("v1".utf8)),
+                                                             (tombstone, Fixture.version(1), true, Data("t".utf8))])
+                _ = try await server.append(group, records: [(item, Fixture.version(2), false, Data("v2".utf8))])
+                #expect(try await server.records(group, after: 0, limit: 10).map(\.record) == [Data("t".utf8), Data("v2".utf8)])
+                try await server.postJoinRequest(group, device: Data("d".utf8), request: Data("first".utf8))
+                try await server.postJoinRequest(group, device: Data("d".utf8), request: Data("second".utf8))
+                #expect(try await server.joinRequests(group).map(\.request) == [Data("second".utf8)])
+                try await server.removeJoinRequest(group, device: Data("d".utf8))
+                #expect(try await server.joinRequests(group).isEmpty)
+                try postgres.psql("UPDATE keychain_sync_records SET stored_at = now() - interval '40 days' WHERE tombstone")
+                #expect(try await server.collectTombstones(group, olderThan: .seconds(30 * 86_400)) == 1)
+            }
+            #expect(try postgres.psql("SELECT max(version) FROM keychain_sync_schema") == "1\n", "nothing migrated it")
+        }
+    }
+
     private func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 }
