@@ -222,6 +222,11 @@ let package = Package(
                 "TestSupport",
                 // To count a member's keychain rows cheaply while an initial sync arrives.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The agent's batch size, which the same-table anchors use too.
+                "KeychainSync",
+                // To follow a push on the server as it happens, and read back what it stored.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/SyncBenchmark"
         ),

@@ -22,7 +22,7 @@ struct SyncServerStoreTests {
                     try await first.migrate()
                 }
             }
-            #expect(try postgres.psql("SELECT string_agg(version::text, ',') FROM keychain_sync_schema") == "1\n")
+            #expect(try postgres.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM keychain_sync_schema") == "1,2\n")
             let tables = try postgres.psql(
                 "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'keychain_sync_%'")
             #expect(tables == "6\n")
@@ -35,10 +35,10 @@ struct SyncServerStoreTests {
             let address = postgres.tcpAddress()
             try await Fixture.withServer(address) { try await $0.migrate() }
             try postgres.psql("INSERT INTO keychain_sync_schema VALUES (7)")
-            await #expect(throws: SyncServerError.schemaTooNew(found: 7, known: 1)) {
+            await #expect(throws: SyncServerError.schemaTooNew(found: 7, known: SyncServerSchema.version)) {
                 try await Fixture.withServer(address) { _ in }
             }
-            #expect(try postgres.psql("SELECT count(*) FROM keychain_sync_schema") == "2\n")
+            #expect(try postgres.psql("SELECT count(*) FROM keychain_sync_schema") == "\(SyncServerSchema.version + 1)\n")
         }
     }
 
@@ -103,6 +103,55 @@ struct SyncServerStoreTests {
             _ = try await server.append(group, records: [(item, Fixture.version(2, counter: 0), false, Data("late".utf8))])
             let records = try await server.records(group, after: 0, limit: 10)
             #expect(records.map(\.record).sorted { $0.count < $1.count } == [Data("u".utf8), Data("v2".utf8)])
+        }
+    }
+
+    /// One batch holding several versions of an item keeps only the newest of them, and only
+    /// when it is newer than the stored one: the same outcome as storing the records one by one.
+    @Test func batchKeepsTheNewestVersionOfEachItem() async throws {
+        try await Fixture.withGroup { _, server, group in
+            let older = Fixture.randomBytes(32), newer = Fixture.randomBytes(32), fresh = Fixture.randomBytes(32)
+            _ = try await server.append(group, records: [
+                (older, Fixture.version(10), false, Data("older v10".utf8)), (newer, Fixture.version(10), false, Data("newer v10".utf8)),
+            ])
+            let highest = try await server.append(group, records: [
+                // Older than the stored version: not kept, whatever the batch holds besides.
+                (older, Fixture.version(5), false, Data("older v5".utf8)),
+                (older, Fixture.version(7), true, Data("older v7".utf8)),
+                // Newer than the stored version, twice, out of order: the newest replaces it.
+                (newer, Fixture.version(12), false, Data("newer v12".utf8)),
+                (newer, Fixture.version(11), false, Data("newer v11".utf8)),
+                (fresh, Fixture.version(3), false, Data("fresh v3".utf8)),
+                (fresh, Fixture.version(3), false, Data("fresh v3 again".utf8)),
+            ])
+            let records = try await server.records(group, after: 0, limit: 100)
+            #expect(Set(records.map(\.record)) == [Data("older v10".utf8), Data("newer v12".utf8), Data("fresh v3".utf8)])
+            #expect(records.count == 3)
+            #expect(records.last?.sequence == highest)
+            // An empty batch stores nothing and still answers with the highest sequence.
+            #expect(try await server.append(group, records: []) == highest)
+        }
+    }
+
+    /// A batch of the agent's size and beyond is stored whole, in one call, and read back
+    /// byte for byte in the batch's order.
+    @Test func largeBatchIsStoredWhole() async throws {
+        try await Fixture.withGroup { _, server, group in
+            let sent = (0..<5_000).map { index in
+                (itemID: Fixture.randomBytes(32), version: Fixture.version(UInt64(index)), isTombstone: index % 7 == 0,
+                 record: Fixture.randomBytes(200 + index % 300))
+            }
+            _ = try await server.append(group, records: sent)
+            var read: [ServerRecord] = []
+            while true {
+                let page = try await server.records(group, after: read.last?.sequence ?? 0, limit: 2_000)
+                guard !page.isEmpty else { break }
+                read += page
+            }
+            #expect(read.count == sent.count)
+            #expect(zip(read, sent).allSatisfy {
+                $0.itemID == $1.itemID && $0.version == $1.version && $0.isTombstone == $1.isTombstone && $0.record == $1.record
+            })
         }
     }
 

@@ -265,11 +265,11 @@ public final class PostgresTestServer: @unchecked Sendable {
     }
 
     /// Runs SQL as the superuser over the Unix socket (tampering as the server's owner
-    /// would); returns psql's unaligned output.
+    /// would), or as `user` (the socket trusts every role); returns psql's unaligned output.
     @discardableResult
-    public func psql(_ sql: String, database: String = PostgresTestServer.database) throws -> String {
+    public func psql(_ sql: String, database: String = PostgresTestServer.database, user: String = PostgresTestServer.user) throws -> String {
         try runAsOwner("psql", [
-            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", socketFolder.path, "-p", "\(port)", "-U", Self.user,
+            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", socketFolder.path, "-p", "\(port)", "-U", user,
             "-d", database, "-c", sql,
         ])
     }

@@ -3,6 +3,11 @@ import KeychainCore
 import Logging
 
 extension SyncSession {
+    /// How many logged changes one push transaction carries: the server stores a batch with
+    /// one statement, so a larger batch costs little more than a small one, while the records
+    /// the agent holds at once stay bounded (about 1,000 times the size of a record).
+    package static let pushBatch = 1_000
+
     /// Sends what changed in the keychain since the last push: reads its change log, seals a
     /// record (or a tombstone) for each changed row as it is now, appends them in one server
     /// transaction, then records what was sent and clears the log up to there.
@@ -14,7 +19,7 @@ extension SyncSession {
     /// go when the keychain is unlocked.
     /// Returns how many records it sent.
     @discardableResult
-    package func push(server: SyncServer, logger: Logger, batch: Int = 256) async throws(SyncFailure) -> Int {
+    package func push(server: SyncServer, logger: Logger, batch: Int = SyncSession.pushBatch) async throws(SyncFailure) -> Int {
         guard let secrets = configuration.secrets, isMember else { return 0 }
         try checkNotForked()
         let sealing = SyncSealing(secrets: secrets)
@@ -34,8 +39,9 @@ extension SyncSession {
             for entry in entries where (newest[entry.rowID]?.sequence ?? .min) < entry.sequence {
                 newest[entry.rowID] = entry
             }
-            var records: [(itemID: Data, version: Data, isTombstone: Bool, record: Data)] = []
-            var changes: [SyncState.ItemChange] = []
+            // What each record is, decided in log order (the reads and the versions); sealed
+            // afterwards, all at once.
+            var plans: [PushPlan] = []
             var through = pushed
             var stopped = false
             for entry in entries {
@@ -61,23 +67,29 @@ extension SyncSession {
                         // The row's primary key changed: the item it held before is gone.
                         let old = try sealing.open(mirrored.sealedIdentity)
                         let version = try nextVersion(of: mirrored.itemID, at: last.changedAt, counter: last.sequence)
-                        let record = try seal(old, itemID: mirrored.itemID, version: version, tombstone: true, secrets: secrets)
-                        records.append(record)
-                        changes.append(.init(itemID: mirrored.itemID, version: version, place: nil, copy: (true, record.record)))
+                        plans.append(PushPlan(item: old, itemID: mirrored.itemID, version: version, isTombstone: true, rowID: nil))
                     }
                     let version = try nextVersion(of: itemID, at: item.modificationTime, counter: last.sequence)
-                    let record = try seal(item, itemID: itemID, version: version, tombstone: false, secrets: secrets)
-                    records.append(record)
-                    changes.append(.init(itemID: itemID, version: version, place: (entry.rowID, try sealing.seal(item)),
-                                         copy: (false, record.record)))
+                    plans.append(PushPlan(item: item, itemID: itemID, version: version, isTombstone: false, rowID: entry.rowID))
                 } else if let mirrored {
                     let tombstone = try sealing.open(mirrored.sealedIdentity)
                     let version = try nextVersion(of: mirrored.itemID, at: last.changedAt, counter: last.sequence)
-                    let record = try seal(tombstone, itemID: mirrored.itemID, version: version, tombstone: true, secrets: secrets)
-                    records.append(record)
-                    changes.append(.init(itemID: mirrored.itemID, version: version, place: nil, copy: (true, record.record)))
+                    plans.append(PushPlan(item: tombstone, itemID: mirrored.itemID, version: version, isTombstone: true, rowID: nil))
                 }
                 through = max(through, entry.sequence)
+            }
+            // The roster this member acts under, for the readers to compare with theirs.
+            guard let roster = chain.roster(epoch: secrets.currentEpoch) else {
+                throw .damaged("the sync state holds no roster of key epoch \(secrets.currentEpoch); run keychainctl sync leave --local, then join again")
+            }
+            let sealed = try Self.sealAll(plans, group: configuration.group, secrets: secrets, rosterHead: roster.hash,
+                                          author: configuration.device, sealing: sealing)
+            let records = sealed.map(\.record)
+            var changes: [SyncState.ItemChange] = []
+            for (plan, sealed) in zip(plans, sealed) {
+                let place = plan.rowID.flatMap { rowID in sealed.identity.map { (rowID: rowID, sealedIdentity: $0) } }
+                changes.append(.init(itemID: plan.itemID, version: plan.version, place: place,
+                                     copy: (plan.isTombstone, sealed.record.record)))
             }
             if !records.isEmpty {
                 do {
@@ -110,20 +122,86 @@ extension SyncSession {
                              counter: UInt64(bitPattern: counter))
     }
 
-    func seal(_ item: SyncedItem, itemID: Data, version: RecordVersion, tombstone: Bool,
-              secrets: GroupSecrets) throws(SyncFailure) -> (itemID: Data, version: Data, isTombstone: Bool, record: Data) {
-        let content = item.serialized(includingSecret: !tombstone)
-        // The roster this member acts under, for the readers to compare with theirs.
-        guard let roster = chain.roster(epoch: secrets.currentEpoch) else {
-            throw .damaged("the sync state holds no roster of key epoch \(secrets.currentEpoch); run keychainctl sync leave --local, then join again")
+    /// Seals a batch's records (each AES-GCM under the group key and signed with ECDSA P-256,
+    /// and for a live item the sealed identity the state keeps) on every core, in the plans'
+    /// order: once the server stores a batch in one statement, this per-record work is what
+    /// sets a push's pace.
+    static func sealAll(_ plans: [PushPlan], group: GroupID, secrets: GroupSecrets, rosterHead: Data,
+                        author: DeviceIdentity, sealing: SyncSealing) throws(SyncFailure) -> [SealedPlan] {
+        let slots = SealedSlots(count: plans.count)
+        // Slices of at least 64 records: below that a thread costs more than it saves.
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, plans.count / 64))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: plans.count, by: workers) {
+                let plan = plans[index]
+                let result: Result<SealedPlan, SyncFailure>
+                do throws(SyncFailure) {
+                    let record = try seal(plan.item, itemID: plan.itemID, version: plan.version, tombstone: plan.isTombstone,
+                                          group: group, secrets: secrets, rosterHead: rosterHead, author: author)
+                    result = .success(SealedPlan(record: record, identity: plan.rowID == nil ? nil : try sealing.seal(plan.item)))
+                } catch {
+                    result = .failure(error)
+                }
+                slots.set(index, result)
+            }
         }
+        return try slots.values()
+    }
+
+    static func seal(_ item: SyncedItem, itemID: Data, version: RecordVersion, tombstone: Bool, group: GroupID,
+                     secrets: GroupSecrets, rosterHead: Data, author: DeviceIdentity) throws(SyncFailure)
+        -> (itemID: Data, version: Data, isTombstone: Bool, record: Data) {
+        let content = item.serialized(includingSecret: !tombstone)
         do {
             let sealed = try SealedRecord.seal(content: content, itemID: itemID, version: version, isTombstone: tombstone,
-                                               group: configuration.group, secrets: secrets, rosterHead: roster.hash,
-                                               author: configuration.device)
+                                               group: group, secrets: secrets, rosterHead: rosterHead, author: author)
             return (itemID, version.encoded, tombstone, sealed.encoded)
         } catch {
             throw .damaged("a record could not be sealed: \(error)")
         }
+    }
+}
+
+/// One record of a push batch as decided in log order, before it is sealed.
+struct PushPlan: Sendable {
+    var item: SyncedItem
+    var itemID: Data
+    var version: RecordVersion
+    var isTombstone: Bool
+    /// The keychain row that holds the item now; nil for a tombstone.
+    var rowID: Int64?
+}
+
+/// A ``PushPlan`` sealed: the record for the server, and for a live item its sealed identity.
+struct SealedPlan: Sendable {
+    var record: (itemID: Data, version: Data, isTombstone: Bool, record: Data)
+    var identity: Data?
+}
+
+/// Where the threads of ``SyncSession/sealAll(_:group:secrets:rosterHead:author:sealing:)`` leave each
+/// record's outcome, one slot per plan.
+private final class SealedSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<SealedPlan, SyncFailure>?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<SealedPlan, SyncFailure>) {
+        lock.withLock { slots[index] = result }
+    }
+
+    /// Every slot's value in order, or the first failure.
+    func values() throws(SyncFailure) -> [SealedPlan] {
+        let filled = lock.withLock { slots }
+        var values: [SealedPlan] = []
+        values.reserveCapacity(filled.count)
+        for slot in filled {
+            switch slot {
+            case .success(let value)?: values.append(value)
+            case .failure(let failure)?: throw failure
+            case nil: throw .damaged("a record was not sealed")
+            }
+        }
+        return values
     }
 }

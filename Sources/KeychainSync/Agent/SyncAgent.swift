@@ -99,6 +99,8 @@ package final class SyncAgent: Sendable {
         defer { ticker.cancel() }
         var backoff = Duration.milliseconds(250)
         var iterator = wakeups.makeAsyncIterator()
+        // Said once per start: a role that can delete other members' rows.
+        var roleChecked = false
         // What ends the loop with a failure; the connection is closed before it is thrown.
         var ending: SyncFailure?
         while !Task.isCancelled {
@@ -107,6 +109,10 @@ package final class SyncAgent: Sendable {
                     do {
                         let connected = try await SyncServer.connect(address, logger: logger)
                         server = connected
+                        if !roleChecked {
+                            roleChecked = true
+                            if let warning = await ServerRoleCheck.warning(for: connected) { logger.warning("\(warning)") }
+                        }
                         if !once {
                             let changes = await connected.changes(group.bytes)
                             listening = Task {

@@ -29,6 +29,9 @@ package struct SyncStatus: Sendable {
     package var lastHealing: String?
     /// Names of devices waiting for approval; nil when the server could not be asked.
     package var waiting: [String]?
+    /// Set when the database role this member connects with can delete or rewrite rows
+    /// (see ``ServerRoleCheck``): what to tell the user.
+    package var roleWarning: String?
 
     /// The status of the keychain `files` names.
     package static func read(files: KeychainFiles, store: KeychainStore, askServer: Bool,
@@ -49,18 +52,22 @@ package struct SyncStatus: Sendable {
         let last = try session.state.integer(.lastSync)
         var waiting: [String]?
         let fork = try session.state.fork()
+        var roleWarning: String?
         if askServer, session.isMember, fork == nil {
             // Closed whether the question is answered or not.
-            waiting = try? await SyncMembership.withServer(configuration.server, logger: logger) {
-                (server: SyncServer) async throws(SyncFailure) -> [String] in
+            let answer = try? await SyncMembership.withServer(configuration.server, logger: logger) {
+                (server: SyncServer) async throws(SyncFailure) -> (waiting: [String], roleWarning: String?) in
                 let requests: [(device: Data, request: Data)]
                 do throws(SyncServerError) {
                     requests = try await server.joinRequests(configuration.group.bytes)
                 } catch {
                     throw .server(error)
                 }
-                return requests.compactMap { try? JoinRequest(encoded: $0.request).device.name }
+                return (requests.compactMap { try? JoinRequest(encoded: $0.request).device.name },
+                        await ServerRoleCheck.warning(for: server))
             }
+            waiting = answer?.waiting
+            roleWarning = answer?.roleWarning
         }
         let address = (try? SyncServerAddress(parsing: configuration.server))?.description ?? "(an address that no longer parses)"
         return SyncStatus(
@@ -73,6 +80,6 @@ package struct SyncStatus: Sendable {
             lastProblem: try session.state.text(.lastProblem),
             fork: fork?.fork, forkDetected: fork.map { Date(timeIntervalSince1970: Double($0.detectedAt) / 1000) },
             lastHealing: try session.state.text(.lastHealing),
-            waiting: waiting)
+            waiting: waiting, roleWarning: roleWarning)
     }
 }

@@ -30,6 +30,9 @@ package actor SyncServer {
 
     /// How long one call may wait for the server once connected.
     private let operationTimeout: Duration
+    /// The server's schema version, read at connect and after ``migrate()``: from 2 the
+    /// database supersedes, collects and removes itself, members having no DELETE.
+    private var schemaVersion = 0
 
     private init(connector: SyncServerConnector, logger: Logger, operationTimeout: Duration) {
         self.connector = connector
@@ -59,16 +62,48 @@ package actor SyncServer {
     /// Fails with ``SyncServerError/schemaTooNew(found:known:)`` when the server's schema is
     /// newer than this code's; a server without the schema yet is fine (``migrate()`` makes it).
     private func checkSchemaVersion() async throws(SyncServerError) {
-        try await withConnection { connection, logger in
+        schemaVersion = try await withConnection { connection, logger in
             let exists = try await connection.query(
                 "SELECT to_regclass('keychain_sync_schema') IS NOT NULL", logger: logger).collect()
-            guard try exists.first?.decode(Bool.self) == true else { return }
+            guard try exists.first?.decode(Bool.self) == true else { return 0 }
             let found = try await SyncServerSchema.currentVersion(connection, logger: logger)
             guard found <= SyncServerSchema.version else {
                 throw SyncServerError.schemaTooNew(found: found, known: SyncServerSchema.version)
             }
+            return found
         }
     }
+
+    /// Whether the role this connection uses may delete, update or truncate rows of the sync
+    /// tables (it owns them, is a superuser, or was granted more than members need): then any
+    /// machine using it can delete other members' rosters, key wraps and records.
+    package func connectedRoleCanRewriteRows() async throws(SyncServerError) -> Bool {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query(
+                """
+                SELECT coalesce(bool_or(has_table_privilege(t, 'DELETE') OR has_table_privilege(t, 'UPDATE')
+                                        OR has_table_privilege(t, 'TRUNCATE')), false)
+                FROM unnest(ARRAY['keychain_sync_groups', 'keychain_sync_rosters', 'keychain_sync_key_wraps',
+                                  'keychain_sync_join_requests', 'keychain_sync_records']) AS t
+                WHERE to_regclass(t) IS NOT NULL
+                """, logger: logger
+            ).collect()
+            return try rows.first?.decode(Bool.self) ?? false
+        }
+    }
+
+    /// Whether the role members' login roles are granted (``SyncServerSchema/memberRole``)
+    /// exists on the server.
+    package func memberRoleExists() async throws(SyncServerError) -> Bool {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query(
+                "SELECT EXISTS (SELECT FROM pg_roles WHERE rolname = \(SyncServerSchema.memberRole))", logger: logger).collect()
+            return try rows.first?.decode(Bool.self) ?? false
+        }
+    }
+
+    /// The database role this connection uses.
+    package var role: String { connector.address.user }
 
     /// Closes the connection and ends every ``changes(_:)`` stream. Later calls fail with
     /// ``SyncServerError/closed``.
@@ -93,7 +128,7 @@ package actor SyncServer {
 
     /// Creates or updates the schema. Idempotent; two clients running it at once take turns.
     package func migrate() async throws(SyncServerError) {
-        try await withConnection { connection, logger in
+        schemaVersion = try await withConnection { connection, logger in
             try await SyncServerSchema.migrate(connection, logger: logger)
         }
     }
@@ -199,13 +234,23 @@ package actor SyncServer {
     /// ``SyncServerError/notFound`` when there is no such group.
     package func postJoinRequest(_ group: Data, device: Data, request: Data) async throws(SyncServerError) {
         try Self.check(group: group)
+        let leastPrivilege = schemaVersion >= 2
         try await withConnection { connection, logger in
             try await connection.withTransaction(logger: logger) { connection in
-                try await connection.query(
-                    """
-                    INSERT INTO keychain_sync_join_requests (group_id, device, request) VALUES (\(group), \(device), \(request))
-                    ON CONFLICT (group_id, device) DO UPDATE SET request = excluded.request, created_at = now()
-                    """, logger: logger)
+                if leastPrivilege {
+                    // Members may not update rows: the old request is removed, the new one posted.
+                    try await connection.query(
+                        "SELECT keychain_sync_remove_join_request(\(group), \(device))", logger: logger)
+                    try await connection.query(
+                        "INSERT INTO keychain_sync_join_requests (group_id, device, request) VALUES (\(group), \(device), \(request))",
+                        logger: logger)
+                } else {
+                    try await connection.query(
+                        """
+                        INSERT INTO keychain_sync_join_requests (group_id, device, request) VALUES (\(group), \(device), \(request))
+                        ON CONFLICT (group_id, device) DO UPDATE SET request = excluded.request, created_at = now()
+                        """, logger: logger)
+                }
                 try await Self.notify(group, connection, logger)
             }
         }
@@ -228,37 +273,66 @@ package actor SyncServer {
     /// Removes a device's join request; nothing happens when there is none.
     package func removeJoinRequest(_ group: Data, device: Data) async throws(SyncServerError) {
         try Self.check(group: group)
+        let leastPrivilege = schemaVersion >= 2
         try await withConnection { connection, logger in
-            _ = try await connection.query(
-                "DELETE FROM keychain_sync_join_requests WHERE group_id = \(group) AND device = \(device)", logger: logger)
+            if leastPrivilege {
+                _ = try await connection.query("SELECT keychain_sync_remove_join_request(\(group), \(device))", logger: logger)
+            } else {
+                _ = try await connection.query(
+                    "DELETE FROM keychain_sync_join_requests WHERE group_id = \(group) AND device = \(device)", logger: logger)
+            }
         }
     }
 
     /// Stores records in one transaction, serialized per group (`pg_advisory_xact_lock`) so that
     /// sequence order is commit order: a reader never skips a lower sequence committed later.
     /// A record already stored (same group, item and version) is ignored; rows of the same
-    /// item with a lower version are deleted (superseded), and so is a record older than one
-    /// already stored. Notifies the group. Returns the group's highest sequence after the
-    /// append (0 when it holds none). ``SyncServerError/notFound`` when there is no such group.
+    /// item with a lower version are deleted (superseded), and a record older than one already
+    /// stored (or than another of the batch for the same item) is not kept. Notifies the group.
+    /// Returns the group's highest sequence after the append (0 when it holds none).
+    /// ``SyncServerError/notFound`` when there is no such group.
+    ///
+    /// The whole batch is one INSERT and one DELETE: the records travel as four arrays
+    /// (`unnest`), so a batch costs a few round trips and two plans, whatever its size.
     package func append(
         _ group: Data, records: [(itemID: Data, version: Data, isTombstone: Bool, record: Data)]
     ) async throws(SyncServerError) -> Int64 {
         try Self.check(group: group)
         let channel = SyncServerSchema.channel(for: group)
+        let itemIDs = records.map { ByteBuffer(bytes: $0.itemID) }
+        let versions = records.map { ByteBuffer(bytes: $0.version) }
+        let tombstones = records.map(\.isTombstone)
+        let sealed = records.map { ByteBuffer(bytes: $0.record) }
+        // From schema 2 the table's trigger removes superseded versions (members may not delete).
+        let superseding = schemaVersion < 2
         return try await withConnection { connection, logger in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query(
                     "SELECT pg_advisory_xact_lock(\(SyncServerSchema.appendLockClass), hashtext(\(channel)))", logger: logger)
-                for record in records {
+                if !records.isEmpty {
+                    // Of each item, only the newest version of the batch (the first of equal
+                    // ones), and only when it is newer than the stored one. The lock above
+                    // keeps every other append of the group out of this snapshot.
                     try await connection.query(
                         """
+                        WITH incoming AS (
+                            SELECT DISTINCT ON (item_id) item_id, version, tombstone, record, position
+                            FROM unnest(\(itemIDs)::bytea[], \(versions)::bytea[], \(tombstones)::boolean[], \(sealed)::bytea[])
+                                WITH ORDINALITY AS batch (item_id, version, tombstone, record, position)
+                            ORDER BY item_id, version DESC, position)
                         INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
-                        VALUES (\(group), \(record.itemID), \(record.version), \(record.isTombstone), \(record.record))
+                        SELECT \(group), item_id, version, tombstone, record FROM incoming WHERE NOT EXISTS (
+                            SELECT 1 FROM keychain_sync_records AS stored WHERE stored.group_id = \(group)
+                            AND stored.item_id = incoming.item_id AND stored.version >= incoming.version)
+                        ORDER BY position
                         ON CONFLICT (group_id, item_id, version) DO NOTHING
                         """, logger: logger)
+                }
+                if superseding, !records.isEmpty {
+                    // The versions the batch superseded, in one statement.
                     try await connection.query(
                         """
-                        DELETE FROM keychain_sync_records AS old WHERE group_id = \(group) AND item_id = \(record.itemID)
+                        DELETE FROM keychain_sync_records AS old WHERE old.group_id = \(group) AND old.item_id = ANY(\(itemIDs)::bytea[])
                         AND EXISTS (SELECT 1 FROM keychain_sync_records AS newer WHERE newer.group_id = old.group_id
                                     AND newer.item_id = old.item_id AND newer.version > old.version)
                         """, logger: logger)
@@ -292,14 +366,17 @@ package actor SyncServer {
     }
 
     /// Deletes the group's tombstones stored longer ago than `olderThan`; returns how many.
-    /// Records that are not tombstones are never collected.
+    /// Records that are not tombstones are never collected. From schema 2 the server's own
+    /// function does it, which never collects one younger than the 30-day retention.
     package func collectTombstones(_ group: Data, olderThan age: Duration) async throws(SyncServerError) -> Int {
         try Self.check(group: group)
         guard age >= .zero else { throw .invalidArgument("the age cannot be negative") }
         let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+        let leastPrivilege = schemaVersion >= 2
         return try await withConnection { connection, logger in
-            let rows = try await connection.query(
-                """
+            let rows = try await connection.query(leastPrivilege ? """
+                SELECT keychain_sync_collect_tombstones(\(group), make_interval(secs => \(seconds)))::bigint
+                """ : """
                 WITH collected AS (
                     DELETE FROM keychain_sync_records WHERE group_id = \(group) AND tombstone
                     AND stored_at < now() - make_interval(secs => \(seconds)) RETURNING 1)

@@ -23,14 +23,24 @@ import PostgresNIO
 ///   are serialized per group); `item_id` is an HMAC of the item's identity; `version` the
 ///   32-byte record version, whose byte order is the version order; one row per
 ///   (group_id, item_id, version), and older versions of an item are deleted when a newer one
-///   arrives. `stored_at` dates tombstones for collection.
+///   arrives (from schema 2 by the trigger `keychain_sync_records_supersede`). `stored_at`
+///   dates tombstones for collection.
+///
+/// From schema 2, members connect with login roles in `keychain_sync_member`, which may read
+/// every table and insert the columns members write, and never update or delete a row: the
+/// deletions sync needs run as the schema's owner, in the superseding trigger and in
+/// `keychain_sync_collect_tombstones(group, age)` (tombstones older than the retention, at
+/// least 30 days whatever `age` says) and `keychain_sync_remove_join_request(group, device)`.
 enum SyncServerSchema {
     /// The schema version this code creates and understands.
-    static let version = 1
+    static let version = 2
 
     /// The key of the advisory lock every migration holds ("kcsync" in ASCII): two clients
     /// migrating at once run one after the other.
     static let migrationLock: Int64 = 0x6B_63_73_79_6E_63
+
+    /// The role members' login roles are granted (schema 2).
+    package static let memberRole = "keychain_sync_member"
 
     /// The advisory lock class (first key of the two-key form) that serializes one group's appends.
     static let appendLockClass: Int32 = 0x6B63_7379
@@ -80,8 +90,101 @@ enum SyncServerSchema {
                 UNIQUE (group_id, item_id, version))
             """,
             "CREATE INDEX keychain_sync_records_by_group ON keychain_sync_records (group_id, sequence)",
-        ]
+        ],
+        // 2: least privilege. Members connect with login roles in keychain_sync_member, which may
+        // read and append but never delete or rewrite a row; superseding moves into a trigger,
+        // and the other deletions members need into functions that do only that, all three
+        // running as the schema's owner with a pinned search_path.
+        [
+            """
+            DO $$
+            BEGIN
+                IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'keychain_sync_member')
+                   AND (SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user) THEN
+                    CREATE ROLE keychain_sync_member NOLOGIN;
+                END IF;
+            EXCEPTION WHEN duplicate_object THEN
+                NULL;
+            END $$
+            """,
+            """
+            CREATE FUNCTION keychain_sync_records_supersede() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+            BEGIN
+                -- "stale", not "old": OLD is the trigger's own variable in PL/pgSQL.
+                DELETE FROM keychain_sync_records AS stale
+                USING (SELECT DISTINCT group_id, item_id FROM inserted) AS touched
+                WHERE stale.group_id = touched.group_id AND stale.item_id = touched.item_id
+                AND EXISTS (SELECT 1 FROM keychain_sync_records AS newer WHERE newer.group_id = stale.group_id
+                            AND newer.item_id = stale.item_id AND newer.version > stale.version);
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER keychain_sync_records_supersede AFTER INSERT ON keychain_sync_records
+            REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION keychain_sync_records_supersede()
+            """,
+            """
+            CREATE FUNCTION keychain_sync_collect_tombstones(target bytea, age interval) RETURNS bigint
+            LANGUAGE sql SECURITY DEFINER AS $$
+                WITH collected AS (
+                    DELETE FROM keychain_sync_records WHERE group_id = target AND tombstone
+                    AND stored_at < now() - greatest(age, interval '30 days') RETURNING 1)
+                SELECT count(*) FROM collected
+            $$
+            """,
+            """
+            CREATE FUNCTION keychain_sync_remove_join_request(target bytea, requester bytea) RETURNS void
+            LANGUAGE sql SECURITY DEFINER AS $$
+                DELETE FROM keychain_sync_join_requests WHERE group_id = target AND device = requester
+            $$
+            """,
+            """
+            DO $$
+            DECLARE
+                home name := (SELECT n.nspname FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
+                              WHERE c.oid = 'keychain_sync_records'::regclass);
+            BEGIN
+                EXECUTE format('ALTER FUNCTION keychain_sync_records_supersede() SET search_path = pg_catalog, %I, pg_temp', home);
+                EXECUTE format('ALTER FUNCTION keychain_sync_collect_tombstones(bytea, interval) SET search_path = pg_catalog, %I, pg_temp', home);
+                EXECUTE format('ALTER FUNCTION keychain_sync_remove_join_request(bytea, bytea) SET search_path = pg_catalog, %I, pg_temp', home);
+            END $$
+            """,
+            """
+            REVOKE ALL ON FUNCTION keychain_sync_records_supersede(), keychain_sync_collect_tombstones(bytea, interval),
+                keychain_sync_remove_join_request(bytea, bytea) FROM PUBLIC
+            """,
+            memberGrants,
+        ],
     ]
+
+    /// The rights of `keychain_sync_member`, granted by the tables' owner: read every table,
+    /// insert the columns members write (the server sets a record's sequence and storage
+    /// time), and call the two functions that delete. Run after every migration too, so that
+    /// a role an administrator made after the tables gets them when the owner migrates again;
+    /// does nothing for a role that does not own the tables or when the member role is missing.
+    static let memberGrants = """
+        DO $$
+        DECLARE
+            home name := (SELECT n.nspname FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
+                          WHERE c.oid = 'keychain_sync_records'::regclass);
+        BEGIN
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'keychain_sync_member')
+               OR NOT pg_has_role((SELECT relowner FROM pg_class WHERE oid = 'keychain_sync_records'::regclass), 'USAGE') THEN
+                RETURN;
+            END IF;
+            EXECUTE format('GRANT USAGE ON SCHEMA %I TO keychain_sync_member', home);
+            GRANT SELECT ON keychain_sync_schema, keychain_sync_groups, keychain_sync_rosters, keychain_sync_key_wraps,
+                keychain_sync_join_requests, keychain_sync_records TO keychain_sync_member;
+            GRANT INSERT (group_id, genesis) ON keychain_sync_groups TO keychain_sync_member;
+            GRANT INSERT (group_id, epoch, roster) ON keychain_sync_rosters TO keychain_sync_member;
+            GRANT INSERT (group_id, epoch, device, wrap) ON keychain_sync_key_wraps TO keychain_sync_member;
+            GRANT INSERT (group_id, device, request) ON keychain_sync_join_requests TO keychain_sync_member;
+            GRANT INSERT (group_id, item_id, version, tombstone, record) ON keychain_sync_records TO keychain_sync_member;
+            GRANT USAGE ON SEQUENCE keychain_sync_records_sequence_seq TO keychain_sync_member;
+            GRANT EXECUTE ON FUNCTION keychain_sync_collect_tombstones(bytea, interval),
+                keychain_sync_remove_join_request(bytea, bytea) TO keychain_sync_member;
+        END $$
+        """
 
     /// The NOTIFY channel of a group: a fixed prefix and the group id in hex (at most 24
     /// bytes of id keep it under PostgreSQL's 63-byte identifiers).
@@ -94,11 +197,19 @@ enum SyncServerSchema {
 
     /// Creates or updates the schema in one transaction under ``migrationLock``; fails with
     /// ``SyncServerError/schemaTooNew(found:known:)`` (changing nothing) when the server's is newer.
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+    /// Returns the schema's version afterwards.
+    @discardableResult
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
         try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS keychain_sync_schema (version integer PRIMARY KEY)", logger: logger)
+            // Nothing is created when the schema is there already: a member's role, which may
+            // not create tables, runs this too (sync setup) and must find nothing to do.
+            let exists = try await connection.query(
+                "SELECT to_regclass('keychain_sync_schema') IS NOT NULL", logger: logger).collect()
+            if try exists.first?.decode(Bool.self) != true {
+                try await connection.query(
+                    "CREATE TABLE keychain_sync_schema (version integer PRIMARY KEY)", logger: logger)
+            }
             let found = try await currentVersion(connection, logger: logger)
             guard found <= version else { throw SyncServerError.schemaTooNew(found: found, known: version) }
             for next in stride(from: found + 1, through: version, by: 1) {
@@ -108,6 +219,10 @@ enum SyncServerSchema {
                 try await connection.query("INSERT INTO keychain_sync_schema (version) VALUES (\(next))", logger: logger)
                 logger.info("Sync server schema migrated", metadata: ["version": "\(next)"])
             }
+            if found == version, version >= 2 {
+                try await connection.query(PostgresQuery(unsafeSQL: memberGrants), logger: logger)
+            }
+            return max(found, version)
         }
     }
 

@@ -23,9 +23,14 @@ struct SyncSetup: ParsableCommand {
     @Option(help: "The PostgreSQL server, as a URL (default: $KEYCHAIN_SYNC_SERVER).") var server: String?
     @Option(help: "This device's name in the group (default: the host name).") var name: String?
     @Flag(help: "Also write a systemd user unit that runs sync run.") var installUnit = false
+    @Flag(help: """
+        Only create or update the server's tables and the keychain_sync_member role, as the \
+        database's owner: no group is created and no keychain is touched.
+        """) var serverOnly = false
     @OptionGroup var options: SyncOptions
 
     func run() throws {
+        if serverOnly { return try prepareServer() }
         let keychain = try SyncInvocation.keychain(options)
         let membership = keychain.membership(logger: SyncInvocation.logger)
         let (server, name) = (try SyncInvocation.serverAddress(self.server), self.name ?? SyncInvocation.hostName)
@@ -38,5 +43,27 @@ struct SyncSetup: ParsableCommand {
 
             """)
         if installUnit { try SyncRun.installUnit(keychain) }
+    }
+
+    /// `--server-only`: the tables and the member role, for the database's owner.
+    private func prepareServer() throws {
+        let server = try SyncInvocation.serverAddress(self.server)
+        let roleExists = try SyncInvocation.run("setup") { () async throws(SyncFailure) in
+            try await SyncServerPreparation.prepare(server: server, logger: SyncInvocation.logger)
+        }
+        if roleExists {
+            ConsoleOutput.write("""
+                The sync tables are ready. Give each machine a login role of its own, then use it in that machine's --server:
+                    CREATE ROLE <name> LOGIN PASSWORD '...' IN ROLE keychain_sync_member;
+
+                """)
+        } else {
+            ConsoleOutput.write("""
+                The sync tables are ready, but this role may not create keychain_sync_member. Have an administrator run
+                    CREATE ROLE keychain_sync_member NOLOGIN;
+                then run this command again, and give each machine a login role in it.
+
+                """)
+        }
     }
 }

@@ -44,6 +44,7 @@ struct SyncStatusCommand: ParsableCommand {
         if let waiting = status.waiting, !waiting.isEmpty {
             lines.append("waiting for approval: " + waiting.joined(separator: ", "))
         }
+        if let warning = status.roleWarning { lines.append("warning: \(warning)") }
         ConsoleOutput.write(lines.joined(separator: "\n") + "\n")
     }
 }
