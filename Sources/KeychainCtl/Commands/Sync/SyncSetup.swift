@@ -2,7 +2,7 @@ import ArgumentParser
 import KeychainSync
 
 /// `sync setup`: makes this machine the first member of a new sync group.
-struct SyncSetup: ParsableCommand {
+struct SyncSetup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
         abstract: "Create a sync group on a PostgreSQL server, with this machine as its first member.",
@@ -25,11 +25,11 @@ struct SyncSetup: ParsableCommand {
     @Flag(help: "Also write a systemd user unit that runs sync run.") var installUnit = false
     @OptionGroup var options: SyncOptions
 
-    func run() throws {
+    func run() async throws {
         let keychain = try SyncInvocation.keychain(options)
         let membership = keychain.membership(logger: SyncInvocation.logger)
         let (server, name) = (try SyncInvocation.serverAddress(self.server), self.name ?? SyncInvocation.hostName)
-        let configuration = try SyncInvocation.run("setup") { () async throws(SyncFailure) in
+        let configuration = try await SyncInvocation.run("setup") { () async throws(SyncFailure) in
             try await membership.setup(server: server, deviceName: name)
         }
         ConsoleOutput.write("""
