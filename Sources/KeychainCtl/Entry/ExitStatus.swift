@@ -18,7 +18,10 @@ struct ExitStatus: Sendable {
         (self.code, self.meaning, self.status) = (code, meaning, nil)
     }
 
-    private init(_ name: String, _ value: OSStatus, _ meaning: String) {
+    /// The entry of a Keychain Services status, named as in the status table (so that the name
+    /// is not spelled a second time here).
+    private init(status value: OSStatus, _ meaning: String) {
+        let name = SecStatusCatalog.name(of: value) ?? "OSStatus \(value)"
         (self.code, self.meaning, self.status) = (Self.code(for: value), meaning, (name, value))
     }
 
@@ -36,16 +39,16 @@ struct ExitStatus: Sendable {
     /// help's list to keep a line each.
     static let table: [ExitStatus] = [
         success, failure, usage, ambiguous,
-        ExitStatus("errSecInteractionNotAllowed", errSecInteractionNotAllowed, "the keychain is locked (unlock-keychain)"),
-        ExitStatus("errSecItemNotFound", errSecItemNotFound, "no item matches"),
-        ExitStatus("errSecDuplicateItem", errSecDuplicateItem, "the item exists already"),
-        ExitStatus("errSecDuplicateKeychain", errSecDuplicateKeychain, "the keychain exists already"),
-        ExitStatus("errSecNoSuchKeychain", errSecNoSuchKeychain, "no such keychain"),
-        ExitStatus("errSecAuthFailed", errSecAuthFailed, "a wrong password (keychain or archive)"),
-        ExitStatus("errSecDecode", errSecDecode, "items that failed to open were skipped, or not an archive"),
-        ExitStatus("errSecParam", errSecParam, "a bad parameter, such as an empty password on stdin"),
-        ExitStatus("errSecIO", errSecIO, "an I/O error on the keychain's files"),
-        ExitStatus("errSecNotAvailable", errSecNotAvailable, "the keychain cannot be used here: an unsafe folder or file, or a TPM-sealed key with no TPM to unseal it"),
+        ExitStatus(status: errSecInteractionNotAllowed, "the keychain is locked (unlock-keychain)"),
+        ExitStatus(status: errSecItemNotFound, "no item matches"),
+        ExitStatus(status: errSecDuplicateItem, "the item exists already"),
+        ExitStatus(status: errSecDuplicateKeychain, "the keychain exists already"),
+        ExitStatus(status: errSecNoSuchKeychain, "no such keychain"),
+        ExitStatus(status: errSecAuthFailed, "a wrong password (keychain or archive)"),
+        ExitStatus(status: errSecDecode, "items that failed to open were skipped, or not an archive"),
+        ExitStatus(status: errSecParam, "a bad parameter, such as an empty password on stdin"),
+        ExitStatus(status: errSecIO, "an I/O error on the keychain's files"),
+        ExitStatus(status: errSecNotAvailable, "the keychain cannot be used here: an unsafe folder or file, or a TPM-sealed key with no TPM to unseal it"),
     ].sorted { $0.code < $1.code }
 
     /// The entry of `code`, if keychainctl documents it.

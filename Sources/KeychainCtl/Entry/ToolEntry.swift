@@ -22,24 +22,53 @@ package enum ToolEntry {
         }
     }
 
+    /// Runs the command `arguments` name and exits.
+    ///
+    /// The sync commands are asynchronous (`AsyncParsableCommand`): one runs as a task, as an
+    /// `async` main would run it, with the main thread handed to Dispatch. The other commands
+    /// run synchronously on the main thread, so their start-up pays nothing for the sync ones.
     package static func run(_ arguments: [String]) -> Never {
+        let parsed: any ParsableCommand
         do {
-            var command = try KeychainCtl.parseAsRoot(SecurityArguments.rewritten(arguments))
+            parsed = try KeychainCtl.parseAsRoot(SecurityArguments.rewritten(arguments))
+        } catch {
+            end(reporting: error)
+        }
+        if var asynchronous = parsed as? any AsyncParsableCommand {
+            Task {
+                do {
+                    try await asynchronous.run()
+                    exit(0)
+                } catch {
+                    end(reporting: error)
+                }
+            }
+            dispatchMain()
+        }
+        do {
+            var command = parsed
             try command.run()
             exit(0)
-        } catch let failure as ToolFailure {
+        } catch {
+            end(reporting: error)
+        }
+    }
+
+    /// Prints what `error` says, as keychainctl prints a failure (or the help or version it
+    /// carries), and exits with its status.
+    private static func end(reporting error: any Error) -> Never {
+        if let failure = error as? ToolFailure {
             if !failure.message.isEmpty { ConsoleOutput.error(failure.message) }
             exit(failure.exitStatus)
-        } catch {
-            let code = KeychainCtl.exitCode(for: error)
-            let message = KeychainCtl.fullMessage(for: error)
-            if code == .success {
-                // --help, --version, --generate-completion-script
-                ConsoleOutput.write(message + "\n")
-                exit(0)
-            }
-            ConsoleOutput.error(message)
-            exit(code == .validationFailure ? ExitStatus.usage.code : code.rawValue)
         }
+        let code = KeychainCtl.exitCode(for: error)
+        let message = KeychainCtl.fullMessage(for: error)
+        if code == .success {
+            // --help, --version, --generate-completion-script
+            ConsoleOutput.write(message + "\n")
+            exit(0)
+        }
+        ConsoleOutput.error(message)
+        exit(code == .validationFailure ? ExitStatus.usage.code : code.rawValue)
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import KeychainSync
 
 /// `sync approve CODE`: admits the device that shows that code.
-struct SyncApprove: ParsableCommand {
+struct SyncApprove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "approve",
         abstract: "Admit the device whose sync join shows this code.",
@@ -17,11 +17,11 @@ struct SyncApprove: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         guard let code = JoinCode(parsing: code) else { throw ValidationError("not a join code") }
         let keychain = try SyncInvocation.keychain(options)
         let membership = keychain.membership(logger: SyncInvocation.logger)
-        let device = try SyncInvocation.run("approve") { () async throws(SyncFailure) in
+        let device = try await SyncInvocation.run("approve") { () async throws(SyncFailure) in
             try await membership.approve(code: code)
         }
         ConsoleOutput.write("Approved \(device.name) (\(device.id.shortHex)): it is now a member of the sync group.\n")

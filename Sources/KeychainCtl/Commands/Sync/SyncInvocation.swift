@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// What the sync subcommands share: the keychain's files, the logger, running the async work
-/// from ArgumentParser's synchronous `run()`, and failures as keychainctl reports them.
+/// with SIGINT and SIGTERM cancelling it, and failures as keychainctl reports them.
 enum SyncInvocation {
     /// The keychain `option` names (as every keychainctl command takes it), opened.
     static func keychain(_ option: SyncOptions) throws -> SyncKeychain {
@@ -31,17 +31,15 @@ enum SyncInvocation {
 
     /// Runs `work` to its end and returns its result, turning a sync failure into keychainctl's
     /// message and exit status. SIGINT and SIGTERM cancel it, so that `sync run` and a waiting
-    /// `sync join` end cleanly.
-    static func run<T: Sendable>(_ command: String, _ work: @escaping @Sendable () async throws(SyncFailure) -> T) throws -> T {
-        let outcome = Outcome<T>()
-        let semaphore = DispatchSemaphore(value: 0)
-        let task = Task {
+    /// `sync join` end cleanly: `work` runs as a task of its own, which the signal handlers can
+    /// cancel, and this awaits it.
+    static func run<T: Sendable>(_ command: String, _ work: @escaping @Sendable () async throws(SyncFailure) -> T) async throws -> T {
+        let task = Task { () async -> Result<T, SyncFailure> in
             do throws(SyncFailure) {
-                outcome.set(.success(try await work()))
+                return .success(try await work())
             } catch {
-                outcome.set(.failure(error))
+                return .failure(error)
             }
-            semaphore.signal()
         }
         var sources: [DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
@@ -51,15 +49,13 @@ enum SyncInvocation {
             source.resume()
             sources.append(source)
         }
-        semaphore.wait()
+        let outcome = await task.value
         sources.forEach { $0.cancel() }
-        switch outcome.value {
-        case .success(let value)?:
+        switch outcome {
+        case .success(let value):
             return value
-        case .failure(let failure)?:
+        case .failure(let failure):
             throw toolFailure(failure, command: command)
-        case nil:
-            throw ToolFailure.other("sync \(command): ended without a result")
         }
     }
 
@@ -96,19 +92,5 @@ enum SyncInvocation {
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "linux" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return name.isEmpty ? "linux" : name
-    }
-}
-
-/// The result of the work `SyncInvocation.run` waits for, set once by its task.
-private final class Outcome<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Result<T, SyncFailure>?
-
-    func set(_ result: Result<T, SyncFailure>) {
-        lock.withLock { stored = result }
-    }
-
-    var value: Result<T, SyncFailure>? {
-        lock.withLock { stored }
     }
 }

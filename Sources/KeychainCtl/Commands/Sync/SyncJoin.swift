@@ -4,7 +4,7 @@ import KeychainSync
 
 /// `sync join`: asks to join the group on a server, shows the code to compare, and waits for
 /// a member's approval.
-struct SyncJoin: ParsableCommand {
+struct SyncJoin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join",
         abstract: "Ask to join the sync group on a server; a member approves with the code shown.",
@@ -22,11 +22,11 @@ struct SyncJoin: ParsableCommand {
     @Flag(help: "Also write a systemd user unit that runs sync run.") var installUnit = false
     @OptionGroup var options: SyncOptions
 
-    func run() throws {
+    func run() async throws {
         let keychain = try SyncInvocation.keychain(options)
         let membership = keychain.membership(logger: SyncInvocation.logger)
         let (server, group, name) = (try SyncInvocation.serverAddress(self.server), self.group, self.name ?? SyncInvocation.hostName)
-        let code = try SyncInvocation.run("join") { () async throws(SyncFailure) in
+        let code = try await SyncInvocation.run("join") { () async throws(SyncFailure) in
             try await membership.join(server: server, groupHex: group, deviceName: name)
         }
         ConsoleOutput.write("""
@@ -38,7 +38,7 @@ struct SyncJoin: ParsableCommand {
         // The code must reach a reader of a pipe before the wait.
         fflush(nil)
         let seconds = timeout
-        let approved = try SyncInvocation.run("join") { () async throws(SyncFailure) in
+        let approved = try await SyncInvocation.run("join") { () async throws(SyncFailure) in
             try await membership.waitForApproval(timeout: .seconds(seconds))
         }
         guard approved else { throw SyncInvocation.toolFailure(.notApproved, command: "join") }

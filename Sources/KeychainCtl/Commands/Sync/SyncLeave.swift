@@ -2,7 +2,7 @@ import ArgumentParser
 import KeychainSync
 
 /// `sync leave`: takes this device out of its group.
-struct SyncLeave: ParsableCommand {
+struct SyncLeave: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "leave",
         abstract: "Take this device out of its sync group.",
@@ -15,11 +15,11 @@ struct SyncLeave: ParsableCommand {
     @Flag(help: "Forget the group here without telling the server.") var local = false
     @OptionGroup var options: SyncOptions
 
-    func run() throws {
+    func run() async throws {
         let keychain = try SyncInvocation.keychain(options)
         let membership = keychain.membership(logger: SyncInvocation.logger)
         let local = self.local
-        try SyncInvocation.run("leave") { () async throws(SyncFailure) in
+        try await SyncInvocation.run("leave") { () async throws(SyncFailure) in
             if local { try membership.forget() } else { try await membership.leave() }
         }
         ConsoleOutput.write("This keychain has left its sync group; its items stay here.\n")

@@ -2,7 +2,7 @@ import ArgumentParser
 import KeychainSync
 
 /// `sync remove DEVICE`: takes another device out of the group.
-struct SyncRemove: ParsableCommand {
+struct SyncRemove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Take a device out of the sync group (a lost or retired machine).",
@@ -15,11 +15,11 @@ struct SyncRemove: ParsableCommand {
     @Argument(help: "The device's id, the start of it, or its name.") var device: String
     @OptionGroup var options: SyncOptions
 
-    func run() throws {
+    func run() async throws {
         let keychain = try SyncInvocation.keychain(options)
         let membership = keychain.membership(logger: SyncInvocation.logger)
         let target = device
-        let removed = try SyncInvocation.run("remove") { () async throws(SyncFailure) in
+        let removed = try await SyncInvocation.run("remove") { () async throws(SyncFailure) in
             try await membership.remove(device: target)
         }
         ConsoleOutput.write("Removed \(removed.name) (\(removed.id.shortHex)) from the sync group; the group has a new key.\n")

@@ -3,7 +3,7 @@ import Foundation
 import KeychainSync
 
 /// `sync run`: the agent.
-struct SyncRun: ParsableCommand {
+struct SyncRun: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Keep this keychain in sync (the agent); one per keychain.",
@@ -24,7 +24,7 @@ struct SyncRun: ParsableCommand {
         guard interval >= 1 && interval <= 86_400 else { throw ValidationError("--interval is 1 to 86400 seconds.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let keychain = try SyncInvocation.keychain(options)
         if installUnit {
             try Self.installUnit(keychain)
@@ -32,7 +32,7 @@ struct SyncRun: ParsableCommand {
         }
         let agent = keychain.agent(logger: SyncInvocation.logger, interval: .seconds(interval))
         let once = self.once
-        try SyncInvocation.run("run") { () async throws(SyncFailure) in
+        try await SyncInvocation.run("run") { () async throws(SyncFailure) in
             try await agent.run(once: once)
         }
     }

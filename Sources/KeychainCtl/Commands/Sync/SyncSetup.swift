@@ -2,7 +2,7 @@ import ArgumentParser
 import KeychainSync
 
 /// `sync setup`: makes this machine the first member of a new sync group.
-struct SyncSetup: ParsableCommand {
+struct SyncSetup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
         abstract: "Create a sync group on a PostgreSQL server, with this machine as its first member.",
@@ -29,12 +29,12 @@ struct SyncSetup: ParsableCommand {
         """) var serverOnly = false
     @OptionGroup var options: SyncOptions
 
-    func run() throws {
-        if serverOnly { return try prepareServer() }
+    func run() async throws {
+        if serverOnly { return try await prepareServer() }
         let keychain = try SyncInvocation.keychain(options)
         let membership = keychain.membership(logger: SyncInvocation.logger)
         let (server, name) = (try SyncInvocation.serverAddress(self.server), self.name ?? SyncInvocation.hostName)
-        let configuration = try SyncInvocation.run("setup") { () async throws(SyncFailure) in
+        let configuration = try await SyncInvocation.run("setup") { () async throws(SyncFailure) in
             try await membership.setup(server: server, deviceName: name)
         }
         ConsoleOutput.write("""
@@ -46,9 +46,9 @@ struct SyncSetup: ParsableCommand {
     }
 
     /// `--server-only`: the tables and the member role, for the database's owner.
-    private func prepareServer() throws {
+    private func prepareServer() async throws {
         let server = try SyncInvocation.serverAddress(self.server)
-        let roleExists = try SyncInvocation.run("setup") { () async throws(SyncFailure) in
+        let roleExists = try await SyncInvocation.run("setup") { () async throws(SyncFailure) in
             try await SyncServerPreparation.prepare(server: server, logger: SyncInvocation.logger)
         }
         if roleExists {

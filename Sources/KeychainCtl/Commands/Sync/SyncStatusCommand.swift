@@ -3,7 +3,7 @@ import Foundation
 import KeychainSync
 
 /// `sync status`: the group, its members and how far this one is.
-struct SyncStatusCommand: ParsableCommand {
+struct SyncStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show the sync group, its members and this device's progress.")
@@ -11,10 +11,10 @@ struct SyncStatusCommand: ParsableCommand {
     @Flag(help: "Do not ask the server for devices waiting to be approved.") var offline = false
     @OptionGroup var options: SyncOptions
 
-    func run() throws {
+    func run() async throws {
         let keychain = try SyncInvocation.keychain(options)
         let askServer = !offline
-        let status = try SyncInvocation.run("status") { () async throws(SyncFailure) in
+        let status = try await SyncInvocation.run("status") { () async throws(SyncFailure) in
             try await keychain.status(askServer: askServer, logger: SyncInvocation.logger)
         }
         var lines = [
