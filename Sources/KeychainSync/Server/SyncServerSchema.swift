@@ -203,9 +203,15 @@ enum SyncServerSchema {
         try await connection.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
             // Nothing is created when the schema is there already: a member's role, which may
-            // not create tables, runs this too (sync setup) and must find nothing to do.
+            // not create tables, runs this too (sync setup) and must find nothing to do. Read
+            // from the catalog table, under this statement's snapshot: a name lookup
+            // (to_regclass) may use a catalog cache from before the lock wait and miss a table
+            // that a concurrent migration has just committed.
             let exists = try await connection.query(
-                "SELECT to_regclass('keychain_sync_schema') IS NOT NULL", logger: logger).collect()
+                """
+                SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables
+                               WHERE schemaname = current_schema() AND tablename = 'keychain_sync_schema')
+                """, logger: logger).collect()
             if try exists.first?.decode(Bool.self) != true {
                 try await connection.query(
                     "CREATE TABLE keychain_sync_schema (version integer PRIMARY KEY)", logger: logger)
