@@ -63,13 +63,7 @@ final class PromptProgram: Sendable {
         guard input >= 0 else { return false }
         var bytes = line + [UInt8(ascii: "\n")]
         defer { bytes.zeroBytes() }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(input, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
+        if case .failure = SystemCall.writeAll(input, bytes) { return false }
         return true
     }
 

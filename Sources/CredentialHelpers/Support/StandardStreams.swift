@@ -1,4 +1,5 @@
 import Foundation
+import Security
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,27 +62,11 @@ package enum StandardStreams {
     /// Writes all of `bytes` to standard output; false when it could not (a closed pipe).
     @discardableResult
     package static func writeOutput(_ bytes: Data) -> Bool {
-        write(bytes, to: STDOUT_FILENO)
+        DescriptorIO.writeAll(bytes, to: STDOUT_FILENO) == nil
     }
 
     /// Writes a line to standard error.
     package static func writeError(_ line: String) {
-        _ = write(Data((line + "\n").utf8), to: STDERR_FILENO)
-    }
-
-    private static func write(_ bytes: Data, to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            var written = 0
-            while written < buffer.count {
-                let result = Glibc.write(descriptor, base + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                written += result
-            }
-            return true
-        }
+        _ = DescriptorIO.writeAll(Data((line + "\n").utf8), to: STDERR_FILENO)
     }
 }

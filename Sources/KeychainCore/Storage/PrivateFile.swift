@@ -104,17 +104,15 @@ package enum PrivateFile {
         defer { unlink(temporary) }
         let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .notAvailable("cannot create the \(role) \(path): \(errnoText())") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
-        }
+        let written = SystemCall.writeAll(fd, bytes)
         let synced = fsync(fd)
+        let syncError = errnoText()
         close(fd)
-        guard written == bytes.count, synced == 0 else {
-            throw .notAvailable("cannot write the \(role) \(path): \(errnoText())")
+        if case .failure(let error) = written {
+            throw .notAvailable("cannot write the \(role) \(path): \(error)")
+        }
+        guard synced == 0 else {
+            throw .notAvailable("cannot write the \(role) \(path): \(syncError)")
         }
         if replacing {
             guard rename(temporary, path) == 0 else {

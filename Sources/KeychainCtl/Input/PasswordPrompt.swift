@@ -58,8 +58,8 @@ enum PasswordPrompt {
     }
 
     private static func put(_ descriptor: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        _ = write(descriptor, &bytes, bytes.count)
+        // A terminal that takes no more (hung up) leaves nowhere to show the prompt.
+        _ = DescriptorIO.writeAll(Data(text.utf8), to: descriptor)
     }
 
     /// Reads up to a newline a byte at a time, so that nothing after the line is consumed.

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The system calls the package makes on descriptors, each wrapped once: a call interrupted
+/// by a signal (EINTR) is made again here, and a failure is returned with its errno, read
+/// right after the call, before anything else can change it. Callers never loop on EINTR
+/// or read `errno` themselves.
+///
+/// Nothing here waits for a descriptor that is not ready (EAGAIN): a non-blocking
+/// descriptor that is not ready is a failure, as it was for every caller.
+package enum SystemCall {
+    /// One read(2) into `buffer`: the count read, 0 at the end of input.
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemCallError> {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
+        while true {
+            let count = Glibc.read(descriptor, base, buffer.count)
+            if count >= 0 { return .success(count) }
+            let code = errno
+            if code != EINTR { return .failure(SystemCallError(code: code)) }
+        }
+    }
+
+    /// One write(2) of `buffer`: the count written, which may be less than all of it.
+    package static func write(_ descriptor: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, SystemCallError> {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
+        while true {
+            let count = Glibc.write(descriptor, base, buffer.count)
+            if count >= 0 { return .success(count) }
+            let code = errno
+            if code != EINTR { return .failure(SystemCallError(code: code)) }
+        }
+    }
+}
+
+/// A failed system call's errno.
+package struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The errno value (EPIPE, EIO, EISDIR...).
+    package let code: Int32
+
+    package init(code: Int32) {
+        self.code = code
+    }
+
+    /// The system's text for the error (strerror), as the package's messages show it.
+    package var description: String { String(cString: strerror(code)) }
+}
