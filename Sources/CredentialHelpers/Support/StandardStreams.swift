@@ -19,15 +19,7 @@ package enum StandardStreams {
     /// into it. A closed standard input then reads as empty, and a closed standard output
     /// takes the answer nowhere.
     package static func occupyClosedDescriptors() {
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            guard fcntl(descriptor, F_GETFD) == -1, errno == EBADF else { continue }
-            // The lowest free number is this one, as the ones below it are open.
-            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
-            if opened >= 0, opened != descriptor {
-                dup2(opened, descriptor)
-                close(opened)
-            }
-        }
+        DescriptorIO.occupyClosedStandardDescriptors()
     }
 
     /// Standard input up to its end, or up to the moment `isComplete` says the bytes read so

@@ -14,4 +14,13 @@ package enum DescriptorIO {
         case .failure(let error): error.code
         }
     }
+
+    /// Gives each closed standard descriptor (0, 1, 2) to `/dev/null` and returns the ones
+    /// that were closed; call first thing in `main`, before any file is opened. A closed
+    /// one would be the number the next `open` returns, and a keychain's database would
+    /// become standard input or output.
+    @discardableResult
+    package static func occupyClosedStandardDescriptors() -> [Int32] {
+        StandardDescriptors.occupyClosedOnes()
+    }
 }
