@@ -82,9 +82,8 @@ final class PromptProgram: Sendable {
                 guard buffer.count <= Self.lineLimit else { return nil }
                 var chunk = [UInt8](repeating: 0, count: 512)
                 defer { chunk.zeroBytes() }
-                let count = read(output, &chunk, chunk.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return nil }
+                let read = chunk.withUnsafeMutableBytes { SystemCall.read(output, into: $0) }
+                guard case .success(let count) = read, count > 0 else { return nil }
                 buffer += chunk[..<count]
             }
         }

@@ -83,9 +83,8 @@ final class TerminalPrompt {
         let typed = SecretBytes(count: Self.maximumAnswer + 1) { buffer in
             var key: UInt8 = 0
             while true {
-                let count = read(descriptor, &key, 1)
-                if count < 0 && errno == EINTR { continue }
-                guard count == 1, key != interrupt, key != endOfInput, key != quit else {
+                let read = withUnsafeMutableBytes(of: &key) { SystemCall.read(descriptor, into: $0) }
+                guard case .success(1) = read, key != interrupt, key != endOfInput, key != quit else {
                     outcome = .cancelled
                     break
                 }

@@ -77,21 +77,18 @@ package enum PrivateFile {
 
     /// Reads `fd` to its end with a POSIX read loop, refusing more than `limit` bytes.
     package static func readAll(_ fd: Int32, limit: Int, path: String, role: String) throws(KeychainError) -> Data {
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        // The file may be a key: the buffer is cleared once its bytes are copied out.
-        defer { bytes.zeroize() }
-        var count = 0
-        while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if got == 0 { break }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .notAvailable("cannot read the \(role) \(path): \(errnoText())")
+        // One byte more than the limit tells a file past it.
+        switch SystemCall.read(fd, atMost: limit + 1) {
+        case .failure(let error):
+            throw .notAvailable("cannot read the \(role) \(path): \(error)")
+        case .success(var bytes):
+            guard bytes.count <= limit else {
+                // The file may be a key.
+                bytes.zeroize()
+                throw .notAvailable("the \(role) \(path) is damaged: it is too large")
             }
-            count += got
+            return bytes
         }
-        guard count <= limit else { throw .notAvailable("the \(role) \(path) is damaged: it is too large") }
-        return Data(bytes[0..<count])
     }
 
     /// Creates the file at `path` holding `bytes`, 0600, atomically: it is written and

@@ -15,6 +15,18 @@ package enum DescriptorIO {
         }
     }
 
+    /// The bytes of `descriptor` up to its end or `count` bytes, whichever comes first, or up
+    /// to the moment `isComplete` says the bytes read so far are whole; the errno of a failed
+    /// read. To refuse an input longer than a limit, ask for one byte more and check the
+    /// count. The buffer read into is zeroed once the bytes are copied out.
+    package static func read(_ descriptor: Int32, atMost count: Int,
+                             until isComplete: (_ filled: UnsafeRawBufferPointer) -> Bool = { _ in false })
+        -> Result<Data, POSIXError>
+    {
+        SystemCall.read(descriptor, atMost: count, until: isComplete)
+            .mapError { POSIXError(POSIXErrorCode(rawValue: $0.code) ?? .EIO) }
+    }
+
     /// Gives each closed standard descriptor (0, 1, 2) to `/dev/null` and returns the ones
     /// that were closed; call first thing in `main`, before any file is opened. A closed
     /// one would be the number the next `open` returns, and a keychain's database would
