@@ -13,20 +13,21 @@ package enum SystemCall {
     /// One read(2) into `buffer`: the count read, 0 at the end of input.
     package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemCallError> {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
-        while true {
-            let count = Glibc.read(descriptor, base, buffer.count)
-            if count >= 0 { return .success(count) }
-            let code = errno
-            if code != EINTR { return .failure(SystemCallError(code: code)) }
-        }
+        return retryingInterruptions { Glibc.read(descriptor, base, buffer.count) }
     }
 
     /// One write(2) of `buffer`: the count written, which may be less than all of it.
     package static func write(_ descriptor: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, SystemCallError> {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
+        return retryingInterruptions { Glibc.write(descriptor, base, buffer.count) }
+    }
+
+    /// Makes `call` (a system call returning -1 and setting errno on failure) again while it
+    /// is interrupted by a signal; its result, or the errno of its failure.
+    private static func retryingInterruptions(_ call: () -> Int) -> Result<Int, SystemCallError> {
         while true {
-            let count = Glibc.write(descriptor, base, buffer.count)
-            if count >= 0 { return .success(count) }
+            let result = call()
+            if result >= 0 { return .success(result) }
             let code = errno
             if code != EINTR { return .failure(SystemCallError(code: code)) }
         }
