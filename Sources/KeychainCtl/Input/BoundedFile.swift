@@ -4,9 +4,10 @@ import Security
 import Glibc
 #endif
 
-/// Reads a file with read(2) up to a bound (``DescriptorIO/read(_:atMost:until:)``): Foundation's whole-file reads trap on an I/O error
-/// (FileHandle) or read without limit (`Data(contentsOf:)`), and an endless input
-/// (`/dev/zero`) must end in an error, not in memory exhaustion.
+/// Reads a file with read(2) up to a bound (`DescriptorIO.read(_:atMost:until:)`):
+/// Foundation's whole-file reads trap on an I/O error (FileHandle) or read without limit
+/// (`Data(contentsOf:)`), and an endless input (`/dev/zero`) must end in an error, not in
+/// memory exhaustion.
 enum BoundedFile {
     /// The file at `path`, which must hold at most `limit` bytes; an error that says why not.
     static func read(_ path: String, limit: Int) throws(ToolFailure) -> Data {
