@@ -16,6 +16,14 @@ package enum SystemCall {
         return retryingInterruptions { Glibc.read(descriptor, base, buffer.count) }
     }
 
+    /// One byte of `descriptor`, nil at its end or on a failed read: for readers that must
+    /// consume nothing past what they want (a line typed on a terminal).
+    package static func readByte(_ descriptor: Int32) -> UInt8? {
+        var byte: UInt8 = 0
+        guard case .success(1) = withUnsafeMutableBytes(of: &byte, { read(descriptor, into: $0) }) else { return nil }
+        return byte
+    }
+
     /// One write(2) of `buffer`: the count written, which may be less than all of it.
     package static func write(_ descriptor: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, SystemCallError> {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }

@@ -27,6 +27,12 @@ package enum DescriptorIO {
             .mapError { POSIXError(POSIXErrorCode(rawValue: $0.code) ?? .EIO) }
     }
 
+    /// One byte of `descriptor`, nil at its end or on a failed read: for a reader that must
+    /// consume nothing past the line it wants.
+    package static func readByte(_ descriptor: Int32) -> UInt8? {
+        SystemCall.readByte(descriptor)
+    }
+
     /// Gives each closed standard descriptor (0, 1, 2) to `/dev/null` and returns the ones
     /// that were closed; call first thing in `main`, before any file is opened. A closed
     /// one would be the number the next `open` returns, and a keychain's database would
