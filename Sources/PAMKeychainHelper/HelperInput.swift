@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,21 +29,18 @@ struct HelperInput {
 
     /// Reads standard input to its end and splits it into `count` passwords.
     static func read(count: Int) throws(Failure) -> HelperInput {
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        defer { wipe(&bytes) }
-        var length = 0
-        while true {
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(0, buffer.baseAddress! + length, buffer.count - length)
-            }
-            if read < 0 && errno == EINTR { continue }
-            if read < 0 { throw .unreadable(errno) }
-            if read == 0 { break }
-            length += read
-            if length > limit { throw .tooLong }
+        // One byte more than the limit tells an input past it.
+        var input: Data
+        switch SystemCall.read(STDIN_FILENO, atMost: limit + 1) {
+        case .failure(let error): throw .unreadable(error.code)
+        case .success(let read): input = read
         }
-        guard length > 0, bytes[length - 1] == 0 else { throw .malformed }
-        let parts = bytes[..<(length - 1)].split(separator: 0, omittingEmptySubsequences: false).map(Array.init)
+        var bytes = [UInt8](input)
+        input.resetBytes(in: 0..<input.count)
+        defer { wipe(&bytes) }
+        guard bytes.count <= limit else { throw .tooLong }
+        guard let last = bytes.last, last == 0 else { throw .malformed }
+        let parts = bytes.dropLast().split(separator: 0, omittingEmptySubsequences: false).map(Array.init)
         guard parts.count == count else {
             var parts = parts
             for index in parts.indices { wipe(&parts[index]) }

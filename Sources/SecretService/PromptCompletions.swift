@@ -39,18 +39,16 @@ final class PromptCompletions: Sendable {
     /// Hands over an outcome and wakes the bus loop; from any thread.
     func post(_ completion: Completion) {
         completed.withLock { $0.append(completion) }
-        var byte: UInt8 = 1
-        while write(writeEnd, &byte, 1) < 0 && errno == EINTR {}
+        // A full pipe (EAGAIN) already holds a wake-up, so a failure needs no retry.
+        _ = withUnsafeBytes(of: UInt8(1)) { SystemCall.write(writeEnd, from: $0) }
     }
 
     /// The outcomes handed over since the last call; on the bus thread, when woken.
     func take() -> [Completion] {
         var bytes = [UInt8](repeating: 0, count: 64)
-        while true {
-            let count = read(wakeDescriptor, &bytes, bytes.count)
-            if count > 0 || (count < 0 && errno == EINTR) { continue }
-            break
-        }
+        // Until the pipe is empty (EAGAIN: its read end does not block) or closed.
+        while case .success(let count) = bytes.withUnsafeMutableBytes({ SystemCall.read(wakeDescriptor, into: $0) }),
+              count > 0 {}
         return completed.withLock { list in
             defer { list.removeAll() }
             return list

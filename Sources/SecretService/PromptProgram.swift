@@ -63,13 +63,7 @@ final class PromptProgram: Sendable {
         guard input >= 0 else { return false }
         var bytes = line + [UInt8(ascii: "\n")]
         defer { bytes.zeroBytes() }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(input, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
+        if case .failure = SystemCall.writeAll(input, bytes) { return false }
         return true
     }
 
@@ -88,9 +82,8 @@ final class PromptProgram: Sendable {
                 guard buffer.count <= Self.lineLimit else { return nil }
                 var chunk = [UInt8](repeating: 0, count: 512)
                 defer { chunk.zeroBytes() }
-                let count = read(output, &chunk, chunk.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return nil }
+                let read = chunk.withUnsafeMutableBytes { SystemCall.read(output, into: $0) }
+                guard case .success(let count) = read, count > 0 else { return nil }
                 buffer += chunk[..<count]
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Security
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,70 +19,40 @@ package enum StandardStreams {
     /// into it. A closed standard input then reads as empty, and a closed standard output
     /// takes the answer nowhere.
     package static func occupyClosedDescriptors() {
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            guard fcntl(descriptor, F_GETFD) == -1, errno == EBADF else { continue }
-            // The lowest free number is this one, as the ones below it are open.
-            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
-            if opened >= 0, opened != descriptor {
-                dup2(opened, descriptor)
-                close(opened)
-            }
-        }
+        DescriptorIO.occupyClosedStandardDescriptors()
     }
 
     /// Standard input up to its end, or up to the moment `isComplete` says the bytes read so
     /// far hold a whole request (git's blank line), so that a caller that keeps the pipe open
     /// does not make the helper wait. More than `limit` bytes is an error.
     package static func readInput(limit: Int, isComplete: (Data) -> Bool = { _ in false }) throws(HelperFailure) -> Data {
-        var input = Data()
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                Glibc.read(STDIN_FILENO, buffer.baseAddress, buffer.count)
-            }
-            if count == 0 { break }
-            if count < 0 {
-                let error = errno
-                if error == EINTR { continue }
+        // One byte more than the limit tells an input past it.
+        let read = DescriptorIO.read(STDIN_FILENO, atMost: limit + 1) { filled in
+            // A view of the bytes read so far, not a copy that would outlive the zeroed buffer.
+            filled.baseAddress.map {
+                isComplete(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: filled.count, deallocator: .none))
+            } ?? false
+        }
+        switch read {
+        case .failure(let error):
+            throw HelperFailure("cannot read standard input: \(String(cString: strerror(error.code.rawValue)))")
+        case .success(var input):
+            guard input.count <= limit else {
                 input.resetBytes(in: 0..<input.count)
-                throw HelperFailure("cannot read standard input: \(String(cString: strerror(error)))")
-            }
-            input.append(contentsOf: chunk[0..<count])
-            if input.count > limit {
-                input.resetBytes(in: 0..<input.count)
-                chunk.withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) }
                 throw HelperFailure("the input is larger than \(limit / 1024) KiB, more than a credential request holds")
             }
-            if isComplete(input) { break }
+            return input
         }
-        chunk.withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) }
-        return input
     }
 
     /// Writes all of `bytes` to standard output; false when it could not (a closed pipe).
     @discardableResult
     package static func writeOutput(_ bytes: Data) -> Bool {
-        write(bytes, to: STDOUT_FILENO)
+        DescriptorIO.writeAll(bytes, to: STDOUT_FILENO) == nil
     }
 
     /// Writes a line to standard error.
     package static func writeError(_ line: String) {
-        _ = write(Data((line + "\n").utf8), to: STDERR_FILENO)
-    }
-
-    private static func write(_ bytes: Data, to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return true }
-            var written = 0
-            while written < buffer.count {
-                let result = Glibc.write(descriptor, base + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                written += result
-            }
-            return true
-        }
+        _ = DescriptorIO.writeAll(Data((line + "\n").utf8), to: STDERR_FILENO)
     }
 }

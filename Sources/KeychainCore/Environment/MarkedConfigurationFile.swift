@@ -46,16 +46,8 @@ package struct MarkedConfigurationFile: Sendable {
         guard fstat(descriptor, &information) == 0, information.st_mode & S_IFMT == S_IFREG else { return false }
         let expected = Array((marker + "\n").utf8)
         var start = [UInt8](repeating: 0, count: expected.count)
-        var count = 0
-        while count < start.count {
-            let read = start.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.read(descriptor, base + count, buffer.count - count)
-            }
-            if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { break }
-            count += read
-        }
+        // A failed read leaves the start short, which is not the marker.
+        let count = start.withUnsafeMutableBytes { SystemCall.fill($0, from: descriptor).count }
         return count == expected.count && start == expected
     }
 

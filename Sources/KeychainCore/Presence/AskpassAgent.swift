@@ -60,22 +60,19 @@ struct AskpassAgent {
         var length = 0
         var ended = false
         let output = SecretBytes(count: Self.maximumOutput) { buffer in
-            while length < buffer.count {
-                let count = read(descriptor, buffer.baseAddress! + length, buffer.count - length)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    ended = true
-                    break
-                }
-                let scanned = length
-                length += count
-                if let newline = buffer[scanned..<length].firstIndex(of: UInt8(ascii: "\n")) {
-                    // What follows the newline is not part of the answer.
-                    for index in newline..<length { buffer[index] = 0 }
-                    length = newline
-                    ended = true
-                    break
-                }
+            let read = SystemCall.fill(buffer, from: descriptor) { filled, added in
+                filled[added].contains(UInt8(ascii: "\n"))
+            }
+            length = read.count
+            if let newline = buffer[..<length].firstIndex(of: UInt8(ascii: "\n")) {
+                // What follows the newline is not part of the answer.
+                for index in newline..<length { buffer[index] = 0 }
+                length = newline
+                ended = true
+            } else {
+                // The end of its output, or a failed read, which ends it too; a full buffer
+                // without a newline is not an answer.
+                ended = read.failure != nil || length < buffer.count
             }
         }
         guard ended else {

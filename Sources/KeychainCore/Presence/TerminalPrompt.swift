@@ -39,13 +39,8 @@ final class TerminalPrompt {
         var bytes = text.utf8.map { byte -> UInt8 in
             byte < 0x20 && byte != UInt8(ascii: "\n") || byte == 0x7F ? UInt8(ascii: "?") : byte
         }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
+        // A terminal that takes no more (hung up) leaves nowhere to show the text.
+        _ = SystemCall.writeAll(descriptor, bytes)
         bytes.zeroize()
     }
 
@@ -88,9 +83,8 @@ final class TerminalPrompt {
         let typed = SecretBytes(count: Self.maximumAnswer + 1) { buffer in
             var key: UInt8 = 0
             while true {
-                let count = read(descriptor, &key, 1)
-                if count < 0 && errno == EINTR { continue }
-                guard count == 1, key != interrupt, key != endOfInput, key != quit else {
+                let read = withUnsafeMutableBytes(of: &key) { SystemCall.read(descriptor, into: $0) }
+                guard case .success(1) = read, key != interrupt, key != endOfInput, key != quit else {
                     outcome = .cancelled
                     break
                 }

@@ -77,21 +77,18 @@ package enum PrivateFile {
 
     /// Reads `fd` to its end with a POSIX read loop, refusing more than `limit` bytes.
     package static func readAll(_ fd: Int32, limit: Int, path: String, role: String) throws(KeychainError) -> Data {
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        // The file may be a key: the buffer is cleared once its bytes are copied out.
-        defer { bytes.zeroize() }
-        var count = 0
-        while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if got == 0 { break }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .notAvailable("cannot read the \(role) \(path): \(errnoText())")
+        // One byte more than the limit tells a file past it.
+        switch SystemCall.read(fd, atMost: limit + 1) {
+        case .failure(let error):
+            throw .notAvailable("cannot read the \(role) \(path): \(error)")
+        case .success(var bytes):
+            guard bytes.count <= limit else {
+                // The file may be a key.
+                bytes.zeroize()
+                throw .notAvailable("the \(role) \(path) is damaged: it is too large")
             }
-            count += got
+            return bytes
         }
-        guard count <= limit else { throw .notAvailable("the \(role) \(path) is damaged: it is too large") }
-        return Data(bytes[0..<count])
     }
 
     /// Creates the file at `path` holding `bytes`, 0600, atomically: it is written and
@@ -104,17 +101,15 @@ package enum PrivateFile {
         defer { unlink(temporary) }
         let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .notAvailable("cannot create the \(role) \(path): \(errnoText())") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
-        }
+        let written = SystemCall.writeAll(fd, bytes)
         let synced = fsync(fd)
+        let syncError = errnoText()
         close(fd)
-        guard written == bytes.count, synced == 0 else {
-            throw .notAvailable("cannot write the \(role) \(path): \(errnoText())")
+        if case .failure(let error) = written {
+            throw .notAvailable("cannot write the \(role) \(path): \(error)")
+        }
+        guard synced == 0 else {
+            throw .notAvailable("cannot write the \(role) \(path): \(syncError)")
         }
         if replacing {
             guard rename(temporary, path) == 0 else {

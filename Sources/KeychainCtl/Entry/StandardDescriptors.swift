@@ -1,3 +1,4 @@
+import Security
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,15 +19,6 @@ enum StandardDescriptors {
 
     /// Call first thing in `main`, on the main thread, before any file is opened.
     static func occupyClosedOnes() {
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            guard fcntl(descriptor, F_GETFD) == -1, errno == EBADF else { continue }
-            if descriptor == STDIN_FILENO { inputWasClosed = true }
-            // The lowest free number is this one, as the ones below it are open.
-            let opened = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
-            if opened >= 0, opened != descriptor {
-                dup2(opened, descriptor)
-                close(opened)
-            }
-        }
+        inputWasClosed = DescriptorIO.occupyClosedStandardDescriptors().contains(STDIN_FILENO)
     }
 }

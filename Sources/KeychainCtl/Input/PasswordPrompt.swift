@@ -58,20 +58,17 @@ enum PasswordPrompt {
     }
 
     private static func put(_ descriptor: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
-        _ = write(descriptor, &bytes, bytes.count)
+        // A terminal that takes no more (hung up) leaves nowhere to show the prompt.
+        _ = DescriptorIO.writeAll(Data(text.utf8), to: descriptor)
     }
 
     /// Reads up to a newline a byte at a time, so that nothing after the line is consumed.
     private static func readLine(from descriptor: Int32) -> Data? {
         var line = Data()
-        var byte: UInt8 = 0
-        while true {
-            let count = read(descriptor, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count == 1 else { return line.isEmpty ? nil : line }
+        while let byte = DescriptorIO.readByte(descriptor) {
             if byte == UInt8(ascii: "\n") { return line }
             line.append(byte)
         }
+        return line.isEmpty ? nil : line
     }
 }

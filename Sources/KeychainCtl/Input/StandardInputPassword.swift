@@ -54,7 +54,7 @@ struct StandardInputPassword: ParsableArguments {
 
     /// Standard input up to its end or `count` bytes, whichever comes first.
     private static func readInput(atMost count: Int) throws(ToolFailure) -> Data {
-        switch BoundedFile.read(STDIN_FILENO, atMost: count) {
+        switch DescriptorIO.read(STDIN_FILENO, atMost: count) {
         case .success(let data):
             return data
         case .failure(let error):

@@ -1,4 +1,5 @@
 import Foundation
+import Security
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,7 @@ enum ConsoleOutput {
     /// nowhere to say so: the line is dropped, and the exit status still tells.
     static func error(_ line: String) {
         fflush(nil)
-        _ = writeAll(Data((line + "\n").utf8), to: STDERR_FILENO)
+        _ = DescriptorIO.writeAll(Data((line + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// Bytes on standard output exactly as they are, after what was written before: a
@@ -25,26 +26,8 @@ enum ConsoleOutput {
     /// says why (a closed pipe, a full disk).
     static func writeBytes(_ data: Data) throws(ToolFailure) {
         fflush(nil)
-        if let code = writeAll(data, to: STDOUT_FILENO) {
+        if let code = DescriptorIO.writeAll(data, to: STDOUT_FILENO) {
             throw .other("cannot write to standard output: \(String(cString: strerror(code)))")
-        }
-    }
-
-    /// Writes every byte with write(2), again after an interruption or a partial write;
-    /// the errno of a failure, nil on success. FileHandle's write would trap on an error.
-    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
-        data.withUnsafeBytes { buffer -> Int32? in
-            guard let base = buffer.baseAddress else { return nil }
-            var written = 0
-            while written < buffer.count {
-                let result = Glibc.write(descriptor, base + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += result
-            }
-            return nil
         }
     }
 }
