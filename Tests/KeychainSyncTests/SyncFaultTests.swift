@@ -141,7 +141,7 @@ struct SyncFaultTests {
                                  uncertain: uncertain, writtenAfterRemoval: writtenAfterRemoval)
             print("sync convergence: PASS (\(operations) operations, seed \(seed), \(attacks.restores) restores from a backup, "
                   + "\(attacks.droppedRecords) records and \(attacks.droppedTombstones) tombstones dropped, "
-                  + "removal race at operation \(raceAt ?? 0): \(race.counterRemoved ? "fork reported by all three" : "attacker read its removal first; the other two converged"))")
+                  + "removal race at operation \(raceAt ?? 0): \(race.counterRemoved ? "fork reported by all three" : "the counter-removal was refused, its removal being known; the other two converged"))")
             return
         }
 

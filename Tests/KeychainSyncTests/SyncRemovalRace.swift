@@ -5,8 +5,9 @@ import TestSupport
 /// removes another with `keychainctl sync remove`; the removed member, as an attacker holding
 /// the database's owner role, deletes that roster and its key wraps with SQL, then removes the
 /// remover. It wins when it does so before its agent reads its removal (then the group has
-/// forked, and every member must say so); it loses when its agent read the removal first (then
-/// its own removal command is refused, and the two others go on as a group without it).
+/// forked, and every member must say so); it loses when its agent read the removal first, or
+/// the remover's agent sent the deleted roster again (healing a server that lost it): then its
+/// own removal command is refused, and the two others go on as a group without it.
 struct SyncRemovalRace {
     let remover: SyncMember
     let removed: SyncMember
