@@ -88,6 +88,42 @@ struct SyncForkTests {
         #expect(b.agentLogs.contains("forked at key epoch 3"))
     }
 
+    /// Requirement "a fork seen only in the server's rosters reaches the other history": a
+    /// removes c, the removal is deleted and c removes a while b is idle. a finds c's roster
+    /// where its own was, before anyone wrote under either; it tells the other history with a
+    /// record written under its own roster, so c and b (which takes c's roster, the only one
+    /// it sees) detect the fork too, and b applies nothing c wrote after its removal.
+    @Test func forkSeenOnlyInTheRostersReachesTheOtherHistory() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        for member in [a, b, c] { #expect(try member.run("sync", "run", "--once").status == 0) }
+
+        #expect(try a.run("sync", "remove", "c").status == 0)
+        try server.psql("DELETE FROM keychain_sync_key_wraps WHERE epoch = 3; DELETE FROM keychain_sync_rosters WHERE epoch = 3")
+        let counter = try c.run("sync", "remove", "a")
+        #expect(counter.status == 0, "\(counter.errors)")
+
+        let passA = try a.run("sync", "run", "--once")
+        #expect(passA.status != 0)
+        #expect(passA.errors.contains("told the other members of the sync group of the fork"), "\(passA.errors)")
+
+        try c.store(service: "from-c", account: "x", password: "written-by-c-after-its-removal")
+        for member in [c, b] {
+            let pass = try member.run("sync", "run", "--once")
+            #expect(pass.status != 0, "\(member.name)")
+            #expect(pass.errors.contains("the sync group has forked at key epoch 3"), "\(member.name): \(pass.errors)")
+            #expect(!pass.errors.contains("written-by"), "the log holds no secret")
+            let status = try member.run("sync", "status", "--offline").output
+            #expect(status.contains("FORK (detected "), "\(member.name): \(status)")
+        }
+        #expect(try b.password(service: "from-c", account: "x") == nil)
+        // The notice deleted nothing on a's side, and a stopped after sending it once.
+        let again = try a.run("sync", "run", "--once")
+        #expect(again.status != 0 && !again.errors.contains("told the other members"), "\(again.errors)")
+    }
+
     /// Requirement "a roster swapped at an epoch a member holds is detected": the server's
     /// roster of epoch 1 replaced by one a member of epoch 0 also signed stops both members;
     /// replaced by one nobody of the group signed, it is only rejected and sync goes on.

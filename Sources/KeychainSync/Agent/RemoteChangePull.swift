@@ -63,7 +63,7 @@ extension SyncSession {
                     guard sealed.group == configuration.group else { throw SyncRejection.wrongGroup(.record) }
                     // Every record, also one skipped below, is checked for the roster it names:
                     // one of another history stops the pull before this batch applies anything.
-                    if let fork = try sealed.fork(chain: chain) { throw try forked(fork, logger: logger) }
+                    if let fork = try sealed.fork(chain: chain) { throw try await reportFork(fork, server: server, logger: logger) }
                     if let version = known[sealed.itemID], version >= sealed.version {
                         if version == sealed.version, version.device == me {
                             // Its own record read back: keeps the digest of the server's copy,

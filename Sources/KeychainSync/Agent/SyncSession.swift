@@ -46,9 +46,13 @@ package struct SyncSession: Sendable {
     /// reading again only one that differs): one signed by a member of the epoch before that
     /// is not its own, or a next roster that does not follow its current one, is a fork
     /// (`.forked`, kept, and every later pass stops). A roster no member signed is only
-    /// rejected and logged. A member that detected a fork earlier stops here at once.
+    /// rejected and logged. A member that detected a fork earlier stops here at once (after
+    /// telling the other history, if it could not yet: ``sendForkNotice(server:logger:)``).
     package mutating func refreshMembership(server: SyncServer, logger: Logger) async throws(SyncFailure) {
-        try checkNotForked()
+        if let kept = try state.fork() {
+            await sendForkNotice(server: server, logger: logger)
+            throw .forked(kept.fork)
+        }
         let group = configuration.group
         let digests: [(epoch: Int64, digest: Data)]
         do {
@@ -70,7 +74,7 @@ package struct SyncSession: Sendable {
                     "epoch": "\(entry.epoch)", "reason": "\(SyncRejection.malformed(.roster))"])
                 continue
             }
-            if let fork = chain.fork(shownBy: other) { throw try forked(fork, logger: logger) }
+            if let fork = chain.fork(shownBy: other) { throw try await reportFork(fork, server: server, logger: logger) }
             if other.hash != ours.hash {
                 logger.warning("rejected a roster from the sync server", metadata: [
                     "epoch": "\(entry.epoch)", "reason": "differs from this member's and no member of the epoch before signed it"])
@@ -86,7 +90,7 @@ package struct SyncSession: Sendable {
             do {
                 let roster = try Roster(encoded: entry.roster)
                 guard Int64(bitPattern: roster.epoch) == entry.epoch else { throw SyncRejection.malformed(.roster) }
-                if let fork = chain.fork(shownBy: roster) { throw try forked(fork, logger: logger) }
+                if let fork = chain.fork(shownBy: roster) { throw try await reportFork(fork, server: server, logger: logger) }
                 try chain.append(roster)
                 try state.saveRoster(roster)
             } catch let rejection as SyncRejection {

@@ -175,6 +175,9 @@ package final class SyncState: Sendable {
         /// 1 once the copies of records known from before copies were kept were taken from the
         /// server.
         case copiesFilled
+        /// 1 once this member, having detected a fork, told the members of the other history
+        /// (``SyncSession/sendForkNotice(server:logger:)``).
+        case forkNoticeSent
     }
 
     package func integer(_ key: Key) throws(SyncFailure) -> Int64 {
