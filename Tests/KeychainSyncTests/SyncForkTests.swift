@@ -186,7 +186,8 @@ struct SyncForkTests {
         let record = try SealedRecord.seal(content: Data("unknown head".utf8), itemID: itemID, version: version,
                                            isTombstone: false, group: session.configuration.group, secrets: ahead,
                                            rosterHead: Data(repeating: 0x5A, count: 32), author: session.configuration.device)
-        let connection = try await SyncServer.connect(SyncServerAddress(parsing: server.tcpAddress()), logger: Self.logger)
+        let connection = try await SyncServer.connect(SyncServerAddress(parsing: server.tcpAddress()), logger: Self.logger,
+                                                      operationTimeout: SyncServerFixture.operationTimeout)
         do {
             _ = try await connection.append(session.configuration.group.bytes, records: [
                 (itemID: itemID, version: version.encoded, isTombstone: false, record: record.encoded),

@@ -64,7 +64,8 @@ struct SyncRemovalTests {
         #expect(try a.run("sync", "remove", "c").status == 0)
         try insertForgedRecord(by: c, service: "from-c", account: "x", secret: "forged-secret", server: server)
 
-        let connection = try await SyncServer.connect(SyncServerAddress(parsing: server.tcpAddress()), logger: Self.logger)
+        let connection = try await SyncServer.connect(SyncServerAddress(parsing: server.tcpAddress()), logger: Self.logger,
+                                                      operationTimeout: SyncServerFixture.operationTimeout)
         let report: SyncSession.PullReport
         do {
             report = try await session.pull(server: connection, logger: Self.logger)

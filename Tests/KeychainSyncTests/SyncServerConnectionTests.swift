@@ -61,7 +61,8 @@ struct SyncServerConnectionTests {
     @Test func stoppedServerIsUnreachableQuickly() async throws {
         try await PostgresTestServer.with { postgres in
             let address = postgres.tcpAddress()
-            let server = try await SyncServer.connect(SyncServerAddress(parsing: address), logger: Fixture.logger)
+            let server = try await SyncServer.connect(SyncServerAddress(parsing: address), logger: Fixture.logger,
+                                                      operationTimeout: Fixture.operationTimeout)
             try await server.migrate()
             try postgres.stop()
             for _ in 0..<2 {
@@ -242,7 +243,8 @@ struct SyncServerConnectionTests {
     /// close() ends changes() streams and later calls fail with `.closed`.
     @Test func closeEndsChangesAndLaterCalls() async throws {
         try await PostgresTestServer.with { postgres in
-            let server = try await SyncServer.connect(SyncServerAddress(parsing: postgres.tcpAddress()), logger: Fixture.logger)
+            let server = try await SyncServer.connect(SyncServerAddress(parsing: postgres.tcpAddress()), logger: Fixture.logger,
+                                                      operationTimeout: Fixture.operationTimeout)
             try await server.migrate()
             let group = Fixture.randomBytes(16)
             try await server.createGroup(group, genesis: Data([1]))

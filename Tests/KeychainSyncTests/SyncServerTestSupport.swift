@@ -9,11 +9,19 @@ import TestSupport
 enum SyncServerFixture {
     static let logger = Logger(label: "keychain-sync-tests")
 
+    /// How long a call of an in-process connection may wait. The test process runs its async
+    /// tests on as many threads as the machine has cores, beside tests that block them waiting
+    /// for child processes; on two loaded cores a reply can wait minutes for a thread, and the
+    /// agent's 30 s limit (meant for a server that stopped answering) then failed tests whose
+    /// server had answered. The tests of that limit set their own.
+    static let operationTimeout: Duration = .seconds(600)
+
     /// Connects to `address` and closes the connection after `body`, whatever happens.
     static func withServer<T: Sendable>(
         _ address: String, _ body: (SyncServer) async throws -> T
     ) async throws -> T {
-        let server = try await SyncServer.connect(SyncServerAddress(parsing: address), logger: logger)
+        let server = try await SyncServer.connect(SyncServerAddress(parsing: address), logger: logger,
+                                                  operationTimeout: operationTimeout)
         do {
             let result = try await body(server)
             await server.close()
