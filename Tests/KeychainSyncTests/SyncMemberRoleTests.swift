@@ -71,23 +71,6 @@ struct SyncMemberRoleTests {
     private func formGroupWithRoles(founder: SyncMember, at address: String, others: [(SyncMember, String)]) throws {
         let setup = try founder.run("sync", "setup", "--server", address, "--name", founder.name)
         guard setup.status == 0 else { throw SyncTestFailure("sync setup: \(setup.errors)") }
-        for (member, url) in others {
-            let log = member.home.appendingPathComponent("join.log")
-            let join = try member.start(["sync", "join", "--server", url, "--name", member.name, "--timeout", "60"], log: log)
-            var code: String?
-            try eventually(30, "sync join prints a code") {
-                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                if join.poll() != nil { throw SyncTestFailure("sync join ended early: \(text)") }
-                code = text.split(separator: "\n").first { $0.contains("sync approve ") }
-                    .flatMap { $0.split(separator: " ").last.map(String.init) }
-                return code != nil
-            }
-            let approve = try founder.run("sync", "approve", code ?? "")
-            guard approve.status == 0 else { throw SyncTestFailure("sync approve: \(approve.errors)") }
-            let ended = join.wait()
-            guard ended.status == 0 else {
-                throw SyncTestFailure("sync join: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-            }
-        }
+        for (member, url) in others { try admit(member, server: url, approver: founder) }
     }
 }
