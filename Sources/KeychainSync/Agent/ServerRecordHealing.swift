@@ -375,7 +375,10 @@ extension SyncSession {
         return sent
     }
 
-    /// The server's summary and this member's digest, compared.
+    /// The server's summary and this member's digest, compared. The marker of a difference
+    /// left unhealed also names this member's key epoch: a roster taken since can change the
+    /// verdict on the records it rejected (one naming a roster it did not hold yet may prove a
+    /// fork), so the difference is worked on again.
     private func summarize(server: SyncServer, cutoff: Data) async throws(SyncFailure) -> (
         server: ServerRecordSetSummary, matches: Bool, marker: String
     ) {
@@ -388,6 +391,6 @@ extension SyncSession {
         let mine = try state.latestVersions(tombstonesFrom: cutoff)
         let digest = RecordSetDigest.digest(mine)
         return (summary, Int64(mine.count) == summary.count && digest == summary.digest,
-                Hex.string(summary.digest) + ":" + Hex.string(digest))
+                Hex.string(summary.digest) + ":" + Hex.string(digest) + ":\(chain.current.epoch)")
     }
 }
