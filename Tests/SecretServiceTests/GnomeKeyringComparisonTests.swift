@@ -70,22 +70,24 @@ import TestSupport
         return seen
     }
 
-    @Test func setAliasOfDefaultAnswersAsGnomeKeyringDoes() throws {
+    /// What `observe` sees from GNOME Keyring, then from our provider, each on a bus of its own.
+    private func answers(_ observe: (PrivateSessionBus) throws -> [String]) throws -> (reference: [String], seen: [String]) {
         let reference: [String]
         do {
             let bus = try PrivateSessionBus()
             defer { bus.stop() }
             let gnome = try ProviderImportTests.GnomeKeyring(on: bus)
             defer { gnome.stop() }
-            reference = try observeSetAlias(bus)
+            reference = try observe(bus)
         }
-        let seen: [String]
-        do {
-            let bus = try PrivateSessionBus()
-            defer { bus.stop() }
-            try bus.startProvider()
-            seen = try observeSetAlias(bus)
-        }
+        let bus = try PrivateSessionBus()
+        defer { bus.stop() }
+        try bus.startProvider()
+        return (reference, try observe(bus))
+    }
+
+    @Test func setAliasOfDefaultAnswersAsGnomeKeyringDoes() throws {
+        let (reference, seen) = try answers(observeSetAlias)
         #expect(seen == reference)
         #expect(reference == [
             "SetAlias default \(Self.collections)nothere: Error org.freedesktop.Secret.Error.NoSuchObject",
@@ -96,21 +98,7 @@ import TestSupport
     }
 
     @Test func clientsSeeTheSameAsFromGnomeKeyring() throws {
-        let reference: [String]
-        do {
-            let bus = try PrivateSessionBus()
-            defer { bus.stop() }
-            let gnome = try ProviderImportTests.GnomeKeyring(on: bus)
-            defer { gnome.stop() }
-            reference = try observe(bus)
-        }
-        let seen: [String]
-        do {
-            let bus = try PrivateSessionBus()
-            defer { bus.stop() }
-            try bus.startProvider()
-            seen = try observe(bus)
-        }
+        let (reference, seen) = try answers(observe)
         #expect(seen == reference)
         // What GNOME Keyring answers, so that the comparison is not of two empty answers.
         #expect(reference.contains("ReadAlias session: o \"\(Self.collections)session\"\n"), "\(reference)")

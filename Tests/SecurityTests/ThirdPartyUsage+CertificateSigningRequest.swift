@@ -122,7 +122,7 @@ enum CertificateSigningRequestStyle {
 /// the request's self-signature, and reads its subject and key.
 @Suite("Third-party usage: CertificateSigningRequest")
 struct CertificateSigningRequestUsageTests {
-    // Rule (RFC 2986 §4.2, Apple's SecKeyCreateSignature): the request's signature over its
+    // Standard (RFC 2986, section 4.2; Apple's SecKeyCreateSignature): the request's signature over its
     // CertificationRequestInfo verifies under the public key it carries, which is the public
     // key the keychain stored; a changed signature does not verify.
     @Test("CertificateSigningRequest.swift: EC and RSA requests signed by SecKey pass `openssl req -verify`; a tampered one fails",

@@ -225,7 +225,7 @@ struct JOSESwiftUsageTests {
         return (privateKey, try SecKeyCalls.publicKey(privateKey), crypto)
     }
 
-    // Rule (RFC 7518 §3.3, Apple's SecKeyCreateSignature): RS256/RS512 are PKCS #1 v1.5
+    // Standard (RFC 7518, section 3.3; Apple's SecKeyCreateSignature): RS256/RS512 are PKCS #1 v1.5
     // signatures that any implementation verifies; a changed input fails with an error
     // (SecKeyVerifySignature sets one), and SecKeyIsAlgorithmSupported refuses signing with
     // a public key before any call.
@@ -253,7 +253,7 @@ struct JOSESwiftUsageTests {
         }
     }
 
-    // Rule (RFC 7518 §4.2-4.3, RFC 3447 §7): RSA1_5 and RSA-OAEP-256 wrap a content key that
+    // Standard (RFC 7518, sections 4.2 and 4.3; RFC 3447, section 7): RSA1_5 and RSA-OAEP-256 wrap a content key that
     // the other side unwraps; the limits come from SecKeyGetBlockSize (256 for RSA-2048).
     @Test("RSA.swift: RSA1_5 and RSA-OAEP-256 wrap keys that CryptoExtras/openssl unwrap and the reverse; SecKeyGetBlockSize limits")
     func rsaKeyWrapping() throws {
@@ -308,7 +308,7 @@ struct JOSESwiftUsageTests {
         #expect(throws: JOSESwiftStyleError.notAPublicKey) { try privateKey.publicKeyBytes() }
     }
 
-    // Rule (RFC 7518 §3.4, Apple's kSecPaddingSigRaw): ES256 is r ‖ s, 64 bytes, over the
+    // Standard (RFC 7518, section 3.4; Apple's kSecPaddingSigRaw): ES256 is r ‖ s, 64 bytes, over the
     // SHA-256 digest; swift-crypto verifies ours and ours verifies swift-crypto's.
     @Test("EC.swift: SecKeyRawSign .sigRaw gives r ‖ s that swift-crypto verifies, and SecKeyRawVerify takes swift-crypto's")
     func ecRawSignatures() throws {
@@ -325,7 +325,7 @@ struct JOSESwiftUsageTests {
         #expect(throws: JOSESwiftStyleError.self) { try JOSESwiftEC.verify(Self.message, against: changed, with: publicKey) }
     }
 
-    // Rule (RFC 7518 §4.6, Apple's ecdhKeyExchangeStandard): ECDH-ES's Z is the raw shared
+    // Standard (RFC 7518, section 4.6; Apple's ecdhKeyExchangeStandard): ECDH-ES's Z is the raw shared
     // x-coordinate, the same on both sides and as swift-crypto's.
     @Test("ECDHKeyAgreement.swift: ecdhKeyExchangeStandard with empty parameters equals swift-crypto's shared secret")
     func ecdhDeriveBits() throws {

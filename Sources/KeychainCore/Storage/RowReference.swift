@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The row id finds the row through the table's own key, with no index to maintain; the
 /// nonce, stored in the row, makes a reference to a deleted item fail to resolve a later
-/// item that reuses its id. Layout (RFC 9562 §5.8): the id's bits 59–12 in bytes 0–5, the
+/// item that reuses its id. Layout (RFC 9562, section 5.8): the id's bits 59–12 in bytes 0–5, the
 /// version 8 and the id's bits 11–8 in byte 6, its bits 7–0 in byte 7; bytes 8–15 are the
 /// nonce, whose first byte carries the variant bits.
 enum RowReference {

@@ -218,7 +218,8 @@ extension SyncSession {
             report.rolledBack = true
             newCursor = latest.maxSequence
         }
-        let mine = try state.latestVersions(tombstonesFrom: cutoff)
+        // What this member knows, as the last comparison read it (nothing applied since).
+        let mine = summary.mine
         var onServer: [Data: ServerLatestRecord] = [:]
         onServer.reserveCapacity(latest.records.count)
         for record in latest.records { onServer[record.itemID] = record }
@@ -380,7 +381,7 @@ extension SyncSession {
     /// verdict on the records it rejected (one naming a roster it did not hold yet may prove a
     /// fork), so the difference is worked on again.
     private func summarize(server: SyncServer, cutoff: Data) async throws(SyncFailure) -> (
-        server: ServerRecordSetSummary, matches: Bool, marker: String
+        server: ServerRecordSetSummary, matches: Bool, marker: String, mine: [(itemID: Data, version: Data)]
     ) {
         let summary: ServerRecordSetSummary
         do {
@@ -391,6 +392,6 @@ extension SyncSession {
         let mine = try state.latestVersions(tombstonesFrom: cutoff)
         let digest = RecordSetDigest.digest(mine)
         return (summary, Int64(mine.count) == summary.count && digest == summary.digest,
-                Hex.string(summary.digest) + ":" + Hex.string(digest) + ":\(chain.current.epoch)")
+                Hex.string(summary.digest) + ":" + Hex.string(digest) + ":\(chain.current.epoch)", mine)
     }
 }

@@ -13,7 +13,7 @@ enum KeyDerivationDigest: Sendable, CaseIterable {
 
     /// `byteCount` bytes derived from an ECDH shared secret `Z`: the concatenation of
     /// Hash(Z ‖ counter ‖ sharedInfo) for the 32-bit big-endian counter 1, 2, …, cut to length
-    /// (ANSI X9.63, SEC 1 §3.6.1).
+    /// (ANSI X9.63, SEC 1, section 3.6.1).
     func derive(from secret: SharedSecret, sharedInfo: Data, byteCount: Int) throws(KeyFailure) -> SymmetricKey {
         guard (1...Self.maximumByteCount).contains(byteCount) else {
             throw KeyFailure(.param, "the requested size (\(byteCount) bytes) is not between 1 and \(Self.maximumByteCount)")
