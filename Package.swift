@@ -1,6 +1,12 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The programs' own dependencies (the PostgreSQL client with the NIO stack under it, and the
+// argument parser) are needed only with the trait `Tools`, which is on by default. A package
+// that uses only the libraries depends on this one with `traits: []` and resolves and builds
+// none of them.
+let tools = TargetDependencyCondition.when(traits: ["Tools"])
+
 let package = Package(
     name: "swift-keychain",
     // The Apple platforms the Keychain product builds for, against the system's Security
@@ -50,6 +56,14 @@ let package = Package(
         // What the PAM module pam_keychain.so (target PAMKeychain) runs as the user to unlock,
         // change the password of and lock the login keychain.
         .executable(name: "keychain-pam-helper", targets: ["PAMKeychainHelper"]),
+    ],
+    traits: [
+        .trait(
+            name: "Tools",
+            description: "The programs (keychainctl, sync, the Secret Service provider, benchmarks, fuzzers): "
+                + "the argument parser and the PostgreSQL client with NIO"
+        ),
+        .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -142,7 +156,7 @@ let package = Package(
             name: "KeychainCtlCommands",
             dependencies: [
                 "Security",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 // To choose what the library's log lines show on standard error.
                 .product(name: "Logging", package: "swift-log"),
                 // PEM files (certificates and keys) and certificate fingerprints.
@@ -225,7 +239,7 @@ let package = Package(
                 // The agent's batch size, which the same-table anchors use too.
                 "KeychainSync",
                 // To follow a push on the server as it happens, and read back what it stored.
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/SyncBenchmark"
@@ -275,7 +289,7 @@ let package = Package(
                 "SecItemFuzzing",
                 // The scratch folder, removed at exit with the keychains' unlocks.
                 "TestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 // To seal archive payloads under a fixed key, derived independently of the reader.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -509,7 +523,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 // The sync server's client (see the package's dependency line).
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: tools),
                 // The agent's own state file beside the keychain.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
