@@ -110,7 +110,7 @@ final class BenchmarkMember {
     /// member's machine secret.
     func store() throws -> KeychainStore {
         if let opened { return opened }
-        let store = try KeychainStore.open(files())
+        let store = try KeychainStore.shared(files(), create: false)
         opened = store
         return store
     }

@@ -19,19 +19,7 @@ public final class SecKeychain: Sendable, Hashable, CustomStringConvertible {
     /// bare name (`work`, `work.keychain`, `work.keychain-db`) is in `directory`; a path
     /// names the database file itself.
     public convenience init(path: String, directory: URL = KeychainEnvironment.current.directory) {
-        var name = (path as NSString).lastPathComponent
-        for suffix in [".keychain-db", ".keychain"] where name.hasSuffix(suffix) && name.count > suffix.count {
-            name.removeLast(suffix.count)
-            break
-        }
-        let folder: URL
-        if path.contains("/") {
-            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-            folder = URL(fileURLWithPath: absolute).deletingLastPathComponent().standardizedFileURL
-        } else {
-            folder = directory
-        }
-        self.init(files: KeychainFiles(directory: folder, name: name))
+        self.init(files: KeychainFiles(path: path, directory: directory))
     }
 
     /// The default keychain of the current ``KeychainEnvironment``, as

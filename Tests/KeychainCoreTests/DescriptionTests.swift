@@ -42,7 +42,7 @@ import TestSupport
     @Test func storedItemsAreNotShown() throws {
         let folder = TestScratch.folder("description")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try KeychainStore.open(KeychainFiles(directory: folder, name: "login"))
+        let store = try KeychainStore.shared(KeychainFiles(directory: folder, name: "login"))
         let caller = CallerIdentity(accessGroups: ["proof.descriptions"])
         let added = try store.add(NewItem(itemClass: .genericPassword, attributes: Self.attributes, data: Data(Self.secret.utf8)),
                                   by: caller, returning: [.data, .attributes])

@@ -134,7 +134,7 @@ struct SyncForkTests {
         try formGroup(server: server.tcpAddress(), founder: a, others: [b])
         for member in [a, b] { #expect(try member.run("sync", "run", "--once").status == 0) }
 
-        let store = try KeychainStore.open(a.files)
+        let store = try KeychainStore.shared(a.files, create: false)
         let session = try SyncSession.load(files: a.files, store: store)
         let genesis = try #require(session.chain.roster(epoch: 0))
         let other = try genesis.adding(DeviceIdentity.generate(name: "intruder").publicIdentity,
@@ -176,7 +176,7 @@ struct SyncForkTests {
         for member in [a, b] { #expect(try member.run("sync", "run", "--once").status == 0) }
         try a.startAgent()
 
-        let store = try KeychainStore.open(b.files)
+        let store = try KeychainStore.shared(b.files, create: false)
         let session = try SyncSession.load(files: b.files, store: store)
         var ahead = try #require(session.configuration.secrets)
         _ = ahead.advanceKeepingKey()

@@ -56,7 +56,7 @@ struct SyncRemovalTests {
         #expect(try b.password(service: "from-c", account: "x") == "real-secret-of-c")
 
         // b's session as it stands before the removal: c is a member in its chain.
-        let store = try KeychainStore.open(b.files)
+        let store = try KeychainStore.shared(b.files, create: false)
         var session = try SyncSession.load(files: b.files, store: store)
         #expect(session.chain.current.member(try c.deviceID()) != nil)
         let epochBefore = session.chain.current.epoch
@@ -91,7 +91,7 @@ struct SyncRemovalTests {
         for member in [a, b, c] { #expect(try member.run("sync", "run", "--once").status == 0) }
 
         let attempts = Counter()
-        let store = try KeychainStore.open(a.files)
+        let store = try KeychainStore.shared(a.files, create: false)
         let membership = SyncMembership(files: a.files, store: store, logger: Self.logger) {
             // Only before the first attempt: c writes and sends a record.
             guard attempts.increment() == 1 else { return }
@@ -159,7 +159,7 @@ struct SyncRemovalTests {
                                     server: PostgresTestServer) throws {
         // The removed device changes its own copy, then seals that row as a record.
         try member.store(service: service, account: account, password: secret, update: true)
-        let store = try KeychainStore.open(member.files)
+        let store = try KeychainStore.shared(member.files, create: false)
         let session = try SyncSession.load(files: member.files, store: store)
         let secrets = try #require(session.configuration.secrets)
         let entry = try #require(try store.syncLog(after: session.state.integer(.logPushed), limit: 100).last)
@@ -192,7 +192,7 @@ extension SyncMember {
 
     /// This member's device id, from its sync configuration.
     func deviceID() throws -> DeviceID {
-        let store = try KeychainStore.open(files)
+        let store = try KeychainStore.shared(files, create: false)
         return try SyncSession.load(files: files, store: store).me
     }
 }

@@ -168,6 +168,41 @@ import TestSupport
         #expect(keychain.run { SecKeychainCopySettings(work, &bad) } == errSecParam)
     }
 
+    /// A keychain folder reached through a link (a home folder that is a link, say), while
+    /// SecKeychainCreate was given the real path: the process keeps one connection to the
+    /// keychain, so it keeps SQLite's lock on it, which other processes rely on to know the
+    /// keychain is in use (see DatabaseLockProbe).
+    @Test("SecKeychainCreate, then SecItem calls through other paths to the keychain, use one connection")
+    func oneConnectionWhateverThePath() throws {
+        let real = keychain.directory
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let linked = real.deletingLastPathComponent().appendingPathComponent("linked")
+        try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: real)
+        let database = real.appendingPathComponent("work.keychain-db").path
+
+        var created: SecKeychain?
+        #expect(SecKeychainCreate(database, 0, nil, false, nil, &created) == errSecSuccess)
+        try #require(try DatabaseLockProbe.isHeld(database), "the created keychain's connection holds its lock")
+
+        // The default keychain of an environment that names the folder through the link.
+        let throughLink = KeychainEnvironment(directory: linked, keychainName: "work", accessGroups: ["com.example.app"])
+        #expect(KeychainEnvironment.withValue(throughLink) {
+            SecItemAdd(genericPassword(account: "linked").with([kSecValueData as String: Data("a".utf8)]) as CFDictionary, nil)
+        } == errSecSuccess)
+        // A path through `..`, relative to the working folder.
+        let depth = FileManager.default.currentDirectoryPath.split(separator: "/").count
+        let relative = String(repeating: "../", count: depth) + linked.path.dropFirst() + "/../linked/work.keychain-db"
+        var opened: SecKeychain?
+        #expect(SecKeychainOpen(relative, &opened) == errSecSuccess)
+        #expect(keychain.add(item(try #require(opened), "relative")) == errSecSuccess)
+
+        #expect(try DatabaseLockProbe.isHeld(database), "no second connection dropped the process's lock")
+        let all: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecUseKeychain as String: try #require(created),
+                                  kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true]
+        #expect((keychain.copyMatching(all).result as? [[String: Any]])?.count == 2)
+    }
+
     @Test("SecKeychainLockAll locks every keychain of the folder")
     func lockAll() throws {
         let one = try create("one", password: password), two = try create("two", password: nil)

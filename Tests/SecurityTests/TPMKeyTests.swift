@@ -62,7 +62,7 @@ struct TPMKeyTests {
     /// The decrypted data of the private key item tagged `tag`, read through the core as the
     /// library stores it.
     private static func storedData(_ tag: String, _ keychain: PrivateKeychain) throws -> Data {
-        let store = try KeychainStore.open(KeychainFiles(directory: keychain.directory, name: "login"))
+        let store = try KeychainStore.shared(KeychainFiles(directory: keychain.directory, name: "login"), create: false)
         let found = try store.find(ItemQuery(itemClass: .key, attributes: ["atag": .data(Data(tag.utf8)), "kcls": .number(1)],
                                              returning: [.data]),
                                    by: CallerIdentity(accessGroups: [accessGroup]))

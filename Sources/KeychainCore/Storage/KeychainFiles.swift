@@ -22,6 +22,30 @@ package struct KeychainFiles: Sendable, Hashable {
         self.machineSecret = machineSecret ?? MachineSecret.processDefaultLocation
     }
 
+    /// The keychain a path names, as `SecKeychainCreate`, `SecKeychainOpen`, keychainctl and
+    /// the sync commands take one: a bare name (`work`, `work.keychain`, `work.keychain-db`)
+    /// is in `directory`; a path (anything with a `/`) names the database file itself, from
+    /// the working folder when it is relative, with `.` and `..` taken out of it.
+    ///
+    /// Every program of the package turns a path into files here, so that a keychain named
+    /// the same way is shown the same way everywhere. Which store a process uses for it does
+    /// not depend on the spelling (see ``KeychainStore/shared(_:create:)``).
+    package init(path: String, directory: URL) {
+        var name = (path as NSString).lastPathComponent
+        for suffix in [".keychain-db", ".keychain"] where name.hasSuffix(suffix) && name.count > suffix.count {
+            name.removeLast(suffix.count)
+            break
+        }
+        let folder: URL
+        if path.contains("/") {
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            folder = URL(fileURLWithPath: absolute).deletingLastPathComponent().standardizedFileURL
+        } else {
+            folder = directory
+        }
+        self.init(directory: folder, name: name)
+    }
+
     /// `$XDG_DATA_HOME/keychains`, or `~/.local/share/keychains` when it is unset.
     package static func defaultDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment

@@ -6,59 +6,6 @@ import GRDB
 /// `SecKeychainUnlock`, `SecKeychainLock`, `SecKeychainChangePassword` and the settings
 /// calls do, in typed form.
 extension KeychainStore {
-    /// Creates a keychain, with a password or without (nil or empty), and leaves it
-    /// unlocked. errSecDuplicateKeychain when one exists under that name, also when another
-    /// process creates it at the same moment: of racing creates, exactly one succeeds.
-    ///
-    /// The keybag, the password's parameters and the settings are written in one
-    /// transaction, so the keys a password protects never reach a file wrapped otherwise.
-    ///
-    /// - Parameter kdf: the password's scrypt parameters; the default costs about 170 ms a
-    ///   guess here. Tests may pass ``PasswordKDF/fastForTesting()``.
-    package static func create(_ files: KeychainFiles, password: Data?, kdf: PasswordKDF = .standard(),
-                              settings: KeychainSettings = .default) throws(KeychainError) -> KeychainStore {
-        _ = closesAtExit
-        return try openStores.withLock { (stores) throws(KeychainError) -> KeychainStore in
-            if stores[files] != nil { throw .duplicateKeychain }
-            let store = try open(files, creating: KeychainCreation(password: password, kdf: kdf, settings: settings))
-            stores[files] = store
-            return store
-        }
-    }
-
-    /// Deletes a keychain's files and forgets its unlocks. errSecNoSuchKeychain when there is
-    /// none. Processes that have it open keep writing to the deleted files until they exit.
-    ///
-    /// A keychain whose device key is sealed to a TPM that cannot unseal it here (another
-    /// machine's, or this one's before it was cleared) opens nothing, yet its files are
-    /// deleted when asked: nothing of it was unlocked this boot to forget.
-    package static func delete(_ files: KeychainFiles) throws(KeychainError) {
-        try openStores.withLock { (stores) throws(KeychainError) in
-            guard exists(files) else { throw .noSuchKeychain }
-            var store = stores.removeValue(forKey: files)
-            if store == nil {
-                do throws(KeychainError) {
-                    store = try open(files)
-                } catch {
-                    guard (try? DeviceKeyFile.protection(files)) == .tpm else { throw error }
-                    keychainLogger.notice("the keychain's sealed device key does not unseal here; its files are deleted unopened",
-                                          metadata: ["path": "\(files.database.path)", "reason": "\(error)"])
-                }
-            }
-            if let store {
-                store.classKeys.forgetSinceBoot()
-                store.classKeys.removeSharedCount()
-                store.close()
-            }
-            for suffix in ["", "-wal", "-shm"] {
-                unlink(files.database.path + suffix)
-            }
-            DeviceKeyFile.forgetUnsealedKey(files)
-            unlink(files.deviceKey.path)
-            unlink(files.openLock.path)
-        }
-    }
-
     /// Whether class A is open: the keychain is unlocked.
     package var isUnlocked: Bool { classKeys.isUnlocked }
 

@@ -67,7 +67,11 @@ package final class KeychainStore: Sendable {
     ///
     /// With `creating`, the keychain must not exist yet (else errSecDuplicateKeychain): of
     /// several processes creating it at once, exactly one does.
-    package static func open(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
+    ///
+    /// A new connection every time: programs obtain stores through ``shared(_:create:)``,
+    /// which opens each database once per process. Tests open a second one to play
+    /// another process.
+    static func open(_ files: KeychainFiles) throws(KeychainError) -> KeychainStore {
         try open(files, creating: nil)
     }
 

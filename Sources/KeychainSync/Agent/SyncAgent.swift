@@ -13,11 +13,14 @@ import Glibc
 /// log in their own transaction.
 package final class SyncAgent: Sendable {
     package let files: KeychainFiles
+    /// The process's store of the keychain (see ``SyncKeychain/open(databasePath:)``).
+    let store: KeychainStore
     let logger: Logger
     let interval: Duration
 
-    package init(files: KeychainFiles, logger: Logger, interval: Duration = .seconds(30)) {
+    package init(files: KeychainFiles, store: KeychainStore, logger: Logger, interval: Duration = .seconds(30)) {
         self.files = files
+        self.store = store
         self.logger = logger
         self.interval = interval
     }
@@ -33,7 +36,7 @@ package final class SyncAgent: Sendable {
     /// One pass: membership, then the local changes out, then the other members' in (again
     /// out when a local change came in between), then the check that the server still holds
     /// everything (healed when it does not: a restored backup, dropped rows).
-    package func pass(store: KeychainStore, server: SyncServer) async throws(SyncFailure) -> PassReport {
+    package func pass(server: SyncServer) async throws(SyncFailure) -> PassReport {
         var session = try SyncSession.load(files: files, store: store)
         try await session.refreshMembership(server: server, logger: logger)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -67,13 +70,6 @@ package final class SyncAgent: Sendable {
                          + "\(files.directory.appendingPathComponent("\(files.name).\(SyncLockFile.Kind.agent.rawValue)").path))")
         }
         defer { withExtendedLifetime(lock) {} }
-        let store: KeychainStore
-        do {
-            // The process's one store of the keychain (see SyncKeychain.open).
-            store = try KeychainStore.shared(files, create: false)
-        } catch {
-            throw .keychain(error)
-        }
         let session = try SyncSession.load(files: files, store: store)
         let address: SyncServerAddress
         do {
@@ -126,7 +122,7 @@ package final class SyncAgent: Sendable {
                 guard let server else { continue }
                 // A removal run beside this agent (sync remove, leave) passes too: one at a time.
                 let passing = try await SyncLockFile.wait(for: .pass, files: files)
-                let report = try await pass(store: store, server: server)
+                let report = try await pass(server: server)
                 withExtendedLifetime(passing) {}
                 if report.sent > 0 || report.pull.applied > 0 || report.pull.rejected > 0 {
                     logger.info("synced", metadata: ["sent": "\(report.sent)", "applied": "\(report.pull.applied)",

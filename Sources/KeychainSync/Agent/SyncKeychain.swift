@@ -8,15 +8,10 @@ package struct SyncKeychain: Sendable {
     let files: KeychainFiles
     let store: KeychainStore
 
-    /// Opens the keychain whose database is `databasePath` (`<folder>/<name>.keychain-db`).
+    /// Opens the keychain whose database is `databasePath` (`<folder>/<name>.keychain-db`):
+    /// the process's one store of it, which keychainctl opened first.
     package static func open(databasePath: String) throws(SyncFailure) -> SyncKeychain {
-        let database = URL(fileURLWithPath: databasePath)
-        var name = database.lastPathComponent
-        if name.hasSuffix(".keychain-db") { name.removeLast(".keychain-db".count) }
-        // The folder as SecKeychain(path:) names it, so that the process's shared store of
-        // the keychain (which keychainctl opened first) is the one used: one connection per
-        // database in a process (a second open would drop the first one's POSIX locks).
-        let files = KeychainFiles(directory: database.deletingLastPathComponent().standardizedFileURL, name: name)
+        let files = KeychainFiles(path: databasePath, directory: KeychainFiles.defaultDirectory())
         do {
             return SyncKeychain(files: files, store: try KeychainStore.shared(files, create: false))
         } catch {
@@ -29,7 +24,7 @@ package struct SyncKeychain: Sendable {
     }
 
     package func agent(logger: Logger, interval: Duration) -> SyncAgent {
-        SyncAgent(files: files, logger: logger, interval: interval)
+        SyncAgent(files: files, store: store, logger: logger, interval: interval)
     }
 
     package func status(askServer: Bool, logger: Logger) async throws(SyncFailure) -> SyncStatus {

@@ -272,7 +272,7 @@ package struct SyncMembership: Sendable {
     private func rotate(removing target: DeviceID, session: inout SyncSession,
                         server: SyncServer) async throws(SyncFailure) {
         for _ in 0..<Self.removalAttempts {
-            let pass = try await SyncAgent(files: files, logger: logger).pass(store: store, server: server)
+            let pass = try await SyncAgent(files: files, store: store, logger: logger).pass(server: server)
             guard !pass.pull.stopped else {
                 throw .usage("this member could not read every record of the group (is the keychain locked?); unlock it and run the command again")
             }
