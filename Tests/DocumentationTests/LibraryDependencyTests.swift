@@ -26,6 +26,7 @@ struct LibraryDependencyTests {
         let lines = try readmeManifest().split(separator: "\n").filter { !$0.hasPrefix("// Package.swift") }
         let address = #/\.package\(url: "[^"]*", branch: "[^"]*"/#
         let folder = TestScratch.folder("dependent")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Swift names a path dependency after its folder: a link keeps the package's name.
         try FileManager.default.createSymbolicLink(
             at: folder.appendingPathComponent("swift-keychain"), withDestinationURL: DocumentationSampleTests.root)
