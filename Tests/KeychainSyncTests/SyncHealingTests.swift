@@ -61,6 +61,38 @@ struct SyncHealingTests {
         try expectHolds(late, expected)
     }
 
+    /// Requirement "a membership change the server lost comes back with its keys": a removes
+    /// c (a new roster and a new group key, wrapped to a and b), then writes under the new key;
+    /// the server is restored from a backup taken before the removal, before b read any of it.
+    /// a sends the roster again, and with it the new key wrapped again to each remaining
+    /// member: b takes both and reads what a wrote. Without the wraps, b held the new roster
+    /// but not its key, and waited for ever on a's record.
+    @Test func lostRemovalIsSentAgainWithItsKeyWraps() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try pass(a, b, c)
+        let backup = try server.dump()
+        #expect(try a.run("sync", "remove", "c").status == 0)
+        try a.store(service: "after-removal", account: "x", password: "under-the-new-key")
+        try pass(a)
+
+        try server.restore(backup)
+        #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "2\n")
+        try pass(a)
+        #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "3\n")
+        // Wrapped again to the members of the removal's roster only: never to c.
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps WHERE epoch = 3") == "2\n")
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps WHERE epoch = 3 AND device = '\\x\(try c.deviceID().hex)'") == "0\n")
+        try pass(b)
+        try expectHolds(b, ["after-removal": "under-the-new-key"])
+        #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: 3"))
+        let passC = try c.run("sync", "run", "--once")
+        #expect(passC.status != 0 && passC.errors.contains("removed from its sync group"), "\(passC.errors)")
+        #expect(try c.password(service: "after-removal", account: "x") == nil)
+    }
+
     /// Requirement "a dropped tombstone is detected and healed": a deletes an item, and its
     /// tombstone is deleted from the server before b read it. On the old code b kept the item
     /// for ever; now a sends the tombstone again and b deletes it. Further passes change
