@@ -93,6 +93,36 @@ struct SyncHealingTests {
         #expect(try c.password(service: "after-removal", account: "x") == nil)
     }
 
+    /// Requirement "a member approved just before a restore gets the group's keys": late asks
+    /// to join without waiting (its first pass finishes the join) and a approves it; then the
+    /// server is restored from a backup taken before the request, losing the approval and the
+    /// key wraps before late read them. a's next pass sends the approval again with the
+    /// group's keys wrapped again to each member: late's first pass makes it a member that
+    /// reads and writes. Without the wraps, late held the roster that lists it and no key.
+    @Test func approvalLostBeforeTheJoinerReadItIsSentAgainWithItsKeys() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, late) = (try SyncMember("a"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [])
+        try a.store(service: "from-a", account: "x", password: "a-secret")
+        try pass(a)
+        let backup = try server.dump()
+        let join = try late.run("sync", "join", "--server", server.tcpAddress(), "--name", "late", "--timeout", "0")
+        #expect(join.status == 0, "\(join.errors)")
+        let code = (join.output + "\n" + join.errors).split(separator: "\n").first { $0.contains("sync approve ") }
+            .flatMap { $0.split(separator: " ").last.map(String.init) }
+        let approve = try a.run("sync", "approve", try #require(code))
+        #expect(approve.status == 0, "\(approve.errors)")
+
+        try server.restore(backup)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps") == "0\n")
+        try pass(a, late)
+        try expectHolds(late, ["from-a": "a-secret"])
+        try late.store(service: "from-late", account: "x", password: "late-secret")
+        try pass(late, a)
+        try expectHolds(a, ["from-late": "late-secret"])
+    }
+
     /// Requirement "a dropped tombstone is detected and healed": a deletes an item, and its
     /// tombstone is deleted from the server before b read it. On the old code b kept the item
     /// for ever; now a sends the tombstone again and b deletes it. Further passes change
