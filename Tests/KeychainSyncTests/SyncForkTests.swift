@@ -124,6 +124,50 @@ struct SyncForkTests {
         #expect(again.status != 0 && !again.errors.contains("told the other members"), "\(again.errors)")
     }
 
+    /// Requirement "a fork stays visible after the server is restored from a backup": a
+    /// removes c, the removal is deleted and c removes a; a and c detect the fork, tell of it
+    /// and stop. Then the server is restored from a backup taken before the removal: no roster
+    /// of that epoch, no notice, and b idle all along. Each time a and c start again (as
+    /// systemd restarts a failed agent), they put their sides back: c first, so b takes c's
+    /// roster; then a, whose notice b reads as the other history. b reports the fork and
+    /// never applies what c wrote after its removal. Before, the two stopped members sent
+    /// nothing again, and b went on in silence.
+    @Test func forkStaysVisibleAfterARestoredBackup() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        for member in [a, b, c] { #expect(try member.run("sync", "run", "--once").status == 0) }
+        let backup = try server.dump()
+
+        #expect(try a.run("sync", "remove", "c").status == 0)
+        try server.psql("DELETE FROM keychain_sync_key_wraps WHERE epoch = 3; DELETE FROM keychain_sync_rosters WHERE epoch = 3")
+        #expect(try c.run("sync", "remove", "a").status == 0)
+        try c.store(service: "from-c", account: "x", password: "written-by-c-after-its-removal")
+        for member in [a, c] {
+            let pass = try member.run("sync", "run", "--once")
+            #expect(pass.status != 0 && pass.errors.contains("forked at key epoch 3"), "\(member.name): \(pass.errors)")
+        }
+
+        try server.restore(backup)
+        #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "2\n")
+        #expect(try c.run("sync", "run", "--once").status != 0)
+        // b sees c's history alone so far: its roster and its notice, which prove nothing.
+        _ = try b.run("sync", "run", "--once")
+        #expect(try a.run("sync", "run", "--once").status != 0)
+        let passB = try b.run("sync", "run", "--once")
+        #expect(passB.status != 0)
+        #expect(passB.errors.contains("the sync group has forked at key epoch 3"), "\(passB.errors)")
+        let status = try b.run("sync", "status", "--offline").output
+        #expect(status.contains("FORK (detected "), "\(status)")
+        #expect(try b.password(service: "from-c", account: "x") == nil)
+        // The stopped members keep stopping, and say they told the others once only.
+        for member in [a, c] {
+            let again = try member.run("sync", "run", "--once")
+            #expect(again.status != 0 && !again.errors.contains("told the other members"), "\(member.name): \(again.errors)")
+        }
+    }
+
     /// Requirement "a roster swapped at an epoch a member holds is detected": the server's
     /// roster of epoch 1 replaced by one a member of epoch 0 also signed stops both members;
     /// replaced by one nobody of the group signed, it is only rejected and sync goes on.

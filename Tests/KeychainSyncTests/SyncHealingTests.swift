@@ -61,6 +61,68 @@ struct SyncHealingTests {
         try expectHolds(late, expected)
     }
 
+    /// Requirement "a membership change the server lost comes back with its keys": a removes
+    /// c (a new roster and a new group key, wrapped to a and b), then writes under the new key;
+    /// the server is restored from a backup taken before the removal, before b read any of it.
+    /// a sends the roster again, and with it the new key wrapped again to each remaining
+    /// member: b takes both and reads what a wrote. Without the wraps, b held the new roster
+    /// but not its key, and waited for ever on a's record.
+    @Test func lostRemovalIsSentAgainWithItsKeyWraps() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try pass(a, b, c)
+        let backup = try server.dump()
+        #expect(try a.run("sync", "remove", "c").status == 0)
+        try a.store(service: "after-removal", account: "x", password: "under-the-new-key")
+        try pass(a)
+
+        try server.restore(backup)
+        #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "2\n")
+        try pass(a)
+        #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "3\n")
+        // Wrapped again to the members of the removal's roster only: never to c.
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps WHERE epoch = 3") == "2\n")
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps WHERE epoch = 3 AND device = '\\x\(try c.deviceID().hex)'") == "0\n")
+        try pass(b)
+        try expectHolds(b, ["after-removal": "under-the-new-key"])
+        #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: 3"))
+        let passC = try c.run("sync", "run", "--once")
+        #expect(passC.status != 0 && passC.errors.contains("removed from its sync group"), "\(passC.errors)")
+        #expect(try c.password(service: "after-removal", account: "x") == nil)
+    }
+
+    /// Requirement "a member approved just before a restore gets the group's keys": late asks
+    /// to join without waiting (its first pass finishes the join) and a approves it; then the
+    /// server is restored from a backup taken before the request, losing the approval and the
+    /// key wraps before late read them. a's next pass sends the approval again with the
+    /// group's keys wrapped again to each member: late's first pass makes it a member that
+    /// reads and writes. Without the wraps, late held the roster that lists it and no key.
+    @Test func approvalLostBeforeTheJoinerReadItIsSentAgainWithItsKeys() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, late) = (try SyncMember("a"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [])
+        try a.store(service: "from-a", account: "x", password: "a-secret")
+        try pass(a)
+        let backup = try server.dump()
+        let join = try late.run("sync", "join", "--server", server.tcpAddress(), "--name", "late", "--timeout", "0")
+        #expect(join.status == 0, "\(join.errors)")
+        let code = (join.output + "\n" + join.errors).split(separator: "\n").first { $0.contains("sync approve ") }
+            .flatMap { $0.split(separator: " ").last.map(String.init) }
+        let approve = try a.run("sync", "approve", try #require(code))
+        #expect(approve.status == 0, "\(approve.errors)")
+
+        try server.restore(backup)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps") == "0\n")
+        try pass(a, late)
+        try expectHolds(late, ["from-a": "a-secret"])
+        try late.store(service: "from-late", account: "x", password: "late-secret")
+        try pass(late, a)
+        try expectHolds(a, ["from-late": "late-secret"])
+    }
+
     /// Requirement "a dropped tombstone is detected and healed": a deletes an item, and its
     /// tombstone is deleted from the server before b read it. On the old code b kept the item
     /// for ever; now a sends the tombstone again and b deletes it. Further passes change

@@ -4,6 +4,9 @@ import KeychainSync
 import Logging
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Removing a member keeps its promises against a removed device that still holds the old
 /// epoch's key and its signing key, with a real PostgreSQL and keychainctl as users run it
@@ -111,6 +114,35 @@ struct SyncRemovalTests {
         #expect(pass.status == 0, "\(pass.errors)")
         #expect(try b.password(service: "late", account: "x") == "late-secret-of-c")
         #expect(!pass.errors.contains("rejected a record"))
+    }
+
+    /// Requirement "`sync remove` beside a running agent waits for at most the pass under
+    /// way": between passes the agent holds nothing, so the removal starts at once, however
+    /// often the agent passes (here every second), rather than minutes later.
+    @Test func removalBesideARunningAgentDoesNotWaitForIt() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try a.startAgent()
+        defer { a.stopAgent() }
+        try a.store(service: "from-a", account: "x", password: "sent-by-the-agent")
+        try eventually(60, "a's agent sent its change") { try a.pendingLocalChanges() == 0 }
+        // The lock a removal takes is free while the agent waits for its next wake-up.
+        let lockPath = a.keychainFolder.appendingPathComponent("login.keychain-sync-pass-lock").path
+        let lock = open(lockPath, O_RDWR)
+        #expect(lock >= 0)
+        defer { close(lock) }
+        try eventually(30, "the pass lock is free between the agent's passes") {
+            guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return false }
+            flock(lock, LOCK_UN)
+            return true
+        }
+        let started = Date()
+        let removal = try a.run("sync", "remove", "c")
+        #expect(removal.status == 0, "\(removal.errors)")
+        #expect(Date().timeIntervalSince(started) < 60, "sync remove waited \(Int(Date().timeIntervalSince(started))) s for the agent")
+        #expect(a.agent?.poll() == nil, "a's agent still runs")
     }
 
     /// Requirement "`sync leave` vouches for the leaving device's own records": what it wrote,

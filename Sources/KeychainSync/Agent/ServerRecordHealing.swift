@@ -347,10 +347,14 @@ extension SyncSession {
     }
 
     /// Publishes again, verbatim, the rosters this member verified beyond the server's
-    /// highest epoch (a restored backup older than a join or a removal): signed by members,
-    /// they are checked like any roster, and a machine that joins afterwards needs the whole
-    /// chain. Their key wraps are not sent again; the members they were for hold their keys.
-    private func resendRosters(after epoch: Int64, server: SyncServer, logger: Logger) async throws(SyncFailure) -> Int {
+    /// highest epoch (a restored backup older than a join or a removal, or rows deleted):
+    /// signed by members, they are checked like any roster, and a machine that joins
+    /// afterwards needs the whole chain. With each goes the group's keys wrapped anew to each
+    /// of its members, cut at its epoch as the first wraps were, when this member was one of
+    /// them and holds that epoch's keys: the server lost those wraps with the roster, and a
+    /// member that takes a roster without its wrap can read nothing written under it (a
+    /// member approved just before a restore, say, would never get the group's keys).
+    func resendRosters(after epoch: Int64, server: SyncServer, logger: Logger) async throws(SyncFailure) -> Int {
         var sent = 0
         for encoded in try state.rosters() {
             let roster: Roster
@@ -361,8 +365,20 @@ extension SyncSession {
             }
             let rosterEpoch = Int64(bitPattern: roster.epoch)
             guard rosterEpoch > epoch else { continue }
+            var wraps: [(device: Data, wrap: Data)] = []
+            if let secrets = configuration.secrets, secrets.currentEpoch >= roster.epoch, roster.member(me) != nil {
+                do {
+                    for member in roster.members {
+                        let wrap = try KeyWrap.wrap(secrets, epoch: roster.epoch, group: configuration.group, to: member,
+                                                    by: configuration.device)
+                        wraps.append((member.id.bytes, wrap.encoded))
+                    }
+                } catch {
+                    throw .damaged("the group's keys could not be wrapped: \(error)")
+                }
+            }
             do {
-                try await server.publishRoster(configuration.group.bytes, epoch: rosterEpoch, roster: roster.encoded, wraps: [])
+                try await server.publishRoster(configuration.group.bytes, epoch: rosterEpoch, roster: roster.encoded, wraps: wraps)
                 sent += 1
             } catch .alreadyExists {
                 // Another member sent it first.

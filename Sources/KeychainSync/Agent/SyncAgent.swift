@@ -121,9 +121,15 @@ package final class SyncAgent: Sendable {
                 }
                 guard let server else { continue }
                 // A removal run beside this agent (sync remove, leave) passes too: one at a time.
-                let passing = try await SyncLockFile.wait(for: .pass, files: files)
-                let report = try await pass(server: server)
-                withExtendedLifetime(passing) {}
+                // The lock is given back as soon as the pass ends, before waiting for the next
+                // wake-up: held across that wait, a removal polling for it found it free only
+                // in the instant between two waits, and waited minutes.
+                let report: PassReport
+                do {
+                    let passing = try await SyncLockFile.wait(for: .pass, files: files)
+                    defer { passing.unlock() }
+                    report = try await pass(server: server)
+                }
                 if report.sent > 0 || report.pull.applied > 0 || report.pull.rejected > 0 {
                     logger.info("synced", metadata: ["sent": "\(report.sent)", "applied": "\(report.pull.applied)",
                                                      "rejected": "\(report.pull.rejected)"])

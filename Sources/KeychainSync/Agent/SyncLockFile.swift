@@ -44,6 +44,12 @@ package final class SyncLockFile {
 
     private func tryLock() -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
 
+    /// Gives the lock back now, rather than when this object goes (which a debug build
+    /// delays to the end of the scope that holds it); closing it later unlocks nothing more.
+    package func unlock() {
+        flock(fd, LOCK_UN)
+    }
+
     /// Takes the lock, or nil when another holds it.
     package static func take(_ kind: Kind, files: KeychainFiles) throws(SyncFailure) -> SyncLockFile? {
         let lock = try SyncLockFile(files: files, kind: kind)

@@ -46,11 +46,11 @@ package struct SyncSession: Sendable {
     /// reading again only one that differs): one signed by a member of the epoch before that
     /// is not its own, or a next roster that does not follow its current one, is a fork
     /// (`.forked`, kept, and every later pass stops). A roster no member signed is only
-    /// rejected and logged. A member that detected a fork earlier stops here at once (after
-    /// telling the other history, if it could not yet: ``sendForkNotice(server:logger:)``).
+    /// rejected and logged. A member that detected a fork earlier stops here at once, after
+    /// putting its side of the fork on the server again (``publishForkEvidence(server:logger:)``).
     package mutating func refreshMembership(server: SyncServer, logger: Logger) async throws(SyncFailure) {
         if let kept = try state.fork() {
-            await sendForkNotice(server: server, logger: logger)
+            await publishForkEvidence(server: server, logger: logger)
             throw .forked(kept.fork)
         }
         let group = configuration.group

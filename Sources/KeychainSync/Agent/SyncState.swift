@@ -176,8 +176,11 @@ package final class SyncState: Sendable {
         /// server.
         case copiesFilled
         /// 1 once this member, having detected a fork, told the members of the other history
-        /// (``SyncSession/sendForkNotice(server:logger:)``).
+        /// (``SyncSession/publishForkEvidence(server:logger:)``).
         case forkNoticeSent
+        /// The notice of the fork this member sends (its item id, version, then the record as
+        /// the server stores it), kept to be sent again unchanged.
+        case forkNotice
     }
 
     package func integer(_ key: Key) throws(SyncFailure) -> Int64 {
@@ -338,6 +341,27 @@ package final class SyncState: Sendable {
         let fork = SyncFork(epoch: UInt64(bitPattern: row["epoch"]), evidence: evidence, otherDevice: other,
                             otherName: row["other_name"], ownSigner: signer, ownSignerName: row["own_signer_name"])
         return (fork, row["detected_at"])
+    }
+
+    /// The notice of a fork this member made (``SyncSession/publishForkEvidence(server:logger:)``),
+    /// nil until it made one.
+    func forkNotice() throws(SyncFailure) -> SealedRecord? {
+        let kept = try run { db in
+            try Data.fetchOne(db, sql: "SELECT value FROM progress WHERE key = ?", arguments: [Key.forkNotice.rawValue])
+        }
+        guard let kept else { return nil }
+        let idEnd = SealedRecord.itemIDCount, versionEnd = idEnd + RecordVersion.encodedCount
+        guard kept.count > versionEnd,
+              let notice = try? SealedRecord(encoded: kept.suffix(from: kept.startIndex + versionEnd),
+                                             serverItemID: kept.subdata(in: kept.startIndex..<kept.startIndex + idEnd),
+                                             serverVersion: kept.subdata(in: kept.startIndex + idEnd..<kept.startIndex + versionEnd))
+        else { throw .damaged("the sync state holds a malformed notice of a fork") }
+        return notice
+    }
+
+    /// Keeps `notice`, the record that tells the other history of a fork.
+    func keepForkNotice(_ notice: SealedRecord) throws(SyncFailure) {
+        try set(.forkNotice, notice.itemID + notice.version.encoded + notice.encoded)
     }
 
     /// Keeps `fork` unless one is kept already (the first proof stays).
