@@ -38,6 +38,10 @@ let package = Package(
         .executable(name: "keychain-libfuzz", targets: ["KeychainLibFuzz"]),
         // The keychain from the command line, with the subcommands and output of macOS `security`.
         .executable(name: "keychainctl", targets: ["KeychainCtl"]),
+        // keychainctl's sync commands, which `keychainctl sync ...` runs from the same folder:
+        // a program of their own, so that keychainctl links neither the sync engine nor its
+        // network stack (NIO, TLS, the PostgreSQL client).
+        .executable(name: "keychain-sync", targets: ["KeychainSyncProgram"]),
         // git's and Docker's credential helpers, keeping their credentials in the keychain.
         .executable(name: "git-credential-keychain", targets: ["GitCredentialKeychain"]),
         .executable(name: "docker-credential-keychain", targets: ["DockerCredentialKeychain"]),
@@ -162,8 +166,7 @@ let package = Package(
                 // PEM files (certificates and keys) and certificate fingerprints.
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                // `keychainctl sync`: the agent and the membership commands.
-                "KeychainSync",
+                // Not KeychainSync: the sync commands are declared here and run in keychain-sync.
             ],
             path: "Sources/KeychainCtl",
             exclude: ["Program"]
@@ -172,6 +175,18 @@ let package = Package(
             name: "KeychainCtl",
             dependencies: ["KeychainCtlCommands"],
             path: "Sources/KeychainCtl/Program"
+        ),
+        // keychain-sync: the sync commands as keychainctl declares them, run with the sync engine.
+        .executableTarget(
+            name: "KeychainSyncProgram",
+            dependencies: [
+                "KeychainCtlCommands",
+                "KeychainSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                // The keychain's path, for the sync engine, through the public API.
+                "Security",
+            ]
         ),
         .executableTarget(
             name: "KeychainDemo",
@@ -385,6 +400,8 @@ let package = Package(
                 "TestSupport",
                 "TestTags",
                 "KeychainCtl",
+                // What keychainctl sync hands over to; its code is what keychainctl must not carry.
+                "KeychainSyncProgram",
                 // To fill keychains as other programs would, in their own access groups.
                 "Security",
             ]
@@ -538,8 +555,9 @@ let package = Package(
                 // To check records' signatures and AEAD with the primitives directly.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                // The end-to-end tests run keychainctl sync as users do.
+                // The end-to-end tests run keychainctl sync as users do, which runs keychain-sync.
                 "KeychainCtl",
+                "KeychainSyncProgram",
             ]
         ),
         // The PAM module pam_keychain.so: C only, Linux-PAM's few calls looked up in the libpam

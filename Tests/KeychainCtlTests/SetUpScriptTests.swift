@@ -135,9 +135,10 @@ import Glibc
         #expect(run.errors.contains("no known package manager"))
     }
 
-    /// Quick start: the first run of Scripts/keychainctl builds (and says so) and splits the
-    /// program's debugging information off into keychainctl.debug; a run while the program is
-    /// newer than the sources execs it without calling swift; a program linked anew by another
+    /// Quick start: the first run of Scripts/keychainctl builds keychainctl and keychain-sync
+    /// (and says so), one product a call, and splits each program's debugging information off
+    /// into <program>.debug; a run while both programs are newer than the sources execs
+    /// keychainctl without calling swift; a program linked anew by another
     /// build is split again without building; a source changed since makes the next run build,
     /// and so does the script itself changed since (its build options). The program is linked
     /// by ld.bfd with packed relative relocations when that linker knows them, else without;
@@ -156,7 +157,8 @@ import Glibc
         }
         try "// swift-tools-version:6.1\n".write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try "print(1)\n".write(to: source, atomically: true, encoding: .utf8)
-        let program = package.appendingPathComponent(".build/keychainctl/release/keychainctl").path
+        let release = package.appendingPathComponent(".build/keychainctl/release").path
+        let program = release + "/keychainctl"
         let programSource = sandbox.folder.appendingPathComponent("program.c")
         try """
             #include <stdio.h>
@@ -167,14 +169,18 @@ import Glibc
                 return 0;
             }
             """.write(to: programSource, atomically: true, encoding: .utf8)
-        let link = "mkdir -p \"\(package.path)/.build/keychainctl/release\" && \"$(command -v clang || command -v cc || command -v gcc)\" -g -o \"\(program)\" \"\(programSource.path)\""
-        try sandbox.stub("swift", link)
+        // Links the product a swift build call names last (`$product` in the stub).
+        func link(_ product: String) -> String {
+            "mkdir -p \"\(release)\" && \"$(command -v clang || command -v cc || command -v gcc)\" -g -o \"\(release)/\(product)\" \"\(programSource.path)\""
+        }
+        try sandbox.stub("swift", "for argument; do product=$argument; done; " + link("$product"))
         try sandbox.stub("pkg-config")
         // A GNU linker that packs relative relocations, as binutils 2.38 and later.
         try sandbox.stub("ld.bfd", "echo '  -z pack-relative-relocs     Pack relative relocations'")
         let path = "\(sandbox.stubs.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
         let script = package.appendingPathComponent("Scripts/keychainctl").path
         let build = "swift build --package-path \(package.path) --scratch-path \(package.path)/.build/keychainctl -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xlinker --no-export-dynamic -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs --product keychainctl"
+        let both = [build, build.replacingOccurrences(of: "--product keychainctl", with: "--product keychain-sync")]
         let debugInformation = Data(".debug_info".utf8)
         func swiftCalls() throws -> [String] { try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } }
         func programHasDebugInformation() throws -> Bool {
@@ -185,22 +191,25 @@ import Glibc
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.output == "ran find-generic-password -a A\n")
         #expect(first.errors.contains("building keychainctl"))
-        #expect(try swiftCalls() == [build])
+        #expect(try swiftCalls() == both)
         #expect(try programHasDebugInformation() == false)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: program + ".debug")).range(of: debugInformation) != nil)
+        for built in [program, release + "/keychain-sync"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: built + ".debug")).range(of: debugInformation) != nil, "\(built)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: built)).range(of: debugInformation) == nil, "\(built)")
+        }
 
         let second = try sandbox.bash([script, "find-generic-password", "-a", "B"], path: path)
         #expect(second.status == 0, "\(second.errors)")
         #expect(second.output == "ran find-generic-password -a B\n")
         #expect(second.errors == "")
-        #expect(try swiftCalls() == [build])
+        #expect(try swiftCalls() == both)
 
         // Another script's build links the program anew, unsplit.
-        #expect(try sandbox.bash(["-c", link], path: path).status == 0)
+        #expect(try sandbox.bash(["-c", link("keychainctl")], path: path).status == 0)
         #expect(try programHasDebugInformation())
         let third = try sandbox.bash([script, "find-generic-password", "-a", "C"], path: path)
         #expect(third.output == "ran find-generic-password -a C\n")
-        #expect(try swiftCalls() == [build])
+        #expect(try swiftCalls() == both)
         #expect(try programHasDebugInformation() == false)
 
         let programDate = try #require(FileManager.default.attributesOfItem(atPath: program)[.modificationDate] as? Date)
@@ -208,14 +217,14 @@ import Glibc
         let fourth = try sandbox.bash([script, "find-generic-password", "-a", "D"], path: path)
         #expect(fourth.status == 0, "\(fourth.errors)")
         #expect(fourth.output == "ran find-generic-password -a D\n")
-        #expect(try swiftCalls() == [build, build])
+        #expect(try swiftCalls() == both + both)
 
         let rebuiltDate = try #require(FileManager.default.attributesOfItem(atPath: program)[.modificationDate] as? Date)
         try FileManager.default.setAttributes([.modificationDate: rebuiltDate.addingTimeInterval(5)], ofItemAtPath: script)
         let fifth = try sandbox.bash([script, "find-generic-password", "-a", "E"], path: path)
         #expect(fifth.status == 0, "\(fifth.errors)")
         #expect(fifth.output == "ran find-generic-password -a E\n")
-        #expect(try swiftCalls() == [build, build, build])
+        #expect(try swiftCalls() == both + both + both)
 
         // The same options each time: a module built before stays (a build only redoes what
         // changed). A linker without packed relocations changes them: gold links, unpacked,
@@ -240,7 +249,16 @@ import Glibc
         #expect(seventh.status == 0, "\(seventh.errors)")
         #expect(seventh.output == "ran find-generic-password -a G\n")
         let unpacked = build.replacingOccurrences(of: " -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs", with: "")
-        #expect(try swiftCalls() == [build, build, build, build, unpacked])
+        #expect(try swiftCalls() == both + both + both + both + [unpacked, unpacked.replacingOccurrences(of: "--product keychainctl", with: "--product keychain-sync")])
         #expect(!FileManager.default.fileExists(atPath: securityModule.path))
+
+        // keychain-sync gone (or never built, by an older script) while keychainctl is current:
+        // both are built again, so that keychainctl sync finds its program.
+        try FileManager.default.removeItem(atPath: release + "/keychain-sync")
+        let eighth = try sandbox.bash([script, "find-generic-password", "-a", "H"], path: path)
+        #expect(eighth.status == 0, "\(eighth.errors)")
+        #expect(eighth.output == "ran find-generic-password -a H\n")
+        #expect(FileManager.default.isExecutableFile(atPath: release + "/keychain-sync"))
+        #expect(try swiftCalls().count == 12)
     }
 }

@@ -6,9 +6,9 @@ import Security
 /// As `security`'s, a failing Keychain Services status exits with its low byte (so
 /// errSecItemNotFound, -25300, exits 44); keychainctl's own statuses (1, 2, 3) are numbers
 /// no status of this module truncates to.
-struct ExitStatus: Sendable {
+package struct ExitStatus: Sendable {
     /// The number the process exits with.
-    let code: Int32
+    package let code: Int32
     /// What it means, in a phrase.
     let meaning: String
     /// The Keychain Services status it is the low byte of, with the status's name.
@@ -28,8 +28,8 @@ struct ExitStatus: Sendable {
     static let success = ExitStatus(0, "success")
     /// A failure that is not a Keychain Services status: a file that cannot be read or
     /// written, a password prompt that got no answer.
-    static let failure = ExitStatus(1, "a failure outside Keychain Services, such as an unreadable file")
-    static let usage = ExitStatus(2, "a usage error: an unknown option, a bad argument, one not UTF-8")
+    package static let failure = ExitStatus(1, "a failure outside Keychain Services, such as an unreadable file")
+    package static let usage = ExitStatus(2, "a usage error: an unknown option, a bad argument, one not UTF-8")
     /// An add with -U or a delete whose attributes match items of several access groups.
     static let ambiguous = ExitStatus(3, "items of several access groups match: choose with --access-group")
     /// A password prompt ended by a signal (Ctrl-C is 130): 128 and the signal's number.

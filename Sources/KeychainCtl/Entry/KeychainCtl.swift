@@ -48,7 +48,7 @@ package struct KeychainCtl: ParsableCommand {
             ShowKeychainInfo.self,
             ExportArchive.self,
             ImportArchive.self,
-            SyncCommand.self,
+            SyncCommand<SyncHandOff>.self,
             ErrorCommand.self,
         ])
 

@@ -2,11 +2,15 @@ import Foundation
 import Security
 
 /// A failure that ends keychainctl with a message on stderr and a nonzero exit status.
-struct ToolFailure: Error {
-    let message: String
-    let exitStatus: Int32
+package struct ToolFailure: Error {
+    package let message: String
+    package let exitStatus: Int32
     /// The Keychain Services status it reports, when it reports one.
-    var status: OSStatus? = nil
+    package var status: OSStatus? = nil
+
+    package init(message: String, exitStatus: Int32, status: OSStatus? = nil) {
+        (self.message, self.exitStatus, self.status) = (message, exitStatus, status)
+    }
 
     /// A Keychain Services status, reported as `security` reports one:
     /// `keychainctl: <operation>: <SecCopyErrorMessageString's text>`, exit status the
@@ -14,7 +18,7 @@ struct ToolFailure: Error {
     /// With a `reason`, what went wrong in the user's words comes first and the status's
     /// text follows in parentheses: `keychainctl: SecKeychainCreate /proc/nope/kc: there is
     /// no folder /proc/nope, ... (No keychain is available. ...)`.
-    static func status(_ status: OSStatus, during operation: String, reason: String? = nil) -> ToolFailure {
+    package static func status(_ status: OSStatus, during operation: String, reason: String? = nil) -> ToolFailure {
         let text = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
         return ToolFailure(message: "keychainctl: \(operation): " + (reason.map { "\($0) (\(text))" } ?? text),
                            exitStatus: ExitStatus.code(for: status), status: status)
@@ -41,7 +45,7 @@ struct ToolFailure: Error {
     }
 
     /// A failure that is not a Keychain Services status; it exits 1 (``ExitStatus/failure``).
-    static func other(_ text: String) -> ToolFailure {
+    package static func other(_ text: String) -> ToolFailure {
         ToolFailure(message: "keychainctl: \(text)", exitStatus: ExitStatus.failure.code)
     }
 }

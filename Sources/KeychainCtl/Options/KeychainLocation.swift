@@ -15,12 +15,12 @@ import Security
 /// A keychain named explicitly must exist (errSecNoSuchKeychain otherwise), so that a
 /// mistyped name is an error rather than a new, empty keychain; the default keychain is the
 /// exception, as it is created on first use.
-struct KeychainLocation {
+package struct KeychainLocation {
     let keychain: SecKeychain
     /// The argument as given, for messages.
     let argument: String?
 
-    init(argument: String?) {
+    package init(argument: String?) {
         self.argument = argument.flatMap { $0.isEmpty ? nil : $0 }
         // What SecKeychainOpen and SecKeychainCopyDefault give; they only name a keychain,
         // which ``open()`` then checks.
@@ -28,7 +28,7 @@ struct KeychainLocation {
     }
 
     /// The database file, as the attribute blocks and `list-keychains` name it.
-    var path: String { keychain.path }
+    package var path: String { keychain.path }
 
     /// The keychain in prompts and messages: as the user named it, else the default
     /// keychain's path.
@@ -43,7 +43,8 @@ struct KeychainLocation {
     /// The keychain, once it is known to exist (the default one is created here on first
     /// use): `security`'s keychain_open asks for its status, which a missing keychain has
     /// not.
-    func open() throws -> SecKeychain {
+    @discardableResult
+    package func open() throws -> SecKeychain {
         do {
             try keychain.checkAvailable()
         } catch {

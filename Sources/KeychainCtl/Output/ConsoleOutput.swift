@@ -9,14 +9,14 @@ import Glibc
 /// Standard output is buffered when it is a pipe or a file, so it is flushed before
 /// anything goes to standard error: `delete-generic-password` prints the item's block and
 /// then `password has been deleted.`, and a reader of both streams sees them in that order.
-enum ConsoleOutput {
-    static func write(_ text: String) {
+package enum ConsoleOutput {
+    package static func write(_ text: String) {
         print(text, terminator: "")
     }
 
     /// One line on standard error. A standard error that cannot be written to leaves
     /// nowhere to say so: the line is dropped, and the exit status still tells.
-    static func error(_ line: String) {
+    package static func error(_ line: String) {
         fflush(nil)
         _ = DescriptorIO.writeAll(Data((line + "\n").utf8), to: STDERR_FILENO)
     }

@@ -2,27 +2,34 @@ import ArgumentParser
 
 /// `keychainctl sync`: keeps the synchronizable items of a keychain the same on several
 /// machines, end-to-end encrypted, through a PostgreSQL server.
-struct SyncCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "sync",
-        abstract: "Sync synchronizable items between machines through PostgreSQL.",
-        discussion: """
-            Items added with kSecAttrSynchronizable true (and a protection that is not \
-            ThisDeviceOnly) follow the user to every machine of the sync group: added, changed or \
-            deleted on one, the same on the others. The server stores only ciphertext, opaque ids, \
-            versions and the devices' public keys; each machine keeps its own keys, and the group's \
-            key reaches a new machine only when a member approves it after comparing a code.
+package struct SyncCommand<Runner: SyncCommandRunner>: ParsableCommand {
+    package static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "sync",
+            abstract: "Sync synchronizable items between machines through PostgreSQL.",
+            discussion: """
+                Items added with kSecAttrSynchronizable true (and a protection that is not \
+                ThisDeviceOnly) follow the user to every machine of the sync group: added, changed or \
+                deleted on one, the same on the others. The server stores only ciphertext, opaque ids, \
+                versions and the devices' public keys; each machine keeps its own keys, and the group's \
+                key reaches a new machine only when a member approves it after comparing a code.
 
-            First machine: sync setup --server <url>. Each other machine: sync join --server <url>, \
-            then sync approve <code> on a member. Then keep sync run going on each machine (sync \
-            setup and join --install-unit write a systemd user unit for it).
-            """,
-        subcommands: [SyncSetup.self, SyncJoin.self, SyncApprove.self, SyncStatusCommand.self,
-                      SyncRemove.self, SyncLeave.self, SyncRun.self])
+                First machine: sync setup --server <url>. Each other machine: sync join --server <url>, \
+                then sync approve <code> on a member. Then keep sync run going on each machine (sync \
+                setup and join --install-unit write a systemd user unit for it).
+                """,
+            subcommands: [SyncSetup<Runner>.self, SyncJoin<Runner>.self, SyncApprove<Runner>.self,
+                          SyncStatusCommand<Runner>.self, SyncRemove<Runner>.self, SyncLeave<Runner>.self,
+                          SyncRun<Runner>.self])
+    }
+
+    package init() {}
 }
 
 /// The options every sync subcommand takes.
-struct SyncOptions: ParsableArguments {
+package struct SyncOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The keychain to sync: a name or a path (default: the default keychain).", valueName: "keychain"))
-    var keychain: String?
+    package var keychain: String?
+
+    package init() {}
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCtlCommands
 import KeychainSync
 import Logging
 import Security
@@ -7,12 +8,13 @@ import Glibc
 #endif
 
 /// What the sync subcommands share: the keychain's files, the logger, running the async work
-/// with SIGINT and SIGTERM cancelling it, and failures as keychainctl reports them.
+/// with SIGINT and SIGTERM cancelling it, and failures as keychainctl reports them (the user
+/// typed `keychainctl sync ...`).
 enum SyncInvocation {
     /// The keychain `option` names (as every keychainctl command takes it), opened.
     static func keychain(_ option: SyncOptions) throws -> SyncKeychain {
         let location = KeychainLocation(argument: option.keychain)
-        _ = try location.open()
+        try location.open()
         do {
             return try SyncKeychain.open(databasePath: location.path)
         } catch {
@@ -81,9 +83,13 @@ enum SyncInvocation {
                           exitStatus: ExitStatus.usage.code)
     }
 
-    /// keychainctl's own path, as the kernel knows it, for the systemd unit.
+    /// The program the systemd unit runs `sync run` with: the keychainctl installed beside this
+    /// program, the command users know, which hands `sync` over to this program; else this
+    /// program itself, as the kernel knows it, which takes the same arguments.
     static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let keychainctl = URL(fileURLWithPath: this).deletingLastPathComponent().appendingPathComponent("keychainctl").path
+        return FileManager.default.isExecutableFile(atPath: keychainctl) ? keychainctl : this
     }
 
     /// This machine's name, the default name of its device.
