@@ -1,20 +1,25 @@
-// Throughput of the SecItem functions at several keychain sizes, and peak memory.
+// Throughput of the SecItem functions at several keychain sizes, beside the store anchor.
 //
-//   swift run -c release keychain-benchmark [sizes...]      (default: 1000 10000 100000)
+//   keychain-benchmark --anchor PATH [--sample K] [sizes...]  against the anchor, alternating
+//                                                              (default: 1000 100000)
+//   keychain-benchmark --anchor PATH --instructions [sizes...] instructions per find and add
 //   keychain-benchmark --durable [count]                    durable adds against bare SQLite
-//   keychain-benchmark --sample K [--raw] [sizes...]        N adds, then K of each other call
+//   keychain-benchmark --sample K --raw [sizes...]          N adds, then K of each other call
 //   keychain-benchmark --latency [sizes...]                 (default: 100000 1000000)
 //   keychain-benchmark --keys [sizes...]                    finds of keys by tag (KeyLookups.swift)
 //
 // Each size runs in a fresh child process with a fresh keychain in a temporary folder, so
-// that its peak memory (VmHWM) is its own. Each operation is timed in rounds; the table
-// shows the median round in operations per second.
+// that its peak memory (VmHWM) is its own. The anchor (Benchmarks/StoreAnchor/anchor.c, built
+// by Scripts/benchmark) runs as that child's own child, and the two alternate round by round
+// (AnchorComparison.swift); `--instructions` counts instructions with callgrind
+// (InstructionCounts.swift).
 //
-// The default workload adds the items, then makes 20,000 random finds, 10,000 random
-// updates and deletes up to 10,000 items, so that large sizes stay quick. `--sample K` makes
-// min(N, K) random finds, random updates and deletes instead: the workload of
-// Benchmarks/SecretServiceAnchor, which Scripts/benchmark-anchors compares against; `--raw`
-// prints "size add find update delete peakMiB" lines for it.
+// Against the anchor, each size adds its N items, then makes 20,000 random finds, and
+// min(N, 2,000) random updates and deletes in random order (min(N, K) with `--sample K`).
+// `--raw` and `--latency` make 20,000 random finds, 10,000 random updates and up to 10,000
+// deletes in random order; with `--sample K`, min(N, K) of each: the workload of
+// Benchmarks/SecretServiceAnchor, which Scripts/benchmark-anchors compares against with
+// `--raw` ("size add find update delete peakMiB" lines, ours alone).
 // `--latency` times every call of the default workload on its own and prints the p50 and
 // p99 per operation, to show how the cost of one call grows with the size.
 import Foundation
@@ -59,6 +64,12 @@ struct Workload {
 
     static func sampled(_ size: Int, _ sample: Int) -> Workload {
         Workload(adds: size, finds: min(size, sample), updates: min(size, sample), deletes: min(size, sample))
+    }
+
+    /// Against the anchor: finds are cheap, so 20,000 make rounds long enough to time; each
+    /// update and delete waits for several syncs, so `writes` of each (2,000 unless given).
+    static func compared(_ size: Int, writes: Int?) -> Workload {
+        Workload(adds: size, finds: 20_000, updates: min(size, writes ?? 2_000), deletes: min(size, writes ?? 2_000))
     }
 }
 
@@ -173,12 +184,9 @@ func run<Result>(
             expectSuccess(SecItemAdd(attributes, nil), "add")
         }
         let added = max(1, workload.adds / rounds) * rounds
-        var generator = SystemRandomNumberGenerator()
-        // The adds leave up to 32 MiB of log for the background checkpoint to copy. While it
-        // runs, readers wait on SQLite's read-mark locks, and finds measured at once came out
-        // anywhere between 20,000/s and 40,000/s at 100,000 items (and 34,000-38,000/s after
-        // this pause). Finds are measured on a settled keychain, as between bursts of writes.
-        Thread.sleep(forTimeInterval: 2)
+        var generator = XorShiftGenerator()
+        // No pause after the adds: finds meet the background checkpoint of the adds' log, as
+        // a program's finds do after a burst of writes.
         let find = time(workload.finds, { _ in
             query(Int.random(in: 0..<added, using: &generator))
                 .merging([kSecReturnData as String: true]) { $1 } as CFDictionary
@@ -193,7 +201,9 @@ func run<Result>(
         }) { match in
             expectSuccess(SecItemUpdate(match, changes), "update")
         }
-        let delete = time(workload.deletes, { index in query(index) as CFDictionary }) { match in
+        var deleteOrder = Array(0..<added)
+        deleteOrder.shuffle(using: &generator)
+        let delete = time(min(workload.deletes, added), { index in query(deleteOrder[index]) as CFDictionary }) { match in
             expectSuccess(SecItemDelete(match), "delete")
         }
         return Operations(add: add, find: find, update: update, delete: delete)
@@ -238,12 +248,21 @@ func takeFlag(_ flag: String, from arguments: inout [String]) -> Bool {
     return true
 }
 var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--instructions-child", arguments.count == 5, let size = Int(arguments[3]), let count = Int(arguments[4]) {
+    runInstructionChild(operation: arguments[1], folder: arguments[2], size: size, count: count)
+}
+var anchorExecutable: String?
+if let index = arguments.firstIndex(of: "--anchor"), index + 1 < arguments.count {
+    anchorExecutable = arguments[index + 1]
+    arguments.removeSubrange(index...index + 1)
+}
 var sample: Int?
 if let index = arguments.firstIndex(of: "--sample"), index + 1 < arguments.count {
     sample = Int(arguments[index + 1])
     arguments.removeSubrange(index...index + 1)
 }
 let raw = takeFlag("--raw", from: &arguments)
+let instructions = takeFlag("--instructions", from: &arguments)
 let latency = takeFlag("--latency", from: &arguments)
 let child = takeFlag("--child", from: &arguments)
 if takeFlag("--keys", from: &arguments) {
@@ -261,9 +280,13 @@ if takeFlag("--durable", from: &arguments) {
     exit(0)
 }
 let sizes = arguments.compactMap { Int($0) }
-guard sizes.count == arguments.count, sample.map({ $0 >= rounds }) ?? true, !(latency && (sample != nil || raw)) else {
+guard sizes.count == arguments.count, sizes.allSatisfy({ $0 >= rounds }), sample.map({ $0 >= rounds }) ?? true,
+      !(latency && (sample != nil || raw)), !(instructions && (sample != nil || raw || latency)),
+      anchorExecutable != nil || raw || latency || child else {
     FileHandle.standardError.write(Data("""
-        usage: keychain-benchmark [--sample K] [--raw] [sizes...]
+        usage: keychain-benchmark --anchor PATH [--sample K] [sizes...]
+               keychain-benchmark --anchor PATH --instructions [sizes...]
+               keychain-benchmark --sample K --raw [sizes...]
                keychain-benchmark --latency [sizes...]
                keychain-benchmark --keys [sizes...]
 
@@ -271,7 +294,15 @@ guard sizes.count == arguments.count, sample.map({ $0 >= rounds }) ?? true, !(la
     exit(2)
 }
 
+if instructions, let anchorExecutable {
+    printInstructionTable(sizes: sizes.isEmpty ? [1_000, 100_000] : sizes, anchorExecutable: anchorExecutable)
+}
+
 if child, let size = sizes.first {
+    if raw == false, latency == false, let anchorExecutable {
+        try printJSON(runCompared(.compared(size, writes: sample), size: size,
+                                  anchorExecutable: anchorExecutable))
+    }
     if latency {
         let figures = run(.standard(size), time: latencies)
         try printJSON(LatencyFigures(
@@ -308,24 +339,24 @@ if latency {
     exit(0)
 }
 
-var table: [Figures] = []
-for size in sizes.isEmpty ? [1_000, 10_000, 100_000] : sizes {
-    table.append(try inChild(["--child"] + (sample.map { ["--sample", String($0)] } ?? []) + [String(size)], size: size))
-}
-
 if raw {
+    var table: [Figures] = []
+    for size in sizes.isEmpty ? [1_000, 10_000, 100_000] : sizes {
+        table.append(try inChild(["--child"] + (sample.map { ["--sample", String($0)] } ?? []) + [String(size)], size: size))
+    }
     for row in table {
         print(row.size, row.add, row.find, row.update, row.delete, row.peakMemoryMiB)
     }
     exit(0)
 }
-print("SecItem throughput, ops/s (median of \(rounds) rounds); peak memory of the process")
-if let sample { print("N adds, then min(N, \(sample)) random finds, random updates and deletes") }
-print("     items |     add/s |    find/s |  update/s |  delete/s | peak MiB")
-print("-----------+-----------+-----------+-----------+-----------+---------")
-for row in table {
-    print("\(cell(Double(row.size))) | \(cell(row.add)) | \(cell(row.find)) | \(cell(row.update)) | \(cell(row.delete)) | \(String(format: "%8.1f", row.peakMemoryMiB))")
+
+var table: [ComparedFigures] = []
+for size in sizes.isEmpty ? [1_000, 100_000] : sizes {
+    FileHandle.standardError.write(Data("keychain-benchmark: \(size) items, ours and the anchor alternating\n".utf8))
+    var childArguments = ["--child", "--anchor", anchorExecutable ?? ""]
+    if let sample { childArguments += ["--sample", String(sample)] }
+    childArguments.append(String(size))
+    table.append(try inChild(childArguments, size: size))
 }
-if let first = table.first, let last = table.last, table.count > 1 {
-    print(String(format: "find at %d items is %.2fx slower than at %d items", last.size, first.find / last.find, first.size))
-}
+let workloadLine = "N adds, then 20,000 random finds, min(N, \(sample ?? 2_000)) random updates and deletes in random order"
+printComparedTable(table, workload: workloadLine)

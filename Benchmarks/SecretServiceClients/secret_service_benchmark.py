@@ -22,7 +22,19 @@ Lookups and searches run min(SIZE, K) operations or T seconds, whichever ends fi
 Prints one line per size on stdout: "SIZE stores/s lookups/s searches/s secret-tool-ms
 filled-rss-mib rss-mib command": VmRSS once filled, and at the end (the provider's
 command name last); progress goes to stderr. Secrets are never printed.
+
+With --compare, the client speaks to two providers at once, ours on the bus at
+$OURS_DBUS_ADDRESS and GNOME Keyring on the session bus, and alternates them round by round
+(5 rounds per measure, ours first in even rounds, GNOME Keyring first in odd ones), so that a
+moment when the shared machine is slow touches both alike. Each round makes a fifth of the
+stores, lookups and searches (a fifth of the seconds at most) and of the secret-tool runs.
+It prints, per size, "ours SIZE ..." and "gnome SIZE ..." lines as above (each rate the median
+of its rounds), then one "ratio SIZE MEASURE MIN MEDIAN MAX" line per measure (stores,
+lookups, searches, secret-tool) with the per-round ratio ours / GNOME Keyring in operations
+per second (for secret-tool, GNOME Keyring's time over ours).
 """
+
+import os
 
 import argparse
 import random
@@ -69,13 +81,134 @@ def timed(count, seconds, operation):
     return done / (time.monotonic() - started)
 
 
+ROUNDS = 5
+
+
+def open_collection():
+    connection = secretstorage.dbus_init()
+    collection = secretstorage.get_default_collection(connection)
+    if collection.is_locked():
+        collection.unlock()
+    return connection, collection
+
+
+def secret_tool_lookup(index, bus_address):
+    """The wall time of one fresh `secret-tool lookup` on the bus at `bus_address`."""
+    started = time.monotonic()
+    result = subprocess.run(["secret-tool", "lookup", "service", SERVICE, "account", f"user-{index}@example.com"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60,
+                            env=dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus_address))
+    elapsed = time.monotonic() - started
+    if result.returncode != 0 or result.stdout != SECRET:
+        raise SystemExit(f"secret-tool lookup failed for item {index}: status {result.returncode}")
+    return elapsed
+
+
+def compare(arguments):
+    """Ours and GNOME Keyring, alternating round by round (see the module's doc)."""
+    gnome_address = os.environ["DBUS_SESSION_BUS_ADDRESS"]
+    ours_address = os.environ["OURS_DBUS_ADDRESS"]
+    providers = {}
+    for name, address in (("ours", ours_address), ("gnome", gnome_address)):
+        os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
+        providers[name] = open_collection() + (address,)
+    os.environ["DBUS_SESSION_BUS_ADDRESS"] = gnome_address
+    expected = {"ours": "keychain-secret", "gnome": "gnome-keyring-d"}
+    rng = random.Random(1)
+    stored = 0
+    for size in sorted(arguments.sizes):
+        sample = min(size, arguments.sample)
+        for name, (connection, collection, _) in providers.items():
+            print(f"{size} items: {name}: storing {size - stored}", file=sys.stderr)
+            for index in range(stored, size):
+                collection.create_item(f"Item {index}", attributes(index), SECRET)
+        stored = size
+        rates = {name: {"stores": [], "lookups": [], "searches": [], "secret-tool": []} for name in providers}
+        filled_rss = {}
+
+        def rounds(measure, run):
+            """Runs `run(name, round)` for both providers in each round, alternating who goes first."""
+            print(f"{size} items: {measure}, {ROUNDS} alternating rounds", file=sys.stderr)
+            for round_number in range(ROUNDS):
+                order = ["ours", "gnome"] if round_number % 2 == 0 else ["gnome", "ours"]
+                for name in order:
+                    rates[name][measure].append(run(name, round_number))
+
+        def stores(name, round_number):
+            _, collection, _ = providers[name]
+            first = stored + round_number * max(1, size // 10 // ROUNDS)
+            count = max(1, size // 10 // ROUNDS)
+            started = time.monotonic()
+            extra = [collection.create_item(f"Item {first + i}", attributes(first + i), SECRET) for i in range(count)]
+            rate = count / (time.monotonic() - started)
+            for item in extra:
+                item.delete()
+            return rate
+
+        rounds("stores", stores)
+        for name, (connection, _, _) in providers.items():
+            filled_rss[name] = provider(connection)[1]
+
+        def lookup_round(name, _):
+            _, collection, _ = providers[name]
+
+            def lookup(_):
+                [item] = collection.search_items({"service": SERVICE, "account": f"user-{rng.randrange(size)}@example.com"})
+                if item.get_secret() != SECRET:
+                    raise SystemExit("a lookup returned a wrong secret")
+            return timed(max(1, sample // ROUNDS), arguments.seconds / ROUNDS, lookup)
+
+        def search_round(name, _):
+            _, collection, _ = providers[name]
+
+            def search(_):
+                index = rng.randrange(size)
+                found = list(collection.search_items({"id": str(index)}))
+                if len(found) != 1:
+                    raise SystemExit(f"a search by id {index} found {len(found)} items")
+            return timed(max(1, sample // ROUNDS), arguments.seconds / ROUNDS, search)
+
+        def secret_tool_round(name, _):
+            # Milliseconds, the median of this round's runs; turned into a rate for the ratio.
+            runs = [secret_tool_lookup(rng.randrange(size), providers[name][2]) for _ in range(max(1, arguments.lookups // ROUNDS))]
+            return statistics.median(runs) * 1000
+
+        for name, (_, collection, _) in providers.items():  # warm, untimed
+            [item] = collection.search_items({"service": SERVICE, "account": "user-0@example.com"})
+            item.get_secret()
+            list(collection.search_items({"id": "0"}))
+        rounds("lookups", lookup_round)
+        rounds("searches", search_round)
+        rounds("secret-tool", secret_tool_round)
+        for name, (connection, _, _) in providers.items():
+            command, rss = provider(connection)
+            if command != expected[name]:
+                raise SystemExit(f"{name} was served by {command}, not {expected[name]}")
+            r = rates[name]
+            print(f"{name} {size} {statistics.median(r['stores']):.1f} {statistics.median(r['lookups']):.1f} "
+                  f"{statistics.median(r['searches']):.2f} {statistics.median(r['secret-tool']):.1f} "
+                  f"{filled_rss[name]:.1f} {rss:.1f} {command}", flush=True)
+        for measure in ("stores", "lookups", "searches", "secret-tool"):
+            ours, gnome = rates["ours"][measure], rates["gnome"][measure]
+            if measure == "secret-tool":
+                ratios = sorted(g / o for o, g in zip(ours, gnome))
+            else:
+                ratios = sorted(o / g for o, g in zip(ours, gnome))
+            print(f"ratio {size} {measure} {ratios[0]:.3f} {statistics.median(ratios):.3f} {ratios[-1]:.3f}", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sample", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--lookups", type=int, default=21, help="fresh secret-tool lookups per size")
+    parser.add_argument("--compare", action="store_true",
+                        help="ours (at $OURS_DBUS_ADDRESS) and GNOME Keyring (the session bus), alternating")
     parser.add_argument("sizes", type=int, nargs="+")
     arguments = parser.parse_args()
+    if arguments.compare:
+        compare(arguments)
+        return
     connection = secretstorage.dbus_init()
     collection = secretstorage.get_default_collection(connection)
     if collection.is_locked():
