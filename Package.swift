@@ -182,7 +182,7 @@ let package = Package(
             dependencies: [
                 "KeychainCtlCommands",
                 "KeychainSync",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log"),
                 // The keychain's path, for the sync engine, through the public API.
                 "Security",
