@@ -36,7 +36,9 @@ import Glibc
         try """
             #!/bin/sh
             echo "pid $$"
-            grep '^SigBlk:' /proc/$$/status
+            # Read by the shell itself: while it waits for a child such as grep, the shell
+            # blocks every signal, and the child would read that mask instead of the one exec gave.
+            while IFS= read -r line; do case "$line" in SigBlk:*) echo "$line" ;; esac; done < /proc/$$/status
             for argument in "$@"; do echo "argument <$argument>"; done
             echo "input <$(cat)>"
             exit 7
