@@ -135,14 +135,15 @@ import Glibc
         #expect(run.errors.contains("no known package manager"))
     }
 
-    /// Quick start: the first run of Scripts/keychainctl builds keychainctl and keychain-sync
-    /// (and says so), one product a call, and splits each program's debugging information off
-    /// into <program>.debug; a run while both programs are newer than the sources execs
-    /// keychainctl without calling swift; a program linked anew by another
+    /// Quick start: the first run of Scripts/keychainctl builds keychainctl (and says so), not
+    /// keychain-sync, and splits the program's debugging information off into
+    /// <program>.debug; a run while the program is newer than the sources execs it without
+    /// calling swift; a program linked anew by another
     /// build is split again without building; a source changed since makes the next run build,
     /// and so does the script itself changed since (its build options). The program is linked
     /// by ld.bfd with packed relative relocations when that linker knows them, else without;
-    /// a change of options removes the package's stale Security module before the rebuild.
+    /// a change of options removes the package's stale Security module before the rebuild. A
+    /// sync command builds keychain-sync too, one product a call, and splits it the same way.
     @Test func keychainctlBuildsOnlyWhenTheSourcesAreNewer() throws {
         let sandbox = try Sandbox()
         // A package of the script and one source, whose build the swift stub "does": it
@@ -180,7 +181,7 @@ import Glibc
         let path = "\(sandbox.stubs.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
         let script = package.appendingPathComponent("Scripts/keychainctl").path
         let build = "swift build --package-path \(package.path) --scratch-path \(package.path)/.build/keychainctl -c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors -Xlinker --no-export-dynamic -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs --product keychainctl"
-        let both = [build, build.replacingOccurrences(of: "--product keychainctl", with: "--product keychain-sync")]
+        let both = [build]
         let debugInformation = Data(".debug_info".utf8)
         func swiftCalls() throws -> [String] { try sandbox.loggedCalls().filter { $0.hasPrefix("swift ") } }
         func programHasDebugInformation() throws -> Bool {
@@ -193,10 +194,8 @@ import Glibc
         #expect(first.errors.contains("building keychainctl"))
         #expect(try swiftCalls() == both)
         #expect(try programHasDebugInformation() == false)
-        for built in [program, release + "/keychain-sync"] {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: built + ".debug")).range(of: debugInformation) != nil, "\(built)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: built)).range(of: debugInformation) == nil, "\(built)")
-        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: program + ".debug")).range(of: debugInformation) != nil)
+        #expect(!FileManager.default.fileExists(atPath: release + "/keychain-sync"), "built only for a sync command")
 
         let second = try sandbox.bash([script, "find-generic-password", "-a", "B"], path: path)
         #expect(second.status == 0, "\(second.errors)")
@@ -249,16 +248,27 @@ import Glibc
         #expect(seventh.status == 0, "\(seventh.errors)")
         #expect(seventh.output == "ran find-generic-password -a G\n")
         let unpacked = build.replacingOccurrences(of: " -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs", with: "")
-        #expect(try swiftCalls() == both + both + both + both + [unpacked, unpacked.replacingOccurrences(of: "--product keychainctl", with: "--product keychain-sync")])
+        #expect(try swiftCalls() == both + both + both + both + [unpacked])
         #expect(!FileManager.default.fileExists(atPath: securityModule.path))
 
-        // keychain-sync gone (or never built, by an older script) while keychainctl is current:
-        // both are built again, so that keychainctl sync finds its program.
-        try FileManager.default.removeItem(atPath: release + "/keychain-sync")
-        let eighth = try sandbox.bash([script, "find-generic-password", "-a", "H"], path: path)
+        // A sync command while keychainctl is current and keychain-sync was never built: both
+        // products are built, one a call, so that keychainctl sync finds its program; then
+        // nothing more while both are current.
+        // (The source's date goes back before the programs': the steps above set it ahead.)
+        try FileManager.default.setAttributes([.modificationDate: programDate.addingTimeInterval(-60)], ofItemAtPath: source.path)
+        try FileManager.default.setAttributes([.modificationDate: programDate.addingTimeInterval(-60)], ofItemAtPath: script)
+        let eighth = try sandbox.bash([script, "sync", "status"], path: path)
         #expect(eighth.status == 0, "\(eighth.errors)")
-        #expect(eighth.output == "ran find-generic-password -a H\n")
-        #expect(FileManager.default.isExecutableFile(atPath: release + "/keychain-sync"))
-        #expect(try swiftCalls().count == 12)
+        #expect(eighth.output == "ran sync status\n")
+        #expect(eighth.errors.contains("building keychainctl and keychain-sync"))
+        let syncPrograms = [unpacked, unpacked.replacingOccurrences(of: "--product keychainctl", with: "--product keychain-sync")]
+        #expect(try swiftCalls() == both + both + both + both + [unpacked] + syncPrograms)
+        for built in [program, release + "/keychain-sync"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: built + ".debug")).range(of: debugInformation) != nil, "\(built)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: built)).range(of: debugInformation) == nil, "\(built)")
+        }
+        let ninth = try sandbox.bash([script, "sync", "status"], path: path)
+        #expect(ninth.output == "ran sync status\n")
+        #expect(try swiftCalls() == both + both + both + both + [unpacked] + syncPrograms)
     }
 }
