@@ -44,7 +44,7 @@ struct NotificationListener: Sendable {
                 } catch {
                     logger.debug("Sync server notifications interrupted", metadata: ["reason": "\(SyncServerError(error))"])
                 }
-                try? await connection.close()
+                await connection.closeWithinLimit()
             } catch {
                 logger.debug("Sync server unreachable for notifications", metadata: ["reason": "\(error)"])
             }

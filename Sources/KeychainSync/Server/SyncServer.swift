@@ -113,7 +113,7 @@ package actor SyncServer {
         listeners = [:]
         let connection = self.connection
         self.connection = nil
-        try? await connection?.close()
+        await connection?.closeWithinLimit()
         // Calls waiting for their turn find the server closed.
         let waiting = self.waiting
         self.waiting = []
@@ -428,7 +428,7 @@ package actor SyncServer {
             self.connection = nil
             connection = try await connector.connect()
             guard !isClosed else {
-                try? await connection.close()
+                await connection.closeWithinLimit()
                 throw .closed
             }
             self.connection = connection
@@ -443,7 +443,7 @@ package actor SyncServer {
             if failure.isConnectionLost || connection.isClosed {
                 logger.debug("Sync server connection lost", metadata: ["reason": "\(failure)"])
                 if self.connection === connection { self.connection = nil }
-                try? await connection.close()
+                await connection.closeWithinLimit()
             }
             throw failure
         }

@@ -75,7 +75,7 @@ struct SyncServerConnector: Sendable {
         do {
             // At the deadline the attempt is cancelled and not waited for; a connection it still
             // makes later is closed.
-            connection = try await withTimeout(Self.handshakeTimeout, discardLate: { try? await $0.close() }) {
+            connection = try await withTimeout(Self.handshakeTimeout, discardLate: { await $0.closeWithinLimit() }) {
                 try await PostgresConnection.connect(
                     configuration: configuration, id: Int.random(in: 1...Int.max), logger: logger)
             }
@@ -88,11 +88,11 @@ struct SyncServerConnector: Sendable {
                 try await connection.query("SELECT pg_is_in_recovery()", logger: logger).collect().first?.decode(Bool.self) ?? true
             }
         } catch {
-            try? await connection.close()
+            await connection.closeWithinLimit()
             throw SyncServerError(error)
         }
         guard !isStandby else {
-            try? await connection.close()
+            await connection.closeWithinLimit()
             throw .unreachable(Self.standbyReason)
         }
         return connection
