@@ -8,9 +8,13 @@ import Synchronization
 /// to unblock it (it closes its connection), but it is not waited for, since a connection
 /// attempt or query that ignores both would otherwise hold the caller forever. A result that
 /// still comes later is handed to `discardLate` (to close a connection made too late).
+///
+/// With `abandonedBy`, the caller also goes on, with ``SyncServerError/unreachable(_:)``, as
+/// soon as the connection the operation runs on closes (see ``ConnectionCloseSignal``).
 func withTimeout<T: Sendable>(
     _ limit: Duration, onTimeout: @escaping @Sendable () -> Void = {},
     discardLate: @escaping @Sendable (T) async -> Void = { _ in },
+    abandonedBy closing: ConnectionCloseSignal? = nil,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let outcome = TimeoutOutcome<T>()
@@ -34,7 +38,16 @@ func withTimeout<T: Sendable>(
                     onTimeout()
                 }
             }
-            outcome.onFinish { work.cancel(); timer.cancel() }
+            let waiter = closing?.register {
+                if outcome.finish(.failure(SyncServerError.unreachable("the connection to the server closed"))) {
+                    work.cancel()
+                }
+            }
+            outcome.onFinish {
+                work.cancel()
+                timer.cancel()
+                if let waiter { closing?.remove(waiter) }
+            }
         }
     } onCancel: {
         outcome.finish(.failure(CancellationError()))

@@ -21,6 +21,8 @@ package actor SyncServer {
     private let connector: SyncServerConnector
     private let logger: Logger
     private var connection: PostgresConnection?
+    /// What tells the operations on ``connection`` that it closed.
+    private var connectionClosing: ConnectionCloseSignal?
     private var isClosed = false
     /// Calls wait here for their turn: a transaction must not interleave with another call's queries.
     private var isBusy = false
@@ -432,10 +434,12 @@ package actor SyncServer {
                 throw .closed
             }
             self.connection = connection
+            self.connectionClosing = ConnectionCloseSignal(connection.closeFuture)
         }
         let logger = self.logger
         do {
-            return try await withTimeout(operationTimeout, onTimeout: { let _: EventLoopFuture<Void> = connection.close() }) {
+            return try await withTimeout(operationTimeout, onTimeout: { let _: EventLoopFuture<Void> = connection.close() },
+                                         abandonedBy: connectionClosing) {
                 try await body(connection, logger)
             }
         } catch {
