@@ -44,7 +44,7 @@ struct NotificationListener: Sendable {
                 } catch {
                     logger.debug("Sync server notifications interrupted", metadata: ["reason": "\(SyncServerError(error))"])
                 }
-                await connection.closeWithinLimit()
+                try? await connection.close()
             } catch {
                 logger.debug("Sync server unreachable for notifications", metadata: ["reason": "\(error)"])
             }

@@ -115,7 +115,7 @@ package actor SyncServer {
         listeners = [:]
         let connection = self.connection
         self.connection = nil
-        await connection?.closeWithinLimit()
+        try? await connection?.close()
         // Calls waiting for their turn find the server closed.
         let waiting = self.waiting
         self.waiting = []
@@ -430,7 +430,7 @@ package actor SyncServer {
             self.connection = nil
             connection = try await connector.connect()
             guard !isClosed else {
-                await connection.closeWithinLimit()
+                try? await connection.close()
                 throw .closed
             }
             self.connection = connection
@@ -447,7 +447,7 @@ package actor SyncServer {
             if failure.isConnectionLost || connection.isClosed {
                 logger.debug("Sync server connection lost", metadata: ["reason": "\(failure)"])
                 if self.connection === connection { self.connection = nil }
-                await connection.closeWithinLimit()
+                try? await connection.close()
             }
             throw failure
         }

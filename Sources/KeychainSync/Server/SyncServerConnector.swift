@@ -75,7 +75,7 @@ struct SyncServerConnector: Sendable {
         do {
             // At the deadline the attempt is cancelled and not waited for; a connection it still
             // makes later is closed.
-            connection = try await withTimeout(Self.handshakeTimeout, discardLate: { await $0.closeWithinLimit() }) {
+            connection = try await withTimeout(Self.handshakeTimeout, discardLate: { try? await $0.close() }) {
                 try await PostgresConnection.connect(
                     configuration: configuration, id: Int.random(in: 1...Int.max), logger: logger)
             }
@@ -88,11 +88,11 @@ struct SyncServerConnector: Sendable {
                 try await connection.query("SELECT pg_is_in_recovery()", logger: logger).collect().first?.decode(Bool.self) ?? true
             }
         } catch {
-            await connection.closeWithinLimit()
+            try? await connection.close()
             throw SyncServerError(error)
         }
         guard !isStandby else {
-            await connection.closeWithinLimit()
+            try? await connection.close()
             throw .unreachable(Self.standbyReason)
         }
         return connection
