@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Commits the writes of one process's threads together: each commit syncs the log to disk
 /// (`synchronous=FULL`), and that sync, not the write, is what a durable write costs.
@@ -171,8 +172,19 @@ final class GroupCommit: @unchecked Sendable {
         var batch = Array(queue.prefix(Self.batchLimit))
         lock.unlock()
         let deadline = DispatchTime.now() + siblingWait
+        // A batch that starts with a superseding change is scrubbed right after its commit,
+        // and the scrub's checkpoint syncs the log before it copies anything (SQLite does,
+        // at every level but OFF): that sync makes the commit durable, so the commit's own
+        // sync of the log (`synchronous=FULL`) would be a second wait on the disk for the
+        // same bytes. Such a transaction commits at `synchronous=NORMAL`, which SQLite
+        // documents as always consistent in WAL mode (a commit is all or nothing after a
+        // power cut; it only may not survive one until the next sync), and the call returns
+        // only after the scrub, or a sync of the log in its place, made it durable.
+        let syncsAfterCommit = batch.contains { $0.supersedes }
         do {
             try database.writeWithoutTransaction { db in
+                try setSynchronous(full: !syncsAfterCommit, db)
+                defer { if syncsAfterCommit { try? setSynchronous(full: true, db) } }
                 try BatchTransaction.run(in: db) { transaction in
                     if batch.count == 1 && expected <= 1 {
                         try batch[0].change?(db)
@@ -199,12 +211,22 @@ final class GroupCommit: @unchecked Sendable {
                         if batch.count == ran { return }
                     }
                 }
+                var scrubbed = false
                 if scrubPending || batch.contains(where: { $0.supersedes && $0.error == nil }) {
-                    scrubPending = !Self.scrub(db, patience: patience, databasePath: database.path)
+                    scrubbed = Self.scrub(db, patience: patience, databasePath: database.path)
+                    scrubPending = !scrubbed
+                }
+                // A scrub that completed copied the log into the database and synced that
+                // file; otherwise (a reader held its snapshot too long, or every superseding
+                // change failed) the log is synced here, as the commit would have.
+                if syncsAfterCommit && !scrubbed && !WALCheckpointer.syncLog(of: database.path) {
+                    throw KeychainError.io("the change was written but could not be synced to disk")
                 }
             }
         } catch {
-            // The transaction did not commit: no change of the batch is applied.
+            // The transaction did not commit, and no change of the batch is applied; or, in
+            // the rare case of a log that could not be synced after it, the batch may not
+            // survive a power cut: either way no change of it is reported done.
             for member in batch where member.error == nil { member.error = error }
         }
         lock.lock()
@@ -212,6 +234,26 @@ final class GroupCommit: @unchecked Sendable {
         batchCount += 1
         lock.unlock()
         return batch
+    }
+
+    /// Whether the connection is known to sync each commit; false after a failed attempt
+    /// to set it back, so that the next batch sets it before it begins. Only the leader,
+    /// one thread at a time, reads and writes it.
+    private var synchronousIsFull = true
+
+    /// Sets how the connection's commits sync: FULL (each commit syncs the log) or NORMAL
+    /// (the next checkpoint, or the caller, syncs it). Run through `sqlite3_exec`, not a
+    /// cached statement: SQLite applies this pragma when it prepares it, and refuses it
+    /// inside a transaction.
+    private func setSynchronous(full: Bool, _ db: Database) throws {
+        if full && synchronousIsFull { return }
+        synchronousIsFull = false
+        let code = sqlite3_exec(db.sqliteConnection, full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
+                                nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw KeychainError.io("cannot set how the keychain's commits sync: \(String(cString: sqlite3_errstr(code)))")
+        }
+        synchronousIsFull = full
     }
 
     /// Copies the whole log into the database file and truncates it to nothing, so that no
