@@ -2,8 +2,9 @@
 // the lookup that code storing keys (SwiftyRSA, CertificateSigningRequest, Auth0's DPoP key
 // store, Apple's "Storing CryptoKit Keys in the Keychain") makes every time it needs its key;
 // and by its application label (the public-key hash), the lookup that forms an identity
-// from a certificate; and by kSecAttrLabel, the name a program or a person gives a key, which
-// the keychain does not index yet: a find by it opens every key, so it is timed with fewer finds.
+// from a certificate; and by kSecAttrLabel, the name a program or a person gives a key, found
+// through the index of attributes without a column of their own. Each is timed alike (5,000
+// finds); a find that opens every key would be timed with fewer (see keyLookupCount).
 //
 //   keychain-benchmark --keys [sizes...]      (default: 1000 100000)
 import Foundation
@@ -37,8 +38,8 @@ func keyName(_ index: Int) -> String {
 }
 
 /// Adds `size` P-256 private keys, each with SecItemAdd, kSecValueRef and its own
-/// kSecAttrApplicationTag, then times finds of random keys by tag, and by application label,
-/// with kSecReturnRef.
+/// kSecAttrApplicationTag and kSecAttrLabel, then times finds of random keys by tag, by
+/// application label and by kSecAttrLabel, with kSecReturnRef.
 func runKeyLookups(size: Int) -> KeyLookupFigures {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("keychain-benchmark-keys-\(UUID().uuidString)")

@@ -76,6 +76,8 @@ import TestSupport
         let queue = try DatabaseQueue(path: files.database.path)
         try queue.write { db in
             try db.execute(sql: """
+                DROP TRIGGER item_attribute_deleted; DROP TABLE item_attribute; DROP INDEX item_not_indexed;
+                ALTER TABLE item DROP COLUMN indexed; DELETE FROM grdb_migrations WHERE identifier = 'v7';
                 DROP TRIGGER item_pair_deleted; DROP TABLE item_pair; DROP INDEX generic_password_not_paired;
                 ALTER TABLE item DROP COLUMN paired; DELETE FROM grdb_migrations WHERE identifier = 'v6';
                 DROP INDEX key_by_tag; DROP INDEX key_by_label; DROP INDEX certificate_by_public_key_hash;

@@ -114,6 +114,8 @@ import TestSupport
         let queue = try DatabaseQueue(path: keychain.files.database.path)
         try queue.write { db in
             try db.execute(sql: """
+                DROP TRIGGER item_attribute_deleted; DROP TABLE item_attribute; DROP INDEX item_not_indexed;
+                ALTER TABLE item DROP COLUMN indexed; DELETE FROM grdb_migrations WHERE identifier = 'v7';
                 DROP TRIGGER item_pair_deleted; DROP TABLE item_pair; DROP INDEX generic_password_not_paired;
                 ALTER TABLE item DROP COLUMN paired;
                 UPDATE meta SET value = 5 WHERE key = 'format';
@@ -123,8 +125,8 @@ import TestSupport
         try queue.close()
         let reopened = try KeychainStore.open(keychain.files)
         defer { reopened.close() }
-        #expect(try reopened.database.read { try Int.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'format'") } == 6)
-        #expect(KeychainSchema.formatVersion == 6)
+        #expect(try reopened.database.read { try Int.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'format'") }
+                == KeychainSchema.formatVersion)
         // Locked: nothing can be indexed, so both are named apart, as not indexed.
         reopened.lock()
         let locked = try reopened.referencesByLookupPairs([Self.pair("user", "ann")], by: keychain.caller)

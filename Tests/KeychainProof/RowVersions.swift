@@ -7,8 +7,10 @@ import Foundation
 /// rather than through the tables' root pages, so that rows on pages that have since left
 /// their table (freed, or moved by a split) count too: `keybag (name, wrapping, wrapped)` is
 /// text, text, blob; `meta (key, value)` is text, any; `item` has twelve columns, the first
-/// the row id's alias (stored as NULL), and fifteen in rows written since format 4 added the
-/// lookup columns after the secret. `sqlite_master` has five and is none of them.
+/// the row id's alias (stored as NULL), fifteen in rows written since format 4 added the
+/// lookup columns after the secret, sixteen since format 6 added the `paired` mark and
+/// seventeen since format 7 added the `indexed` mark. `sqlite_master` has five and is none
+/// of them.
 public struct RowVersions: Sendable {
     public struct KeybagRow: Sendable {
         public let name: String
@@ -51,7 +53,8 @@ public struct RowVersions: Sendable {
                 }
             case 2:
                 if let key = values[0].text { meta.append(MetaRow(key: key, value: values[1], location: location)) }
-            case 12 where values[0] == .null, 15 where values[0] == .null:
+            case 12 where values[0] == .null, 15 where values[0] == .null, 16 where values[0] == .null,
+                 17 where values[0] == .null:
                 items.append(ItemRow(rowID: record.rowID, protection: values[4].text, attributes: values[10].blob,
                                      secret: values[11].blob, location: location))
             default:

@@ -159,8 +159,8 @@ import TestSupport
         let found = copy.copyMatching(genericPassword(account: "bob").with([kSecReturnData as String: true]))
         #expect(found.result as? Data == Data("bob-secret".utf8))
         let reopened = try DatabaseQueue(path: path)
-        // The current format, 5 since the sync log (format 4 was the key lookup columns).
-        #expect(try reopened.read { try Int.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'format'") } == 6)
+        // The current format, 7 since the index of searched attributes.
+        #expect(try reopened.read { try Int.fetchOne($0, sql: "SELECT value FROM meta WHERE key = 'format'") } == 7)
         #expect(try reopened.read { try Bool.fetchOne($0, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = 'v3')") } == true)
         try reopened.close()
     }

@@ -3,6 +3,9 @@ import GRDB
 
 /// How a query is answered: SQL equality on the hashed and clear columns (an index lookup),
 /// then, for the attributes that have no column, a comparison after opening the record.
+/// A query that names no hashed column, no whole primary key and no persistent reference,
+/// but an attribute of ``AttributeIndexTable``, reads its candidates through that table
+/// (and the rows not indexed yet), which it still opens and compares in full.
 struct MatchPlan {
     /// The statements of the plan's shape; ``arguments`` fill their parameters.
     let statements: PlanStatements
@@ -54,11 +57,20 @@ struct MatchPlan {
             residualIfNotIndexed.removeAll { schema.primaryKey.contains($0.0) }
         }
         let location = query.persistentReference.flatMap(RowReference.location)
+        // The other lookups already narrow to a few rows; this one serves queries that would
+        // otherwise read every row of the class. Its attribute stays in the residual.
+        var indexed: Data?
+        if hashed.allSatisfy({ $0 == nil }) && identities == nil && location == nil,
+           let code = AttributeIndexTable.lookupCode(among: residual.map { $0.0.code }),
+           let bytes = residual.first(where: { $0.0.code == code })?.1 {
+            indexed = hasher.hash(code, bytes)
+        }
         let shape = PlanShape(
             classCode: query.itemClass.storageCode,
             protection: protection != nil,
             columns: hashed.enumerated().reduce(0) { mask, column in column.element == nil ? mask : mask | 1 << column.offset },
             identityCount: identities?.count,
+            attributeIndex: indexed != nil,
             groupCount: groups?.count,
             reference: location != nil,
             synchronizable: query.persistentReference == nil ? query.synchronizable : nil)
@@ -67,6 +79,7 @@ struct MatchPlan {
         if let protection { arguments.append(.text(protection)) }
         for case let hash? in hashed { arguments.append(.blob(hash)) }
         for identity in identities ?? [] { arguments.append(.blob(identity)) }
+        if let indexed { arguments.append(.blob(indexed)) }
         for group in groups ?? [] { arguments.append(.blob(hasher.accessGroupHash(group))) }
         if let location { arguments += [.integer(location.rowID), .blob(location.nonce)] }
         self.statements = PlanStatements.of(shape)

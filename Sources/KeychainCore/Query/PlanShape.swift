@@ -6,6 +6,8 @@ struct PlanShape: Hashable {
     let columns: UInt8
     /// How many identity hashes the query names (a whole primary key); nil for none.
     let identityCount: Int?
+    /// Whether the candidates are read through ``AttributeIndexTable`` by one hash.
+    let attributeIndex: Bool
     /// How many access groups the query covers; nil for all of them.
     let groupCount: Int?
     let reference: Bool
@@ -28,6 +30,7 @@ struct PlanShape: Hashable {
         if let identityCount {
             conditions.append("identity IN (\(Array(repeating: "?", count: identityCount).joined(separator: ", ")))")
         }
+        if attributeIndex { conditions.append(AttributeIndexTable.candidateCondition) }
         // The class as a literal: SQLite uses a partial index (each class's key index) only
         // for a query whose terms repeat its WHERE clause. Group terms stay off the indexes:
         // every item of the caller matches them.

@@ -10,9 +10,12 @@ struct StoredRow {
     let columns: StoredColumns
     let sealedAttributes: Data
     let sealedSecret: Data?
+    /// Whether the row's entries in ``AttributeIndexTable`` are written: false for a row of
+    /// an older format until its class key opens it.
+    let attributesIndexed: Bool
 
     /// The columns that ``PlanStatements`` select, in their order.
-    static let selectedColumns = "id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, atag, klbl, pkhh, attributes"
+    static let selectedColumns = "id, nonce, class, sync, protection, identity, agrp, acct, svce, srvr, atag, klbl, pkhh, indexed, attributes"
 
     /// Reads the current row of a statement that selects ``selectedColumns`` and then the
     /// secret (or NULL). errSecDecode for a row whose clear columns are damaged.
@@ -21,7 +24,7 @@ struct StoredRow {
             sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : Data(sqliteStatement: statement, index: column)
         }
         guard let nonce = blob(1), nonce.count == 8, let protection = sqlite3_column_text(statement, 4),
-              let identity = blob(5), let accessGroup = blob(6), let sealedAttributes = blob(13)
+              let identity = blob(5), let accessGroup = blob(6), let sealedAttributes = blob(14)
         else { throw .decode }
         id = sqlite3_column_int64(statement, 0)
         self.nonce = nonce
@@ -35,6 +38,7 @@ struct StoredRow {
             keyLookup: KeyLookupColumns(classCode: classCode, applicationTag: blob(10), applicationLabel: blob(11),
                                         publicKeyHash: blob(12)))
         self.sealedAttributes = sealedAttributes
-        sealedSecret = blob(14)
+        attributesIndexed = sqlite3_column_int64(statement, 13) != 0
+        sealedSecret = blob(15)
     }
 }

@@ -20,6 +20,8 @@ import GRDB
 /// certificates by public-key hash have an index each (``KeyLookupColumns``).
 /// `item_pair` holds the keyed hashes of the lookup attributes that generic passwords keep in
 /// their generic data, one row per pair (``LookupPairTable``).
+/// `item_attribute` holds the keyed hashes of the other searched attributes (the label, a
+/// certificate's subject, ...), one row per attribute of an item (``AttributeIndexTable``).
 /// `sync_log` lists the changes to synchronizable items while sync is on (``SyncLogTable``).
 enum KeychainSchema {
     /// The storage format this library writes. Every migration that changes the schema raises
@@ -43,7 +45,11 @@ enum KeychainSchema {
     /// and the `paired` mark of the rows indexed. A library that reads format 5 would write
     /// generic passwords without their pairs, which searches by attributes would then miss:
     /// it refuses format 6.
-    static let formatVersion = 6
+    /// Format 7 adds the index of the searched attributes without a column of their own
+    /// (``AttributeIndexTable``): its table, and the `indexed` mark of the rows indexed. A
+    /// library that reads format 6 would write items without their entries, which finds by
+    /// those attributes would then miss: it refuses format 7.
+    static let formatVersion = 7
 
     /// The formats this library opens.
     static let readableFormats = 2...formatVersion
@@ -114,6 +120,9 @@ enum KeychainSchema {
         }
         migrator.registerMigration("v6") { db in
             try db.execute(sql: LookupPairTable.creationSQL + "UPDATE meta SET value = 6 WHERE key = 'format';")
+        }
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: AttributeIndexTable.creationSQL + "UPDATE meta SET value = 7 WHERE key = 'format';")
         }
         return migrator
     }

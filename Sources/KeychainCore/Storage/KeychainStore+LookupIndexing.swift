@@ -4,8 +4,11 @@ import GRDBSQLite
 
 /// Indexes the rows an older format wrote, which a newer database holds marked not indexed:
 /// the lookup columns (``KeyLookupColumns``) of the keys and certificates a library of
-/// format 3 wrote, and the lookup pairs (``LookupPairTable``) of the generic passwords a
-/// library of format 5 or older wrote.
+/// format 3 wrote, the lookup pairs (``LookupPairTable``) of the generic passwords a
+/// library of format 5 or older wrote, and the indexed attributes (``AttributeIndexTable``)
+/// of every item a library of format 6 or older wrote. Every such row has `indexed` 0 (no
+/// older library knows the column, and it is not set until the row is indexed in every
+/// way), so one partial index finds them all.
 ///
 /// Their attributes are sealed, so only the class key can index them: an unlock, and the
 /// first search in a process that meets such a row, index every such row of the protection
@@ -36,14 +39,10 @@ extension KeychainStore {
     }
 
     /// The protection classes of the rows not indexed yet: none, once every row is, which
-    /// the lookup indexes and the partial index of generic passwords not paired tell at once.
+    /// the partial index of the rows not indexed tells at once.
     private func protectionsNotIndexed() throws(KeychainError) -> Set<String> {
         try Self.oneStatement(database, during: "index items") { db in
-            Set(try String.fetchAll(db, sql: """
-                SELECT protection FROM item WHERE atag = X'' AND class = \(ItemClass.key.storageCode)
-                UNION SELECT protection FROM item WHERE pkhh = X'' AND class = \(ItemClass.certificate.storageCode)
-                UNION SELECT protection FROM item WHERE class = \(ItemClass.genericPassword.storageCode) AND paired = 0
-                """))
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT protection FROM item WHERE indexed = 0"))
         }
     }
 
@@ -53,20 +52,12 @@ extension KeychainStore {
         try write(during: "index items", supersedes: true) { db -> Int64? in
             var rows: [StoredRow] = []
             var last: Int64?
-            // Through the lookup indexes, which hold the mark of a row not indexed.
+            // Through the partial index of the rows not indexed.
             let sql = """
-                SELECT * FROM (
-                    SELECT \(StoredRow.selectedColumns), secret FROM item
-                    WHERE atag = X'' AND class = \(ItemClass.key.storageCode) AND id > ?
-                    UNION ALL
-                    SELECT \(StoredRow.selectedColumns), secret FROM item
-                    WHERE pkhh = X'' AND class = \(ItemClass.certificate.storageCode) AND id > ?
-                    UNION ALL
-                    SELECT \(StoredRow.selectedColumns), secret FROM item
-                    WHERE class = \(ItemClass.genericPassword.storageCode) AND paired = 0 AND id > ?
-                ) ORDER BY id LIMIT \(Self.lookupIndexingBatch)
+                SELECT \(StoredRow.selectedColumns), secret FROM item
+                WHERE indexed = 0 AND id > ? ORDER BY id LIMIT \(Self.lookupIndexingBatch)
                 """
-            try DirectStatement(db, sql: sql, values: [.integer(after), .integer(after), .integer(after)]).forEachRow { statement in
+            try DirectStatement(db, sql: sql, values: [.integer(after)]).forEachRow { statement in
                 last = sqlite3_column_int64(statement, 0)
                 // A row whose clear columns are damaged is left as it is.
                 if let row = try? StoredRow(statement: statement) { rows.append(row) }
@@ -75,24 +66,30 @@ extension KeychainStore {
             // Not logged for sync: the items do not change.
             try SyncLogTable.quietly(db) {
                 for row in rows where protections.contains(row.columns.protection) {
+                    // Opened once more by each step: this runs once per row in a keychain's life.
+                    guard let record = try? open(row) else { continue }
                     if row.columns.classCode == ItemClass.genericPassword.storageCode {
-                        try indexLookupPairs(of: row, in: db)
+                        try indexLookupPairs(of: row, record: record, in: db)
                     } else if !row.columns.isIndexed {
-                        try indexLookupColumns(of: row, in: db)
+                        guard try indexLookupColumns(of: row, in: db) else { continue }
                     }
+                    try AttributeIndexTable.write(AttributeIndexTable.hashes(of: record, hasher: hasher), forRow: row.id,
+                                                  replacing: true, in: db)
+                    try AttributeIndexTable.markIndexed(row.id, in: db)
                 }
             }
             return last
         }
     }
 
-    /// Seals a row again with its lookup columns. A row that does not open (damaged, or
-    /// bound to another machine) is left as it is: it was unreadable before and stays so.
-    private func indexLookupColumns(of row: StoredRow, in db: Database) throws {
+    /// Seals a row again with its lookup columns; whether it did. A row that does not open
+    /// (damaged, or bound to another machine) is left as it is: it was unreadable before and
+    /// stays so.
+    private func indexLookupColumns(of row: StoredRow, in db: Database) throws -> Bool {
         guard let accessibility = Accessibility(rawValue: row.columns.protection),
               let current = try? classKeys.keyAndEpoch(for: accessibility),
               let record = try? open(row), var secret = try? openSecret(row),
-              let keyLookup = try? KeyLookupColumns(record: record, hasher: hasher) else { return }
+              let keyLookup = try? KeyLookupColumns(record: record, hasher: hasher) else { return false }
         defer { secret.zeroize() }
         // Only the lookup columns change: the others are the row's own, which opening it proved.
         let columns = row.columns.with(keyLookup: keyLookup)
@@ -105,12 +102,11 @@ extension KeychainStore {
                                 .blob(keyLookup.publicKeyHash), .blob(sealed.attributes), .blob(sealed.secret),
                                 .integer(row.id),
                             ]).execute()
+        return true
     }
 
-    /// Writes the pairs of a generic password and marks it indexed. A row that does not
-    /// open is left as it is, as in ``indexLookupColumns(of:in:)``.
-    private func indexLookupPairs(of row: StoredRow, in db: Database) throws {
-        guard let record = try? open(row) else { return }
+    /// Writes the pairs of a generic password, opened as `record`, and marks it paired.
+    private func indexLookupPairs(of row: StoredRow, record: ItemRecord, in db: Database) throws {
         try LookupPairTable.write(LookupPairTable.hashes(of: record, hasher: hasher), forRow: row.id, replacing: true, in: db)
         try LookupPairTable.markIndexed(row.id, in: db)
     }

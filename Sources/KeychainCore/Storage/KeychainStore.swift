@@ -220,7 +220,7 @@ package final class KeychainStore: Sendable {
             var found: [FoundItem] = []
             try plan.forEachRow(in: db, withSecret: wantsData) { row in
                 var record: ItemRecord?
-                if !row.columns.isIndexed { metNotIndexed = true }
+                if !row.columns.isIndexed || !row.attributesIndexed { metNotIndexed = true }
                 let mustOpen = plan.mustOpen(row)
                 if !wantsRecord && !wantsData && !mustOpen {
                     // Nothing to open, but a locked item still fails the search with
@@ -309,19 +309,36 @@ package final class KeychainStore: Sendable {
                     // Only sealed parts change (the data, or attributes without a column):
                     // leaving the indexed columns out of the SET spares every index write,
                     // and the pairs are written only when the generic data changed them.
-                    let newPairs = newValues["gena"] != nil && LookupPairTable.set(of: updated) != LookupPairTable.set(of: record)
-                    try DirectStatement(db, sql: newPairs ? Self.updateSealedAndPairedSQL : Self.updateSealedSQL, values: [
+                    // Likewise the indexed attributes, when one of them changed or the row
+                    // (of an older format) has none yet; such a row gets its pairs too, as
+                    // `indexed` says the row is indexed in every way.
+                    let newEntries = !row.attributesIndexed
+                        || newValues.keys.contains { AttributeIndexTable.attributeCodes.contains($0) }
+                    let newPairs = (newValues["gena"] != nil && LookupPairTable.set(of: updated) != LookupPairTable.set(of: record))
+                        || (!row.attributesIndexed && updated.itemClass == .genericPassword)
+                    let sql = switch (newPairs, newEntries) {
+                    case (false, false): Self.updateSealedSQL
+                    case (true, false): Self.updateSealedAndPairedSQL
+                    case (false, true): Self.updateSealedAndIndexedSQL
+                    case (true, true): Self.updateSealedPairedAndIndexedSQL
+                    }
+                    try DirectStatement(db, sql: sql, values: [
                         .blob(sealed.attributes), .blob(sealed.secret), .integer(row.id),
                     ]).execute()
                     if newPairs {
                         try LookupPairTable.write(LookupPairTable.hashes(of: updated, hasher: self.hasher), forRow: row.id,
                                                   replacing: true, in: db)
                     }
+                    if newEntries {
+                        try AttributeIndexTable.write(AttributeIndexTable.hashes(of: updated, hasher: self.hasher),
+                                                      forRow: row.id, replacing: true, in: db)
+                    }
                     continue
                 }
                 try NewRow(itemClass: updated.itemClass, nonce: row.nonce, columns: columns,
                            sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch,
-                           lookupPairs: LookupPairTable.hashes(of: updated, hasher: self.hasher))
+                           lookupPairs: LookupPairTable.hashes(of: updated, hasher: self.hasher),
+                           attributeHashes: AttributeIndexTable.hashes(of: updated, hasher: self.hasher))
                     .overwrite(rowID: row.id, in: db)
             }
         }
@@ -329,6 +346,9 @@ package final class KeychainStore: Sendable {
 
     private static let updateSealedSQL = "UPDATE item SET attributes = ?, secret = ? WHERE id = ?"
     private static let updateSealedAndPairedSQL = "UPDATE item SET attributes = ?, secret = ?, paired = 1 WHERE id = ?"
+    private static let updateSealedAndIndexedSQL = "UPDATE item SET attributes = ?, secret = ?, indexed = 1 WHERE id = ?"
+    private static let updateSealedPairedAndIndexedSQL =
+        "UPDATE item SET attributes = ?, secret = ?, paired = 1, indexed = 1 WHERE id = ?"
 
     /// Deletes every item the query matches (none: errSecItemNotFound), all or none of them. While a class is
     /// locked, a match in it fails the whole delete with errSecInteractionNotAllowed.

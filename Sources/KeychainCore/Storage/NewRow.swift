@@ -20,13 +20,15 @@ struct NewRow {
     let keyEpoch: UInt64?
     /// The hashes of its lookup attribute pairs (``LookupPairTable``), written with it.
     let lookupPairs: [Data]
+    /// The hashes of its indexed attributes (``AttributeIndexTable``), written with it.
+    let attributeHashes: [Data]
 
     /// Inserts the row and returns its id. A live item with the same identity makes the
     /// database's UNIQUE index refuse it (errSecDuplicateItem).
     func insert(into db: Database) throws -> Int64 {
         try execute(in: db, ifAbsent: false)
         let rowID = sqlite3_last_insert_rowid(db.sqliteConnection)
-        try LookupPairTable.write(lookupPairs, forRow: rowID, replacing: false, in: db)
+        try writeIndexEntries(forRow: rowID, replacing: false, in: db)
         return rowID
     }
 
@@ -34,7 +36,7 @@ struct NewRow {
     func insertIfAbsent(into db: Database) throws -> Int64? {
         guard try execute(in: db, ifAbsent: true) else { return nil }
         let rowID = sqlite3_last_insert_rowid(db.sqliteConnection)
-        try LookupPairTable.write(lookupPairs, forRow: rowID, replacing: false, in: db)
+        try writeIndexEntries(forRow: rowID, replacing: false, in: db)
         return rowID
     }
 
@@ -51,7 +53,7 @@ struct NewRow {
     func overwrite(rowID: Int64, in db: Database) throws {
         try DirectStatement(db, sql: """
             UPDATE item SET sync = ?, protection = ?, identity = ?, agrp = ?, acct = ?, svce = ?,
-            srvr = ?, atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ?, paired = 1 WHERE id = ?
+            srvr = ?, atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ?, paired = 1, indexed = 1 WHERE id = ?
             """, values: [
                 .integer(Int64(columns.sync)), .text(columns.protection), .blob(columns.identity),
                 .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
@@ -59,7 +61,14 @@ struct NewRow {
                 .blob(columns.keyLookup?.applicationLabel), .blob(columns.keyLookup?.publicKeyHash),
                 .blob(sealedAttributes), .blob(sealedSecret), .integer(rowID),
             ]).execute()
-        try LookupPairTable.write(lookupPairs, forRow: rowID, replacing: true, in: db)
+        try writeIndexEntries(forRow: rowID, replacing: true, in: db)
+    }
+
+    /// Writes the row's entries in the index tables, in the transaction that writes the row:
+    /// every write of an item row (add, import, update, sync) comes through here.
+    private func writeIndexEntries(forRow rowID: Int64, replacing: Bool, in db: Database) throws {
+        try LookupPairTable.write(lookupPairs, forRow: rowID, replacing: replacing, in: db)
+        try AttributeIndexTable.write(attributeHashes, forRow: rowID, replacing: replacing, in: db)
     }
 
     /// The persistent reference of the row once inserted with `rowID`.
@@ -83,8 +92,8 @@ struct NewRow {
 
     private static let insertSQL = """
         INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, atag, klbl, pkhh,
-                          attributes, secret, paired)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+                          attributes, secret, paired, indexed)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1)
         """
     private static let insertIfAbsentSQL = insertSQL + " ON CONFLICT DO NOTHING"
 }
@@ -101,6 +110,7 @@ extension KeychainStore {
         let sealed = try seal(record, secret: secret, nonce: nonce, columns: columns, key: key, random: random[8...])
         return NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
                       sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch,
-                      lookupPairs: LookupPairTable.hashes(of: record, hasher: hasher))
+                      lookupPairs: LookupPairTable.hashes(of: record, hasher: hasher),
+                      attributeHashes: AttributeIndexTable.hashes(of: record, hasher: hasher))
     }
 }

@@ -143,7 +143,8 @@ extension KeychainStore {
                               random: keys.random[8...])
         let row = NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
                          sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: keys.epoch,
-                         lookupPairs: LookupPairTable.hashes(of: record, hasher: hasher))
+                         lookupPairs: LookupPairTable.hashes(of: record, hasher: hasher),
+                         attributeHashes: AttributeIndexTable.hashes(of: record, hasher: hasher))
         if let existing {
             try row.overwrite(rowID: existing.id, in: db)
             return .applied(rowID: existing.id)

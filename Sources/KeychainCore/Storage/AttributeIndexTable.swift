@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+
+/// The `item_attribute` table: for each item, the keyed hash of each of its searched
+/// attributes that has no column of its own (``attributeCodes``: the label, description and
+/// comment, creator and type codes, a key's type and sizes, a certificate's subject, issuer
+/// and serial number), so that a find by one of them reads the items that have its value
+/// rather than opening every item of the class.
+///
+/// Each entry is ``IndexHasher/hash(_:_:)`` of the attribute's code and the canonical bytes
+/// a search compares (the value's exact bytes: searches are case-sensitive, and
+/// `kSecMatchCaseInsensitive` has no effect, so an exact hash answers them). The code
+/// separates attributes, so equal text in a label and a comment hashes apart.
+///
+/// What the files show: which items share a value of one of these attributes (two keys of
+/// one name, the certificates of one issuer, the passwords of one creator code), never the
+/// value. The table is an index only: it is not part of any item's associated data, so
+/// whoever changes the file can hide an item from such a find or add candidates to it (as
+/// deleting or copying rows could); a find opens its candidates and compares their sealed
+/// attributes, so it never returns an item that does not match.
+///
+/// Rows written before the table existed (format 6 and older), or by an older library that
+/// still held the database open, have `indexed` 0 (the column's default): their entries are
+/// unknown until their class key opens them (``KeychainStore/indexRowsOfOlderFormats()``),
+/// and until then every find by one of these attributes reads them as candidates too.
+enum AttributeIndexTable {
+    /// The attributes indexed here, most selective first: a find that names several uses
+    /// the first (``MatchPlan``) and compares the others after opening its candidates, so
+    /// that a few values shared by half the keys (a key type) never drive it.
+    static let attributeCodes = ["labl", "subj", "slnr", "issr", "desc", "icmt", "crtr", "type", "bsiz", "esiz"]
+
+    /// The table, the index that finds an item's entries, the trigger that deletes them with
+    /// the item, the mark of the rows indexed, and the partial index of the rows not indexed
+    /// yet, which holds nothing once every row is.
+    static let creationSQL = """
+        ALTER TABLE item ADD COLUMN indexed INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE item_attribute (
+            value BLOB NOT NULL,
+            item INTEGER NOT NULL,
+            PRIMARY KEY (value, item)
+        ) WITHOUT ROWID;
+        CREATE INDEX item_attribute_by_item ON item_attribute (item);
+        CREATE TRIGGER item_attribute_deleted AFTER DELETE ON item
+        BEGIN DELETE FROM item_attribute WHERE item = old.id; END;
+        CREATE INDEX item_not_indexed ON item (id) WHERE indexed = 0;
+        """
+
+    /// The hashes of a record's indexed attributes: those its class has and that it holds
+    /// (or, for a primary-key field, its default), as a search compares them. Sorted, so
+    /// equal records give equal lists.
+    static func hashes(of record: ItemRecord, hasher: IndexHasher) -> [Data] {
+        let schema = record.itemClass.schema
+        var hashes: [Data] = []
+        for code in attributeCodes {
+            guard let attribute = schema.attributes[code],
+                  let bytes = try? record.canonicalBytes(of: attribute) else { continue }
+            hashes.append(hasher.hash(code, bytes))
+        }
+        return hashes.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    /// The code of the attribute a query's index lookup uses: the first of
+    /// ``attributeCodes`` it names; nil when it names none.
+    static func lookupCode(among codes: some Sequence<String>) -> String? {
+        let named = Set(codes)
+        return attributeCodes.first { named.contains($0) }
+    }
+
+    /// The condition on `item` that reads, through the table, the rows with the bound hash,
+    /// and the rows not indexed yet, which may match too.
+    static let candidateCondition =
+        "id IN (SELECT item FROM item_attribute WHERE value = ? UNION ALL SELECT id FROM item WHERE indexed = 0)"
+
+    /// Writes the entries of row `rowID`, replacing any it had.
+    static func write(_ hashes: [Data], forRow rowID: Int64, replacing: Bool, in db: Database) throws {
+        if replacing {
+            try DirectStatement(db, sql: "DELETE FROM item_attribute WHERE item = ?", values: [.integer(rowID)]).execute()
+        }
+        for hash in hashes {
+            try DirectStatement(db, sql: "INSERT OR IGNORE INTO item_attribute (value, item) VALUES (?, ?)",
+                                values: [.blob(hash), .integer(rowID)]).execute()
+        }
+    }
+
+    /// Marks row `rowID` indexed once its entries are written, apart from the row's own
+    /// write (which sets the mark itself): for a row of an older format.
+    static func markIndexed(_ rowID: Int64, in db: Database) throws {
+        try DirectStatement(db, sql: "UPDATE item SET indexed = 1 WHERE id = ? AND indexed = 0",
+                            values: [.integer(rowID)]).execute()
+    }
+}
