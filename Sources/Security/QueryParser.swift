@@ -133,15 +133,20 @@ package enum QueryParser {
     }
 
     private static func parse(_ entries: [(key: String, value: Any)], for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
-        // The three entries that decide how the others are read, found in one pass.
+        // The three entries that decide how the others are read, found in one pass, which
+        // also notes the two keys that cannot be given together.
         var classValue: Any?
         var referenceValue: Any?
         var valueRefValue: Any?
+        var namesAccessControl = false
+        var namesAccessible = false
         for entry in entries {
             switch entry.key {
             case QueryKey.itemClass: classValue = entry.value
             case QueryKey.valuePersistentRef: referenceValue = entry.value
             case QueryKey.valueRef: valueRefValue = entry.value
+            case AccessControlAttributes.code: namesAccessControl = true
+            case AccessControlAttributes.accessibleCode: namesAccessible = true
             default: continue
             }
         }
@@ -156,7 +161,7 @@ package enum QueryParser {
         query.attributes.reserveCapacity(entries.count)
         let schema = query.itemClass.schema
         var namesOtherAttributes = false
-        try AccessControlAttributes.checkNotBoth(entries)
+        try AccessControlAttributes.checkNotBoth(namesAccessControl: namesAccessControl, namesAccessible: namesAccessible)
 
         for (key, value) in entries {
             switch key {

@@ -66,9 +66,8 @@ package func SecItemCopyMatching(unbridged query: [String: Any], _ result: Unsaf
 private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainEnvironment,
                                 _ result: UnsafeMutablePointer<CFTypeRef?>?) throws {
     let store = try parsed.store(in: environment)
-    let queries = try parsed.narrowedByItemList()
     if parsed.itemClass == .identity {
-        let found = try ItemList.joined(queries, limit: parsed.limit) { query throws(KeychainError) in
+        let found = try ItemList.joined(try parsed.narrowedByItemList(), limit: parsed.limit) { query throws(KeychainError) in
             try IdentityItems.find(query, in: store, by: environment.caller)
         } reference: { $0.item.persistentReference }
         let identities = Dictionary(found.map { ($0.item.persistentReference, $0.identity) }) { first, _ in first }
@@ -80,11 +79,18 @@ private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainE
     // Skipping the items that need the user must not hide the matches behind them: such a
     // search takes every match, and the limit applies to what is left.
     let skipping = parsed.returning.contains(.data) && parsed.authentication.interface == .skip
-    var found = try ItemList.joined(queries, limit: skipping ? .all : parsed.limit) { query throws(KeychainError) in
+    let caller = environment.caller
+    func find(_ query: ParsedQuery) throws(KeychainError) -> [FoundItem] {
         var itemQuery = query.itemQuery
         if skipping { itemQuery.limit = .all }
-        return try store.find(itemQuery, by: environment.caller)
-    } reference: { $0.persistentReference }
+        return try store.find(itemQuery, by: caller)
+    }
+    // Without an item list the query is its one narrowed form: searched as it is, with no
+    // list of queries to build and copy it into.
+    var found = try parsed.itemList == nil ? find(parsed)
+        : ItemList.joined(try parsed.narrowedByItemList(), limit: skipping ? .all : parsed.limit, find: find) {
+            $0.persistentReference
+        }
     // Secrets need what their access control asks for; references and attributes never do
     // (a key's private part asks when it is used).
     if parsed.returning.contains(.data) {

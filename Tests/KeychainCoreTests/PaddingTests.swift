@@ -84,4 +84,25 @@ import TestSupport
         #expect(try storedLengths(store)[0].secret == 32 + 28)
         #expect(try store.find(query, by: caller).first?.data == Data("0123456789".utf8))
     }
+
+    @Test("padding round trip: plaintexts ending in zero or 0x80 bytes come back whole, from slices too")
+    func unpadReturnsThePlaintext() throws {
+        let plaintexts = [Data(), Data([0]), Data([0x80]), Data([0x80, 0]), Data([1, 0, 0]),
+                          Data(repeating: 0, count: 31), Data(repeating: 0x80, count: 32), Data((0..<100).map { UInt8($0) })]
+        for plaintext in plaintexts {
+            let padded = try SizeClassPadding.withPadded(count: plaintext.count, { $0.write(plaintext) }) { Data($0) }
+            #expect(padded.count == SizeClassPadding.paddedCount(plaintext.count))
+            #expect(try SizeClassPadding.unpad(padded) == plaintext)
+            // A slice that does not start at zero, as a part of a larger buffer.
+            let slice = (Data([0xFF, 0xFF]) + padded).dropFirst(2)
+            #expect(try SizeClassPadding.unpad(slice) == plaintext)
+        }
+    }
+
+    @Test("padding: bytes without the 0x80 marker before the zeros are errSecDecode")
+    func unpadRefusesMalformedPadding() {
+        for bad in [Data(), Data(repeating: 0, count: 32), Data([1, 2, 3, 0]), Data([0x80, 0x81]), Data([0x7F])] {
+            #expect(throws: KeychainError.decode) { try SizeClassPadding.unpad(bad) }
+        }
+    }
 }

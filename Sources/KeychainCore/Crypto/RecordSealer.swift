@@ -19,7 +19,7 @@ enum RecordSealer {
         }
     }
 
-    static func open(_ sealed: Data, with key: SymmetricKey, binding aad: Data) throws(KeychainError) -> Data {
+    static func open(_ sealed: Data, with key: SymmetricKey, binding aad: some DataProtocol) throws(KeychainError) -> Data {
         do {
             return try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: key, authenticating: aad)
         } catch {

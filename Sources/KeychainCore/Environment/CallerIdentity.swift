@@ -10,6 +10,14 @@ package struct CallerIdentity: Sendable, Hashable {
     package let accessGroups: [String]
 
     package init(accessGroups: [String]) {
+        // Every call makes one: a short list that is already clean (no empty or repeated
+        // group, what nearly every caller has) is kept as it is, without building a set.
+        if accessGroups.count <= 8, accessGroups.indices.allSatisfy({ index in
+            !accessGroups[index].isEmpty && !accessGroups[..<index].contains(accessGroups[index])
+        }) {
+            self.accessGroups = accessGroups
+            return
+        }
         var seen = Set<String>()
         self.accessGroups = accessGroups.filter { !$0.isEmpty && seen.insert($0).inserted }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,8 +25,24 @@ struct DatabaseIdentity: Hashable, Sendable {
     /// opened through one (see ``PrivateFile``).
     init?(of files: KeychainFiles) {
         var status = stat()
-        guard lstat(files.database.path, &status) == 0 else { return nil }
+        guard lstat(Self.databasePath(of: files), &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
+    }
+
+    /// The path of the database of the files last looked up. Every call of the process looks
+    /// its store up, nearly always for one keychain, and building the path through `URL`
+    /// cost a find an eighth of its instructions; comparing the folder and name is cheap.
+    private static let lastPath = Mutex<(directory: URL, name: String, path: String)?>(nil)
+
+    private static func databasePath(of files: KeychainFiles) -> String {
+        let known = lastPath.withLock { last -> String? in
+            guard let last, last.name == files.name, last.directory == files.directory else { return nil }
+            return last.path
+        }
+        if let known { return known }
+        let path = files.database.path
+        lastPath.withLock { $0 = (files.directory, files.name, path) }
+        return path
     }
 }

@@ -66,18 +66,23 @@ enum ItemSealing {
     static func openSecret(_ sealed: Data, columns: StoredColumns, rowNonce: Data,
                            key: SymmetricKey) throws(KeychainError) -> (data: Data, guardFlags: Int64?) {
         // Plain first: what nearly every secret is, at the cost of one failed tag for the others.
-        let plain = columns.associatedData(nonce: rowNonce, part: .secret, layout: .padded)
-        if let plaintext = try? RecordSealer.open(sealed, with: key, binding: plain) {
-            return (try SizeClassPadding.unpad(plaintext), nil)
+        // Both padded forms' associated data is written once, into a temporary buffer whose
+        // part byte changes in place (a `Data` of it cost every find an allocation and a copy).
+        let padded = try columns.withAssociatedData(nonce: rowNonce, layout: .padded) {
+            aad throws(KeychainError) -> (data: Data, guardFlags: Int64?)? in
+            if let plaintext = try? RecordSealer.open(sealed, with: key, binding: aad(.secret)) {
+                return (try SizeClassPadding.unpad(plaintext), nil)
+            }
+            if var plaintext = try? RecordSealer.open(sealed, with: key, binding: aad(.guardedSecret)) {
+                defer { plaintext.zeroize() }
+                let unpadded = try SizeClassPadding.unpad(plaintext)
+                guard unpadded.count >= 8 else { throw .decode }
+                let flags = unpadded.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+                return (Data(unpadded.dropFirst(8)), flags)
+            }
+            return nil
         }
-        let guarded = columns.associatedData(nonce: rowNonce, part: .guardedSecret, layout: .padded)
-        if var plaintext = try? RecordSealer.open(sealed, with: key, binding: guarded) {
-            defer { plaintext.zeroize() }
-            let unpadded = try SizeClassPadding.unpad(plaintext)
-            guard unpadded.count >= 8 else { throw .decode }
-            let flags = unpadded.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
-            return (Data(unpadded.dropFirst(8)), flags)
-        }
+        if let padded { return padded }
         let unpadded = columns.associatedData(nonce: rowNonce, part: .secret, layout: .unpadded)
         return (try RecordSealer.open(sealed, with: key, binding: unpadded), nil)
     }

@@ -25,7 +25,13 @@ enum AccessControlAttributes {
     /// Whether `attributes` name a protection of their own beside an access control, which
     /// ``apply(_:to:)`` cannot see when the `kSecAttrAccessible` entry comes after it.
     static func checkNotBoth(_ entries: [(key: String, value: Any)]) throws(KeychainError) {
-        if entries.contains(where: { $0.key == code }) && entries.contains(where: { $0.key == accessibleCode }) {
+        try checkNotBoth(namesAccessControl: entries.contains { $0.key == code },
+                         namesAccessible: entries.contains { $0.key == accessibleCode })
+    }
+
+    /// ``checkNotBoth(_:)`` for a parser that noted which of the two keys it met.
+    static func checkNotBoth(namesAccessControl: Bool, namesAccessible: Bool) throws(KeychainError) {
+        if namesAccessControl && namesAccessible {
             throw .param("kSecAttrAccessControl and kSecAttrAccessible cannot be given together")
         }
     }

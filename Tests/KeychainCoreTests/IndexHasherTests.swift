@@ -1,0 +1,36 @@
+import Crypto
+import Foundation
+@testable import KeychainCore
+import Testing
+
+/// The index hasher computes HMAC-SHA256 from SHA-256 states it keeps, not through `HMAC`:
+/// its hashes must be HMAC's exactly, for every key length, or existing keychains would no
+/// longer find their items. swift-crypto's own HMAC is the oracle.
+@Suite struct IndexHasherTests {
+    /// What the hasher authenticates for a column: the code, a zero byte, the bytes.
+    func expected(_ code: String, _ bytes: Data, key: SymmetricKey) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(code.utf8) + [0] + bytes, using: key))
+    }
+
+    @Test("column hashes are HMAC-SHA256 for keys shorter than, as long as and longer than a block",
+          arguments: [1, 16, 32, 63, 64, 65, 100, 200])
+    func columnHashesAreHMAC(keyLength: Int) {
+        let key = SymmetricKey(data: Data((0..<keyLength).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
+        let hasher = IndexHasher(key: key)
+        // Short and long messages, through the uncached path (accounts) and the cached one
+        // (services and access groups, asked twice).
+        for bytes in [Data(), Data("alice".utf8), Data(repeating: 0xA5, count: 200)] {
+            #expect(hasher.hash("acct", bytes) == expected("acct", bytes, key: key))
+            #expect(hasher.hash("svce", bytes) == expected("svce", bytes, key: key))
+            #expect(hasher.hash("svce", bytes) == expected("svce", bytes, key: key))
+        }
+        #expect(hasher.accessGroupHash("com.example.app") == expected("agrp", Data("com.example.app".utf8), key: key))
+    }
+
+    @Test("hashes under different keys differ")
+    func keysSeparate() {
+        let one = IndexHasher(key: SymmetricKey(data: Data(repeating: 1, count: 32)))
+        let two = IndexHasher(key: SymmetricKey(data: Data(repeating: 2, count: 32)))
+        #expect(one.hash("acct", Data("alice".utf8)) != two.hash("acct", Data("alice".utf8)))
+    }
+}
