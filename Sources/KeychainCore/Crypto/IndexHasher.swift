@@ -42,12 +42,16 @@ final class IndexHasher: Sendable {
         }
         var inner = SHA256()
         var outer = SHA256()
-        var pad = block.map { $0 ^ 0x36 }
-        pad.withUnsafeBytes { inner.update(bufferPointer: $0) }
-        pad = block.map { $0 ^ 0x5C }
-        pad.withUnsafeBytes { outer.update(bufferPointer: $0) }
+        var innerPad = block.map { $0 ^ 0x36 }
+        var outerPad = block.map { $0 ^ 0x5C }
+        innerPad.withUnsafeBytes { inner.update(bufferPointer: $0) }
+        outerPad.withUnsafeBytes { outer.update(bufferPointer: $0) }
         // The key's bytes do not stay behind in memory that is given back.
-        for index in block.indices { block[index] = 0; pad[index] = 0 }
+        for index in block.indices {
+            block[index] = 0
+            innerPad[index] = 0
+            outerPad[index] = 0
+        }
         self.inner = inner
         self.outer = outer
     }
