@@ -24,6 +24,10 @@ import Testing
             #expect(hasher.hash("svce", bytes) == expected("svce", bytes, key: key))
             #expect(hasher.hash("svce", bytes) == expected("svce", bytes, key: key))
         }
+        // Back to an earlier service: kept among the recent hashes, no longer the last one.
+        #expect(hasher.hash("svce", Data("alice".utf8)) == expected("svce", Data("alice".utf8), key: key))
+        #expect(hasher.hash("srvr", Data("alice".utf8)) == expected("srvr", Data("alice".utf8), key: key))
+        #expect(hasher.accessGroupHash("com.example.app") == expected("agrp", Data("com.example.app".utf8), key: key))
         #expect(hasher.accessGroupHash("com.example.app") == expected("agrp", Data("com.example.app".utf8), key: key))
     }
 

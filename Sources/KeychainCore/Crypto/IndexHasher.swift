@@ -23,6 +23,11 @@ final class IndexHasher: Sendable {
         let canonical: Data
     }
 
+    /// The last hash of each kept attribute (access group, service, server), looked at before
+    /// ``recentHashes``: a program asks for the same group and service call after call, and
+    /// comparing bytes costs a fraction of hashing the code and bytes into a dictionary key.
+    private let lastHashes = Mutex<[(canonical: Data, hash: Data)?]>([nil, nil, nil])
+
     init(key: SymmetricKey) {
         let blockSize = 64
         var block = [UInt8](repeating: 0, count: blockSize)
@@ -37,12 +42,16 @@ final class IndexHasher: Sendable {
         }
         var inner = SHA256()
         var outer = SHA256()
-        var pad = block.map { $0 ^ 0x36 }
-        pad.withUnsafeBytes { inner.update(bufferPointer: $0) }
-        pad = block.map { $0 ^ 0x5C }
-        pad.withUnsafeBytes { outer.update(bufferPointer: $0) }
+        var innerPad = block.map { $0 ^ 0x36 }
+        var outerPad = block.map { $0 ^ 0x5C }
+        innerPad.withUnsafeBytes { inner.update(bufferPointer: $0) }
+        outerPad.withUnsafeBytes { outer.update(bufferPointer: $0) }
         // The key's bytes do not stay behind in memory that is given back.
-        for index in block.indices { block[index] = 0; pad[index] = 0 }
+        for index in block.indices {
+            block[index] = 0
+            innerPad[index] = 0
+            outerPad[index] = 0
+        }
         self.inner = inner
         self.outer = outer
     }
@@ -65,15 +74,21 @@ final class IndexHasher: Sendable {
     /// The hash stored in an attribute's column. The code separates attributes, so an
     /// account and a service with the same text hash differently.
     func hash(_ code: String, _ canonical: Data) -> Data {
-        let kept = code == ItemSchema.accessGroup.code || code == ItemSchema.service.code
-            || code == ItemSchema.server.code
-        guard kept else { return computeHash(code, canonical) }
-        let input = HashInput(code: code, canonical: canonical)
-        if let hash = recentHashes.withLock({ $0[input] }) { return hash }
-        let hash = computeHash(code, canonical)
-        recentHashes.withLock { recent in
-            if recent.count < Self.recentLimit { recent[input] = hash }
+        let slot = code == ItemSchema.accessGroup.code ? 0 : code == ItemSchema.service.code ? 1
+            : code == ItemSchema.server.code ? 2 : nil
+        guard let slot else { return computeHash(code, canonical) }
+        if let hash = lastHashes.withLock({ last in last[slot].flatMap { $0.canonical == canonical ? $0.hash : nil } }) {
+            return hash
         }
+        let input = HashInput(code: code, canonical: canonical)
+        let hash = recentHashes.withLock({ $0[input] }) ?? {
+            let hash = computeHash(code, canonical)
+            recentHashes.withLock { recent in
+                if recent.count < Self.recentLimit { recent[input] = hash }
+            }
+            return hash
+        }()
+        lastHashes.withLock { $0[slot] = (canonical, hash) }
         return hash
     }
 
