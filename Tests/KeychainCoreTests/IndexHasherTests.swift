@@ -3,9 +3,9 @@ import Foundation
 @testable import KeychainCore
 import Testing
 
-/// The index hasher computes HMAC-SHA256 from SHA-256 states it keeps, not through `HMAC`:
-/// its hashes must be HMAC's exactly, for every key length, or existing keychains would no
-/// longer find their items. swift-crypto's own HMAC is the oracle.
+/// The index hasher's hashes, through its caches of recent and last hashes, must be
+/// HMAC-SHA256's exactly, for every key length, or existing keychains would no longer find
+/// their items. swift-crypto's one-shot HMAC is the oracle.
 @Suite struct IndexHasherTests {
     /// What the hasher authenticates for a column: the code, a zero byte, the bytes.
     func expected(_ code: String, _ bytes: Data, key: SymmetricKey) -> Data {

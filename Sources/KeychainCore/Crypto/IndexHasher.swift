@@ -5,12 +5,9 @@ import Synchronization
 /// Keyed HMAC-SHA256 over canonical attribute bytes: equal values give equal hashes, so
 /// equality search is an index lookup, while the values stay unreadable without the key.
 final class IndexHasher: Sendable {
-    /// HMAC's inner and outer SHA-256 states after absorbing the key's padded blocks
-    /// (RFC 2104), copied for each hash (their state is copy-on-write): the key set-up is done
-    /// once, and the hash runs on SHA-256 itself rather than through `HMAC`'s generic code,
-    /// which cost more than the two compressions of a short message.
-    private let inner: SHA256
-    private let outer: SHA256
+    /// The HMAC state after absorbing the key, copied for each hash (its digest state is
+    /// copy-on-write), which saves the key set-up on every call.
+    private let keyed: HMAC<SHA256>
 
     /// Recent hashes of the attributes that take few values: access groups (every operation
     /// hashes the caller's), services and servers (an app uses a handful). Accounts vary,
@@ -29,31 +26,7 @@ final class IndexHasher: Sendable {
     private let lastHashes = Mutex<[(canonical: Data, hash: Data)?]>([nil, nil, nil])
 
     init(key: SymmetricKey) {
-        let blockSize = 64
-        var block = [UInt8](repeating: 0, count: blockSize)
-        key.withUnsafeBytes { bytes in
-            if bytes.count > blockSize {
-                SHA256.hash(data: bytes).withUnsafeBytes { digest in
-                    for index in digest.indices { block[index] = digest[index] }
-                }
-            } else {
-                for index in bytes.indices { block[index] = bytes[index] }
-            }
-        }
-        var inner = SHA256()
-        var outer = SHA256()
-        var innerPad = block.map { $0 ^ 0x36 }
-        var outerPad = block.map { $0 ^ 0x5C }
-        innerPad.withUnsafeBytes { inner.update(bufferPointer: $0) }
-        outerPad.withUnsafeBytes { outer.update(bufferPointer: $0) }
-        // The key's bytes do not stay behind in memory that is given back.
-        for index in block.indices {
-            block[index] = 0
-            innerPad[index] = 0
-            outerPad[index] = 0
-        }
-        self.inner = inner
-        self.outer = outer
+        keyed = HMAC<SHA256>(key: key)
     }
 
     /// The hash of one lookup attribute in the `item_pair` table (``LookupPairTable``): the
@@ -133,10 +106,8 @@ final class IndexHasher: Sendable {
     /// One HMAC over a message in one piece: each `update` is a generic call into
     /// swift-crypto, which costs more than the bytes.
     private func authenticate(_ message: UnsafeRawBufferPointer) -> Data {
-        var innerHash = inner
-        innerHash.update(bufferPointer: message)
-        var outerHash = outer
-        innerHash.finalize().withUnsafeBytes { outerHash.update(bufferPointer: $0) }
-        return outerHash.finalize().withUnsafeBytes { Data($0) }
+        var mac = keyed
+        mac.update(data: message)
+        return mac.finalize().withUnsafeBytes { Data($0) }
     }
 }
