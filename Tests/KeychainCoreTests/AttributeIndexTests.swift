@@ -205,6 +205,45 @@ import TestSupport
         #expect(try Self.count(store, "SELECT count(*) FROM item_attribute") == 0)
     }
 
+    @Test("Imported items and items applied by sync are found by their indexed attributes, and only they")
+    func importsAndSyncAppliesAreIndexed() throws {
+        let source = try Self.filled("attribute-index-import-source")
+        let password = Data("archive password".utf8)
+        let archive = try source.store.exportArchive(password: password, kdf: .fastForTesting()).archive
+        let target = try SyncTestKeychain("attribute-index-import-target")
+        _ = try target.store.importArchive(archive, password: password, policy: .failOnDuplicate)
+        #expect(try Self.count(target.store, "SELECT count(*) FROM item WHERE indexed = 0") == 0)
+        for (itemClass, attributes, expected) in Self.expectations {
+            #expect(try Self.names(target, itemClass, attributes) == expected, "\(itemClass) \(attributes)")
+        }
+        // A remote item, then a remote change of its label, applied as sync does.
+        func remote(label: String, modified: TimeInterval) -> SyncedItem {
+            SyncedItem(itemClass: .genericPassword, attributes: [
+                "acct": .string("remote"), "svce": .string("sync-tests"), "agrp": .string(SyncTestKeychain.group),
+                "pdmn": .string(Accessibility.whenUnlocked.rawValue), "sync": .number(1),
+                "cdat": .date(Date(timeIntervalSince1970: 1_600_000_000)),
+                "mdat": .date(Date(timeIntervalSince1970: modified)), "labl": .string(label),
+            ], secret: Data("remote".utf8))
+        }
+        func synced(_ label: String) throws -> [String] {
+            let found: [FoundItem]
+            do {
+                found = try target.store.find(ItemQuery(itemClass: .genericPassword, attributes: ["labl": .string(label)],
+                                                        synchronizable: .any, limit: .all, returning: .data),
+                                              by: target.caller)
+            } catch {
+                guard error == .itemNotFound else { throw error }
+                return []
+            }
+            return found.map { String(decoding: $0.data ?? Data(), as: UTF8.self) }
+        }
+        _ = try target.store.applySyncedItem(remote(label: "Work", modified: 1_700_000_000), knownLog: 0)
+        #expect(try synced("Work") == ["g0", "g2", "remote"])
+        _ = try target.store.applySyncedItem(remote(label: "Elsewhere", modified: 1_800_000_000), knownLog: 0)
+        #expect(try synced("Work") == ["g0", "g2"])
+        #expect(try synced("Elsewhere") == ["remote"])
+    }
+
     @Test("Format 7: a format 6 keychain is migrated at open; finds by label work before and after its items are indexed")
     func format6IsMigratedAndIndexed() throws {
         let keychain = try Self.filled("attribute-index-format-6")

@@ -17,7 +17,9 @@ import GRDB
 /// within the 60 bits a reference holds and every row under one of the UNIQUE indexes.
 /// A query naming none of the hashed attributes reads the clear columns of the table in
 /// insertion order, which opens nothing that does not match. Keys by tag or label and
-/// certificates by public-key hash have an index each (``KeyLookupColumns``).
+/// certificates by public-key hash have an index each (``KeyLookupColumns``). A query that
+/// names neither but a searched attribute without a column (a label, ...) reads only the
+/// rows that `item_attribute` lists for its value, and the rows not indexed yet.
 /// `item_pair` holds the keyed hashes of the lookup attributes that generic passwords keep in
 /// their generic data, one row per pair (``LookupPairTable``).
 /// `item_attribute` holds the keyed hashes of the other searched attributes (the label, a
