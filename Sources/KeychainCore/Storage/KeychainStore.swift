@@ -474,14 +474,25 @@ package final class KeychainStore: Sendable {
     /// cache again each time, for at most ``newKeysWait``: the changing process publishes its
     /// new keys just after its commit. Keys still of an old epoch after that are retired
     /// keys (an unlock that lives in this process only): the classes are locked here.
+    ///
+    /// The wait is timed from the moment this process finds its keys retired, and again from
+    /// each newer epoch it reads, not from the call's start: a write that queued behind the
+    /// change's transaction (which runs the password KDF) has spent its time waiting for the
+    /// lock, not for the publishing, and must still get its turn to read the new keys.
     func withCurrentClassKeys<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
-        let deadline = Date(timeIntervalSinceNow: Self.newKeysWait)
+        var deadline: Date?
+        var retired: [UInt64] = []
         while true {
             do {
                 return try body()
             } catch {
                 guard try holdsRetiredKeys(after: error) else { throw error }
-                guard Date() < deadline else { throw .interactionNotAllowed }
+                let held = classKeys.heldEpochs
+                if deadline == nil || held != retired {
+                    deadline = Date(timeIntervalSinceNow: Self.newKeysWait)
+                    retired = held
+                }
+                guard let deadline, Date() < deadline else { throw .interactionNotAllowed }
                 classKeys.forgetLocalCopies()
                 usleep(2_000)
             }
