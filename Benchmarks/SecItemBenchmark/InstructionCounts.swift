@@ -39,6 +39,9 @@ func runInstructionChild(operation: String, folder: String, size: Int, count: In
             switch operation {
             case "find": SecItemCalls.find(Int.random(in: 0..<size, using: &generator))
             case "add", "fill": SecItemCalls.add(size + call, secret: secret)
+            // For profiling the superseding writes (perf, strace) on a filled store.
+            case "update": SecItemCalls.update(Int.random(in: 0..<size, using: &generator), secret: secret)
+            case "delete": SecItemCalls.delete(call)
             default:
                 FileHandle.standardError.write(Data("benchmark: unknown operation \(operation)\n".utf8))
                 exit(2)

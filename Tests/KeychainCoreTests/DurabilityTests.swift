@@ -314,3 +314,72 @@ extension DurabilityTests {
         #expect(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 1)
     }
 }
+
+extension DurabilityTests {
+    @Test("superseding writes commit without a sync of their own, which the scrub's checkpoint makes, and leave the connection syncing every other commit (synchronous=FULL)")
+    func supersedingWritesLeaveTheConnectionAtFull() throws {
+        let store = try KeychainStore.open(files("superseding-sync"))
+        func synchronous() throws -> Int? {
+            try store.database.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        }
+        let query = ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("a")])
+        _ = try store.add(item("a"), by: caller)
+        try store.update(query, with: ItemChanges(data: Data("new".utf8)), by: caller)
+        #expect(try synchronous() == 2, "2 is FULL")
+        try expectOnlyACopyOfTheFirstPage(in: store.files.database.path, "the update was scrubbed")
+        #expect(throws: KeychainError.itemNotFound) {
+            try store.delete(ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("none")]), by: caller)
+        }
+        #expect(try synchronous() == 2)
+        try store.delete(query, by: caller)
+        #expect(try synchronous() == 2)
+        try expectOnlyACopyOfTheFirstPage(in: store.files.database.path, "the delete was scrubbed")
+    }
+
+    /// Expects the log of the database at `path` to hold what a scrub in a process that wrote
+    /// before leaves: the log's header and one frame, a byte-for-byte copy of the database
+    /// file's first page (its header and schema), read from the files as a copy of them would be.
+    func expectOnlyACopyOfTheFirstPage(in path: String, _ comment: Comment) throws {
+        let log = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
+        let database = try Data(contentsOf: URL(fileURLWithPath: path))
+        let pageSize = 4_096
+        #expect(log.count == 32 + 24 + pageSize, comment)
+        guard log.count == 32 + 24 + pageSize else { return }
+        #expect(log[log.startIndex + 8..<log.startIndex + 12].elementsEqual([0, 0, 0x10, 0]), "4 KiB pages")
+        #expect(log[log.startIndex + 32..<log.startIndex + 36].elementsEqual([0, 0, 0, 1]), "the frame is page 1")
+        #expect(log.suffix(pageSize).elementsEqual(database.prefix(pageSize)), comment)
+    }
+
+    @Test("group commit: a superseding change whose scrub a reader blocks is still committed and synced, the connection is back at FULL, and the next write scrubs the log")
+    func aBlockedScrubStillLeavesTheChangeCommitted() throws {
+        let folder = TestScratch.folder("blocked-scrub")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("scrub.sqlite").path
+        let database = try DatabaseQueue(path: path)
+        try database.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; CREATE TABLE t (n INTEGER)")
+        }
+        // As the keychain creates its files: the sync of the log opens only a private file.
+        for file in [path, path + "-wal"] { #expect(chmod(file, 0o600) == 0) }
+        let commits = GroupCommit(database: database, patience: 0.2)
+        try commits.perform(supersedes: false) { db in try db.execute(sql: "INSERT INTO t VALUES (1), (2)") }
+        // Another connection holds a snapshot that uses the log: the scrub's checkpoint cannot
+        // empty the log until it ends.
+        let reader = try DatabaseQueue(path: path)
+        try reader.read { db in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM t") == 2)
+            try commits.perform(supersedes: true) { db in try db.execute(sql: "DELETE FROM t WHERE n = 1") }
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM t") == 2, "the reader keeps its snapshot")
+        }
+        #expect(!WALCheckpointer.logIsEmpty(of: path), "the reader kept the scrub from emptying the log")
+        let fresh = try DatabaseQueue(path: path)
+        #expect(try fresh.read { db in try Int.fetchAll(db, sql: "SELECT n FROM t") } == [2])
+        try fresh.close()
+        #expect(try database.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2, "2 is FULL")
+        try reader.close()
+        // The owed scrub runs with the next write, superseding or not.
+        try commits.perform(supersedes: false) { db in try db.execute(sql: "INSERT INTO t VALUES (3)") }
+        try expectOnlyACopyOfTheFirstPage(in: path, "the owed scrub ran")
+    }
+}

@@ -213,7 +213,10 @@ final class GroupCommit: @unchecked Sendable {
                 }
                 var scrubbed = false
                 if scrubPending || batch.contains(where: { $0.supersedes && $0.error == nil }) {
-                    scrubbed = Self.scrub(db, patience: patience, databasePath: database.path)
+                    // Only in a process that wrote before, and so likely writes again: a log
+                    // started again is left for the last process's close to copy and empty.
+                    scrubbed = Self.scrub(db, patience: patience, databasePath: database.path,
+                                          restartingTheLog: batchCount > 0)
                     scrubPending = !scrubbed
                 }
                 // A scrub that completed copied the log into the database and synced that
@@ -234,6 +237,34 @@ final class GroupCommit: @unchecked Sendable {
         batchCount += 1
         lock.unlock()
         return batch
+    }
+
+    /// Starts the log that a truncating checkpoint just emptied again, with one frame: the
+    /// database's first page (its header and the schema: no secret), with the header's user
+    /// version set to the value it has. SQLite writes no frame for a row rewritten as it
+    /// is, but always rewrites its header page for this pragma.
+    ///
+    /// SQLite writes a new log's header before its first frame and syncs it (at every level
+    /// but OFF), so that a power cut cannot pair old frames with a new header; that sync
+    /// also makes the emptied log's new length durable, which is what the scrub needs. The
+    /// next commit then adds to the log instead of starting it, and skips that sync: one
+    /// sync fewer per superseding write, and per first add after one. False when this did
+    /// not start the log (another connection's commit already had, or an error): the caller
+    /// then syncs the log itself.
+    static func restartLog(_ db: Database, databasePath: String) -> Bool {
+        do {
+            var rewritten = false
+            try BatchTransaction.run(in: db) { _ in
+                guard WALCheckpointer.logIsEmpty(of: databasePath) else { return }
+                guard let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA user_version")) else { return }
+                try DirectStatement(db, sql: "PRAGMA user_version = \(version)", values: []).execute()
+                rewritten = true
+            }
+            return rewritten && !WALCheckpointer.logIsEmpty(of: databasePath)
+        } catch {
+            keychainLogger.debug("the emptied log was not started again", metadata: ["reason": "\(error)"])
+            return false
+        }
     }
 
     /// Whether the connection is known to sync each commit; false after a failed attempt
@@ -265,8 +296,10 @@ final class GroupCommit: @unchecked Sendable {
     /// checkpoints, which a checkpoint meets with SQLITE_BUSY at once (a background one of
     /// this process, after a burst of writes), trying again for at most `patience`; a
     /// reader holding a snapshot longer leaves the scrub to the next write (false, logged).
-    /// The log's new length is synced before this returns true.
-    static func scrub(_ db: Database, patience: TimeInterval, databasePath: String) -> Bool {
+    /// The log's new length is synced before this returns true: with `restartingTheLog`, by
+    /// starting the log again (see ``restartLog(_:databasePath:)``), else by a sync of it.
+    static func scrub(_ db: Database, patience: TimeInterval, databasePath: String,
+                      restartingTheLog: Bool = false) -> Bool {
         let deadline = Date(timeIntervalSinceNow: patience)
         while true {
             do {
@@ -275,8 +308,10 @@ final class GroupCommit: @unchecked Sendable {
                 // length (seconds later on ext4), a power cut brings back the log as it was,
                 // superseded page versions included. One process per call never showed it (the
                 // close that follows has its moment); a long-lived app, the provider or the
-                // sync agent would.
-                return WALCheckpointer.syncLog(of: databasePath)
+                // sync agent would. Starting the log again syncs that length; a sync of the
+                // log does when it cannot.
+                return (restartingTheLog && restartLog(db, databasePath: databasePath))
+                    || WALCheckpointer.syncLog(of: databasePath)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
                 usleep(1_000)
             } catch {

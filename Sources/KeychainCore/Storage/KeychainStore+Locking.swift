@@ -72,7 +72,7 @@ extension KeychainStore {
     /// the old password and keys or the new ones, whole. So a keybag wrapped under an old
     /// password (in a backup, say) opens nothing added or changed since, and once this
     /// returns no file holds the old keybag, the old password's parameters or the items as
-    /// they were sealed before (see ``GroupCommit/scrub(_:patience:databasePath:)``). It costs a reseal per item of
+    /// they were sealed before (see ``GroupCommit/scrub(_:patience:databasePath:restartingTheLog:)``). It costs a reseal per item of
     /// those classes (Benchmarks/README.md has a measure).
     ///
     /// errSecAuthFailed when `old` is wrong, and nothing changes. Removing the password

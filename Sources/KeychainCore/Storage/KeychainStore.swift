@@ -98,7 +98,7 @@ package final class KeychainStore: Sendable {
                     // each checkpoint, so a power cut after a call returned success loses
                     // nothing, also while another process holds the keychain open. Deleted
                     // means gone: freed space is zeroed in the database file; the log's older
-                    // page versions are emptied by ``GroupCommit/scrub(_:patience:databasePath:)``. Set explicitly:
+                    // page versions are emptied by ``GroupCommit/scrub(_:patience:databasePath:restartingTheLog:)``. Set explicitly:
                     // SQLite's compiled-in defaults differ between builds.
                     try database.writeWithoutTransaction { db in
                         guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
