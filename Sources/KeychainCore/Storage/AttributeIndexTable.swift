@@ -49,15 +49,30 @@ enum AttributeIndexTable {
     /// (or, for a primary-key field, its default), as a search compares them. Sorted, so
     /// equal records give equal lists.
     static func hashes(of record: ItemRecord, hasher: IndexHasher) -> [Data] {
-        let schema = record.itemClass.schema
         var hashes: [Data] = []
-        for code in attributeCodes {
-            guard let attribute = schema.attributes[code],
-                  let bytes = try? record.canonicalBytes(of: attribute) else { continue }
-            hashes.append(hasher.hash(code, bytes))
+        for (attribute, isPrimaryKey) in indexedAttributes[record.itemClass] ?? [] {
+            // As ``ItemRecord/canonicalBytes(of:)``, with the schema's part looked up once
+            // per class rather than per attribute on every write.
+            let bytes: Data? = if let value = record.attributes[attribute.code] {
+                try? attribute.canonicalBytes(of: value)
+            } else {
+                isPrimaryKey ? attribute.defaultCanonicalBytes : nil
+            }
+            guard let bytes else { continue }
+            hashes.append(hasher.hash(attribute.code, bytes))
         }
         return hashes.sorted { $0.lexicographicallyPrecedes($1) }
     }
+
+    /// Per class, the ``attributeCodes`` its schema has, in that order, and whether each is
+    /// a primary-key field (which a record without it holds at its default).
+    private static let indexedAttributes: [ItemClass: [(attribute: Attribute, isPrimaryKey: Bool)]] =
+        Dictionary(uniqueKeysWithValues: ItemClass.allCases.map { itemClass in
+            let schema = itemClass.schema
+            return (itemClass, attributeCodes.compactMap { code in
+                schema.attributes[code].map { ($0, schema.primaryKey.contains($0)) }
+            })
+        })
 
     /// The code of the attribute a query's index lookup uses: the first of
     /// ``attributeCodes`` it names; nil when it names none.
