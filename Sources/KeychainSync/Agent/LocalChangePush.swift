@@ -39,9 +39,8 @@ extension SyncSession {
             for entry in entries where (newest[entry.rowID]?.sequence ?? .min) < entry.sequence {
                 newest[entry.rowID] = entry
             }
-            // What each record is, decided in log order (the reads and the versions); sealed
-            // afterwards, all at once.
-            var plans: [PushPlan] = []
+            // The rows as they are now, read in log order up to the first locked one.
+            var reads: [(rowID: Int64, last: SyncLogEntry, item: SyncedItem?)] = []
             var through = pushed
             var stopped = false
             for entry in entries {
@@ -60,23 +59,35 @@ extension SyncSession {
                     throw .keychain(error)
                 }
                 newest[entry.rowID] = nil
-                let mirrored = try state.mirror(rowID: entry.rowID)
-                if let item {
-                    let itemID = secrets.itemID(for: item.identityBytes)
+                reads.append((entry.rowID, last, item))
+                through = max(through, entry.sequence)
+            }
+            // What the state holds of them (the items their rows held, the versions known),
+            // each looked up once for the whole batch rather than once per record: nothing
+            // writes the state between these reads and the record of the batch below.
+            let mirrors = try state.mirrors(rowIDs: reads.map(\.rowID))
+            let itemIDs = reads.map { read in read.item.map { secrets.itemID(for: $0.identityBytes) } }
+            let known = try state.knownVersions(of: itemIDs.compactMap { $0 } + mirrors.values.map(\.itemID))
+            // What each record is, decided in log order (the versions); sealed afterwards, all
+            // at once.
+            var plans: [PushPlan] = []
+            for (read, itemID) in zip(reads, itemIDs) {
+                let last = read.last
+                let mirrored = mirrors[read.rowID]
+                if let item = read.item, let itemID {
                     if let mirrored, mirrored.itemID != itemID {
                         // The row's primary key changed: the item it held before is gone.
                         let old = try sealing.open(mirrored.sealedIdentity)
-                        let version = try nextVersion(of: mirrored.itemID, at: last.changedAt, counter: last.sequence)
+                        let version = nextVersion(known: known[mirrored.itemID], at: last.changedAt, counter: last.sequence)
                         plans.append(PushPlan(item: old, itemID: mirrored.itemID, version: version, isTombstone: true, rowID: nil))
                     }
-                    let version = try nextVersion(of: itemID, at: item.modificationTime, counter: last.sequence)
-                    plans.append(PushPlan(item: item, itemID: itemID, version: version, isTombstone: false, rowID: entry.rowID))
+                    let version = nextVersion(known: known[itemID], at: item.modificationTime, counter: last.sequence)
+                    plans.append(PushPlan(item: item, itemID: itemID, version: version, isTombstone: false, rowID: read.rowID))
                 } else if let mirrored {
                     let tombstone = try sealing.open(mirrored.sealedIdentity)
-                    let version = try nextVersion(of: mirrored.itemID, at: last.changedAt, counter: last.sequence)
+                    let version = nextVersion(known: known[mirrored.itemID], at: last.changedAt, counter: last.sequence)
                     plans.append(PushPlan(item: tombstone, itemID: mirrored.itemID, version: version, isTombstone: true, rowID: nil))
                 }
-                through = max(through, entry.sequence)
             }
             // The roster this member acts under, for the readers to compare with theirs.
             guard let roster = chain.roster(epoch: secrets.currentEpoch) else {
@@ -111,9 +122,9 @@ extension SyncSession {
 
     /// The version of a local change: never below one this member has seen for the item, so
     /// that an edit made after seeing another member's orders after it even when this clock is
-    /// behind.
-    func nextVersion(of itemID: Data, at time: UInt64, counter: Int64) throws(SyncFailure) -> RecordVersion {
-        let known = try state.knownVersion(of: itemID)
+    /// behind. `known` is the latest version this member knows of the item (nil: none), looked
+    /// up by the caller for its whole batch.
+    func nextVersion(known: RecordVersion?, at time: UInt64, counter: Int64) -> RecordVersion {
         // The same change sent before (a push cut short after its records were stored, or
         // a row sent again after a stop): the same version, which the server ignores.
         if let known, known.device == me, known.counter == UInt64(bitPattern: counter) { return known }

@@ -3,6 +3,12 @@ import KeychainCore
 import Logging
 
 extension SyncSession {
+    /// How many records one pull batch reads, checks and applies: each batch costs a few
+    /// round trips (the records, the membership) and two synced commits (the keychain's and
+    /// the state's), so fewer, larger batches cost less per record, while what the agent
+    /// holds at once stays bounded (about 1,000 times the size of a record, as for a push).
+    package static let pullBatch = 1_000
+
     /// What a pull did.
     package struct PullReport: Sendable, Equatable {
         package var applied = 0
@@ -32,7 +38,7 @@ extension SyncSession {
     /// cursor moves past it), never waited for. A record written under another roster of an
     /// epoch this member holds is a fork (SealedRecord.fork): kept, and the pull stops with
     /// `.forked` before applying anything of its batch.
-    package mutating func pull(server: SyncServer, logger: Logger, batch: Int = 500) async throws(SyncFailure) -> PullReport {
+    package mutating func pull(server: SyncServer, logger: Logger, batch: Int = SyncSession.pullBatch) async throws(SyncFailure) -> PullReport {
         var report = PullReport()
         guard configuration.secrets != nil, isMember else { return report }
         var cursor = try state.integer(.cursor)

@@ -246,6 +246,26 @@ package final class SyncState: Sendable {
         }
     }
 
+    /// The mirror's rows of `rowIDs` (those with none are absent), in one read: a push looks
+    /// up a whole batch at once.
+    package func mirrors(rowIDs: [Int64]) throws(SyncFailure) -> [Int64: MirrorEntry] {
+        var entries: [Int64: MirrorEntry] = [:]
+        // SQLite binds at most 32,766 parameters to a statement.
+        for start in stride(from: 0, to: rowIDs.count, by: 500) {
+            let chunk = Array(rowIDs[start..<min(start + 500, rowIDs.count)])
+            let rows = try run { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT row_id, item_id, sealed_identity FROM mirror WHERE row_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """, arguments: StatementArguments(chunk))
+            }
+            for row in rows {
+                let rowID: Int64 = row["row_id"]
+                entries[rowID] = MirrorEntry(rowID: rowID, itemID: row["item_id"], sealedIdentity: row["sealed_identity"])
+            }
+        }
+        return entries
+    }
+
     /// Every row of the mirror: one per synced item this keychain holds.
     package func mirrorEntries() throws(SyncFailure) -> [MirrorEntry] {
         try run { db in
@@ -265,19 +285,26 @@ package final class SyncState: Sendable {
     /// the server holds it is kept, for a removal to vouch for.
     package func record(_ changes: [ItemChange], readBack: [VouchedRecord] = [], progress: [(Key, Int64)]) throws(SyncFailure) {
         try run { db in
+            // Prepared once per transaction, not once per change: a batch runs each of them up
+            // to a thousand times.
+            let known = try db.cachedStatement(sql: "INSERT OR REPLACE INTO known (item_id, version, record_digest) VALUES (?, ?, ?)")
+            let unplace = try db.cachedStatement(sql: "DELETE FROM mirror WHERE item_id = ?")
+            let place = try db.cachedStatement(sql: "INSERT OR REPLACE INTO mirror (row_id, item_id, sealed_identity) VALUES (?, ?, ?)")
+            let keepCopy = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO record_copy (item_id, version, tombstone, record) VALUES (?, ?, ?, ?)
+                """)
+            let dropCopy = try db.cachedStatement(sql: "DELETE FROM record_copy WHERE item_id = ?")
             for change in changes {
-                try db.execute(sql: "INSERT OR REPLACE INTO known (item_id, version, record_digest) VALUES (?, ?, ?)",
-                               arguments: [change.itemID, change.version.encoded, change.digest])
-                try db.execute(sql: "DELETE FROM mirror WHERE item_id = ?", arguments: [change.itemID])
-                if let place = change.place {
-                    try db.execute(sql: "INSERT OR REPLACE INTO mirror (row_id, item_id, sealed_identity) VALUES (?, ?, ?)",
-                                   arguments: [place.rowID, change.itemID, place.sealedIdentity])
+                let version = change.version.encoded
+                try known.execute(arguments: [change.itemID, version, change.digest])
+                try unplace.execute(arguments: [change.itemID])
+                if let location = change.place {
+                    try place.execute(arguments: [location.rowID, change.itemID, location.sealedIdentity])
                 }
                 if let copy = change.copy {
-                    try db.execute(sql: "INSERT OR REPLACE INTO record_copy (item_id, version, tombstone, record) VALUES (?, ?, ?, ?)",
-                                   arguments: [change.itemID, change.version.encoded, copy.isTombstone, copy.record])
+                    try keepCopy.execute(arguments: [change.itemID, version, copy.isTombstone, copy.record])
                 } else {
-                    try db.execute(sql: "DELETE FROM record_copy WHERE item_id = ?", arguments: [change.itemID])
+                    try dropCopy.execute(arguments: [change.itemID])
                 }
             }
             for record in readBack {

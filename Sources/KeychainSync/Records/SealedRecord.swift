@@ -138,7 +138,9 @@ package struct SealedRecord: Sendable {
         // tells the two apart).
         if let rosterHead, rosterHead != roster.hash { throw .rosterHeadMismatch(epoch: epoch) }
         guard let author = roster.member(version.device) else { throw .unknownAuthor(.record, epoch: epoch) }
-        guard chain.outlivesRemovals(VouchedRecord(itemID: itemID, version: version, digest: digest)) else {
+        // The digest a removal vouches for is hashed only for a removed author's record.
+        if chain.current.removed[version.device] != nil,
+           !chain.outlivesRemovals(VouchedRecord(itemID: itemID, version: version, digest: digest)) {
             throw .removedAuthorNotVouched
         }
         guard isSigned(by: author) else { throw .badSignature(.record) }
