@@ -86,21 +86,6 @@ enum AttributeIndexTable {
     static let candidateCondition =
         "id IN (SELECT item FROM item_attribute WHERE value = ? UNION ALL SELECT id FROM item WHERE indexed = 0)"
 
-    /// Writes the entries of row `rowID`, replacing any it had.
-    static func write(_ hashes: [Data], forRow rowID: Int64, replacing: Bool, in db: Database) throws {
-        if replacing {
-            try DirectStatement(db, sql: "DELETE FROM item_attribute WHERE item = ?", values: [.integer(rowID)]).execute()
-        }
-        for hash in hashes {
-            try DirectStatement(db, sql: "INSERT OR IGNORE INTO item_attribute (value, item) VALUES (?, ?)",
-                                values: [.blob(hash), .integer(rowID)]).execute()
-        }
-    }
-
-    /// Marks row `rowID` indexed once its entries are written, apart from the row's own
-    /// write (which sets the mark itself): for a row of an older format.
-    static func markIndexed(_ rowID: Int64, in db: Database) throws {
-        try DirectStatement(db, sql: "UPDATE item SET indexed = 1 WHERE id = ? AND indexed = 0",
-                            values: [.integer(rowID)]).execute()
-    }
+    /// Where a row's entries are written, and its mark that they are.
+    static let entries = HashIndexEntries(table: "item_attribute", hashColumn: "value", markColumn: "indexed")
 }

@@ -73,9 +73,9 @@ extension KeychainStore {
                     } else if !row.columns.isIndexed {
                         guard try indexLookupColumns(of: row, in: db) else { continue }
                     }
-                    try AttributeIndexTable.write(AttributeIndexTable.hashes(of: record, hasher: hasher), forRow: row.id,
+                    try AttributeIndexTable.entries.write(AttributeIndexTable.hashes(of: record, hasher: hasher), forRow: row.id,
                                                   replacing: true, in: db)
-                    try AttributeIndexTable.markIndexed(row.id, in: db)
+                    try AttributeIndexTable.entries.markIndexed(row.id, in: db)
                 }
             }
             return last
@@ -107,7 +107,7 @@ extension KeychainStore {
 
     /// Writes the pairs of a generic password, opened as `record`, and marks it paired.
     private func indexLookupPairs(of row: StoredRow, record: ItemRecord, in db: Database) throws {
-        try LookupPairTable.write(LookupPairTable.hashes(of: record, hasher: hasher), forRow: row.id, replacing: true, in: db)
-        try LookupPairTable.markIndexed(row.id, in: db)
+        try LookupPairTable.entries.write(LookupPairTable.hashes(of: record, hasher: hasher), forRow: row.id, replacing: true, in: db)
+        try LookupPairTable.entries.markIndexed(row.id, in: db)
     }
 }

@@ -326,11 +326,11 @@ package final class KeychainStore: Sendable {
                         .blob(sealed.attributes), .blob(sealed.secret), .integer(row.id),
                     ]).execute()
                     if newPairs {
-                        try LookupPairTable.write(LookupPairTable.hashes(of: updated, hasher: self.hasher), forRow: row.id,
+                        try LookupPairTable.entries.write(LookupPairTable.hashes(of: updated, hasher: self.hasher), forRow: row.id,
                                                   replacing: true, in: db)
                     }
                     if newEntries {
-                        try AttributeIndexTable.write(AttributeIndexTable.hashes(of: updated, hasher: self.hasher),
+                        try AttributeIndexTable.entries.write(AttributeIndexTable.hashes(of: updated, hasher: self.hasher),
                                                       forRow: row.id, replacing: true, in: db)
                     }
                     continue

@@ -65,23 +65,8 @@ enum LookupPairTable {
         return LookupAttributeSet(genericData: bytes)
     }
 
-    /// Writes the pairs of row `rowID`, replacing any it had (see ``markIndexed(_:in:)``).
-    static func write(_ hashes: [Data], forRow rowID: Int64, replacing: Bool, in db: Database) throws {
-        if replacing {
-            try DirectStatement(db, sql: "DELETE FROM item_pair WHERE item = ?", values: [.integer(rowID)]).execute()
-        }
-        for hash in hashes {
-            try DirectStatement(db, sql: "INSERT OR IGNORE INTO item_pair (pair, item) VALUES (?, ?)",
-                                values: [.blob(hash), .integer(rowID)]).execute()
-        }
-    }
-
-    /// Marks row `rowID` indexed once its pairs are written, apart from the row's own write
-    /// (which sets the mark itself): for a row of an older format.
-    static func markIndexed(_ rowID: Int64, in db: Database) throws {
-        try DirectStatement(db, sql: "UPDATE item SET paired = 1 WHERE id = ? AND paired = 0",
-                            values: [.integer(rowID)]).execute()
-    }
+    /// Where a row's entries are written, and its mark that they are.
+    static let entries = HashIndexEntries(table: "item_pair", hashColumn: "pair", markColumn: "paired")
 }
 
 /// What a search by lookup pairs found, without opening anything.

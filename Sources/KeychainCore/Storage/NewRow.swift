@@ -67,8 +67,8 @@ struct NewRow {
     /// Writes the row's entries in the index tables, in the transaction that writes the row:
     /// every write of an item row (add, import, update, sync) comes through here.
     private func writeIndexEntries(forRow rowID: Int64, replacing: Bool, in db: Database) throws {
-        try LookupPairTable.write(lookupPairs, forRow: rowID, replacing: replacing, in: db)
-        try AttributeIndexTable.write(attributeHashes, forRow: rowID, replacing: replacing, in: db)
+        try LookupPairTable.entries.write(lookupPairs, forRow: rowID, replacing: replacing, in: db)
+        try AttributeIndexTable.entries.write(attributeHashes, forRow: rowID, replacing: replacing, in: db)
     }
 
     /// The persistent reference of the row once inserted with `rowID`.
