@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 import Logging
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,14 +30,21 @@ package final class SyncAgent: Sendable {
     package struct PassReport: Sendable {
         package var sent = 0
         package var pull = SyncSession.PullReport()
+        /// Whether the pass checked the server's completeness (the summary query).
+        package var checkedCompleteness = false
         /// What the check of the server's completeness found and healed.
         package var healing = SyncSession.HealingReport()
     }
 
     /// One pass: membership, then the local changes out, then the other members' in (again
-    /// out when a local change came in between), then the check that the server still holds
-    /// everything (healed when it does not: a restored backup, dropped rows).
-    package func pass(server: SyncServer) async throws(SyncFailure) -> PassReport {
+    /// out when a local change came in between), then, when `checkCompleteness` is true, the
+    /// check that the server still holds everything (healed when it does not: a restored
+    /// backup, dropped rows). That check reads every item this member knows and makes the
+    /// server digest all of the group's records, so the run loop makes it once per `interval`
+    /// rather than at each pass a single change wakes. Without it, a server whose highest
+    /// record number is below this member's cursor (a rollback the pull can see, for the cost
+    /// of one indexed query) still gets the full check at once.
+    package func pass(server: SyncServer, checkCompleteness: Bool = true) async throws(SyncFailure) -> PassReport {
         var session = try SyncSession.load(files: files, store: store)
         try await session.refreshMembership(server: server, logger: logger)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -55,9 +63,22 @@ package final class SyncAgent: Sendable {
         if lastSync > 0, now - lastSync > TombstoneRetention.reconcileAfter {
             report.pull.applied += try await session.reconcileAfterLongAbsence(server: server, logger: logger)
         }
-        report.healing = try await session.healServerRecords(server: server, logger: logger, now: now)
-        report.pull.applied += report.healing.applied
-        if report.healing.pullStopped { report.pull.stopped = true }
+        var check = checkCompleteness
+        if !check, session.isMember, session.configuration.secrets != nil {
+            let top: Int64
+            do {
+                top = try await server.maxSequence(session.configuration.group.bytes)
+            } catch {
+                throw .server(error)
+            }
+            check = top < (try session.state.integer(.cursor))
+        }
+        if check {
+            report.checkedCompleteness = true
+            report.healing = try await session.healServerRecords(server: server, logger: logger, now: now)
+            report.pull.applied += report.healing.applied
+            if report.healing.pullStopped { report.pull.stopped = true }
+        }
         try await session.collectExpiredTombstones(server: server, now: now, logger: logger)
         try session.state.set(.lastSync, now)
         return report
@@ -86,15 +107,22 @@ package final class SyncAgent: Sendable {
         var server: SyncServer?
         var listening: Task<Void, Never>?
         defer { listening?.cancel() }
+        // The completeness check (see ``pass(server:checkCompleteness:)``) runs at the first
+        // pass, at each of the ticker's wake-ups, after a failure, and at any pass when the
+        // last one is `interval` old: a restored backup or dropped rows are noticed within one
+        // interval, while a pass woken by a single change stays as cheap as that change.
+        let checkDue = CheckDue()
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
+                checkDue.set()
                 wake.yield()
             }
         }
         defer { ticker.cancel() }
         var backoff = Duration.milliseconds(250)
         var iterator = wakeups.makeAsyncIterator()
+        var lastCheck: ContinuousClock.Instant?
         // Said once per start: a role that can delete other members' rows.
         var roleChecked = false
         // What ends the loop with a failure; the connection is closed before it is thrown.
@@ -128,8 +156,10 @@ package final class SyncAgent: Sendable {
                 do {
                     let passing = try await SyncLockFile.wait(for: .pass, files: files)
                     defer { passing.unlock() }
-                    report = try await pass(server: server)
+                    let check = checkDue.take() || lastCheck.map { ContinuousClock.now - $0 >= interval } ?? true
+                    report = try await pass(server: server, checkCompleteness: check)
                 }
+                if report.checkedCompleteness { lastCheck = .now }
                 if report.sent > 0 || report.pull.applied > 0 || report.pull.rejected > 0 {
                     logger.info("synced", metadata: ["sent": "\(report.sent)", "applied": "\(report.pull.applied)",
                                                      "rejected": "\(report.pull.rejected)"])
@@ -151,6 +181,8 @@ package final class SyncAgent: Sendable {
                     break
                 }
                 try? SyncState.open(files: files).set(.lastProblem, failure.description)
+                // What failed may have been the check, or have hidden a loss: the next pass checks.
+                checkDue.set()
                 if once { ending = failure }
                 if ending != nil { break }
                 logger.warning("sync pass failed; trying again", metadata: ["reason": "\(failure)", "in": "\(backoff)"])
@@ -161,5 +193,23 @@ package final class SyncAgent: Sendable {
         listening?.cancel()
         await server?.close()
         if let ending { throw ending }
+    }
+}
+
+/// Whether the agent's next pass checks the server's completeness: set by the interval ticker
+/// and by a failure, taken by the pass.
+private final class CheckDue: Sendable {
+    private let due = Mutex(false)
+
+    func set() {
+        due.withLock { $0 = true }
+    }
+
+    /// Whether it was set, clearing it.
+    func take() -> Bool {
+        due.withLock { due in
+            defer { due = false }
+            return due
+        }
     }
 }

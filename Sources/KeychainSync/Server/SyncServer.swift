@@ -541,7 +541,7 @@ package struct ServerLatestRecord: Sendable, Equatable {
 
 extension SyncServer {
     /// The digest of the group's latest (item id, version) pairs, computed by the server in one
-    /// query with the highest sequence and roster epoch: the check every pass makes. Tombstones whose version's first 8 bytes (its time,
+    /// query with the highest sequence and roster epoch: the completeness check (the agent makes it once per interval). Tombstones whose version's first 8 bytes (its time,
     /// big-endian) order below `tombstonesFrom` are left out, as members leave out theirs, so
     /// that collecting expired tombstones never makes the two differ.
     package func recordSetSummary(_ group: Data, tombstonesFrom cutoff: Data) async throws(SyncServerError) -> ServerRecordSetSummary {
@@ -562,6 +562,20 @@ extension SyncServer {
             guard let row = rows.first else { throw SyncServerError.invalidArgument("the server returned no summary") }
             let (count, digest, maxSequence, maxEpoch) = try row.decode((Int64, Data, Int64, Int64).self)
             return ServerRecordSetSummary(count: count, digest: digest, maxSequence: maxSequence, maxEpoch: maxEpoch)
+        }
+    }
+
+    /// The group's highest sequence (0 when it holds no record): one lookup in the
+    /// (group, sequence) index, which a pass without the full completeness check makes to
+    /// notice at once a server whose record numbers went back below its cursor.
+    package func maxSequence(_ group: Data) async throws(SyncServerError) -> Int64 {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            let rows = try await connection.query(
+                "SELECT coalesce(max(sequence), 0)::bigint FROM keychain_sync_records WHERE group_id = \(group)",
+                logger: logger
+            ).collect()
+            return try rows.first?.decode(Int64.self) ?? 0
         }
     }
 
