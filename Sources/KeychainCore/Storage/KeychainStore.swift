@@ -192,7 +192,7 @@ package final class KeychainStore: Sendable {
         let (row, rowID) = try withCurrentClassKeys { () throws(KeychainError) in
             let row = try newRow(record, secret: item.data ?? Data())
             return (row, try write(during: "add", supersedes: false) { db in
-                try self.requirePassword(for: record.accessibility, in: db)
+                try self.requirePassword(for: row.accessibility, in: db)
                 return try row.insert(into: db)
             })
         }
@@ -335,7 +335,7 @@ package final class KeychainStore: Sendable {
                     }
                     continue
                 }
-                try NewRow(itemClass: updated.itemClass, nonce: row.nonce, columns: columns,
+                try NewRow(itemClass: updated.itemClass, accessibility: updated.accessibility, nonce: row.nonce, columns: columns,
                            sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch,
                            lookupPairs: LookupPairTable.hashes(of: updated, hasher: self.hasher),
                            attributeHashes: AttributeIndexTable.hashes(of: updated, hasher: self.hasher))

@@ -10,6 +10,8 @@ import GRDBSQLite
 /// statement.
 struct NewRow {
     let itemClass: ItemClass
+    /// The record's accessibility, read once: it picks the class key and the password check.
+    let accessibility: Accessibility
     /// The random half of the new item's persistent reference.
     let nonce: Data
     let columns: StoredColumns
@@ -105,10 +107,11 @@ extension KeychainStore {
         // One draw for the row's nonce and the two AES-GCM nonces.
         let random = RandomBytes.draw(8 + 2 * 12)
         let nonce = RowReference.makeNonce(from: random[0..<8])
-        let columns = try StoredColumns(record: record, hasher: hasher)
-        let (key, epoch) = try classKeys.keyAndEpoch(for: record.accessibility)
+        let accessibility = record.accessibility
+        let columns = try StoredColumns(record: record, hasher: hasher, accessibility: accessibility)
+        let (key, epoch) = try classKeys.keyAndEpoch(for: accessibility)
         let sealed = try seal(record, secret: secret, nonce: nonce, columns: columns, key: key, random: random[8...])
-        return NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
+        return NewRow(itemClass: record.itemClass, accessibility: accessibility, nonce: nonce, columns: columns,
                       sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch,
                       lookupPairs: LookupPairTable.hashes(of: record, hasher: hasher),
                       attributeHashes: AttributeIndexTable.hashes(of: record, hasher: hasher))

@@ -24,6 +24,13 @@ struct StoredColumns: Hashable {
         + KeyLookupColumns.attributeCodes
 
     init(record: ItemRecord, hasher: IndexHasher) throws(KeychainError) {
+        try self.init(record: record, hasher: hasher, accessibility: record.accessibility)
+    }
+
+    /// The columns of `record`, whose ``ItemRecord/accessibility`` the caller has at hand:
+    /// an add reads it for the class key and the password check too, and each reading
+    /// looks it up in the attributes again.
+    init(record: ItemRecord, hasher: IndexHasher, accessibility: Accessibility) throws(KeychainError) {
         // The canonical bytes of the identity, computed once: the hashed columns are
         // primary-key fields of the classes that have them.
         let fields = try record.identityFieldBytes()
@@ -32,7 +39,7 @@ struct StoredColumns: Hashable {
         }
         classCode = record.itemClass.storageCode
         sync = record.isSynchronizable ? 1 : 0
-        protection = record.accessibility.rawValue
+        protection = accessibility.rawValue
         identity = hasher.identity(of: record.itemClass, fields: fields)
         // The access group is an identity field of every class: its bytes are at hand.
         accessGroup = column(ItemSchema.accessGroup) ?? hasher.accessGroupHash(record.accessGroup)

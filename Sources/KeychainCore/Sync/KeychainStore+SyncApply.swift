@@ -141,7 +141,7 @@ extension KeychainStore {
         let nonce = existing?.nonce ?? RowReference.makeNonce(from: keys.random[0..<8])
         let sealed = try seal(record, secret: secret, nonce: nonce, columns: columns, key: keys.key,
                               random: keys.random[8...])
-        let row = NewRow(itemClass: record.itemClass, nonce: nonce, columns: columns,
+        let row = NewRow(itemClass: record.itemClass, accessibility: record.accessibility, nonce: nonce, columns: columns,
                          sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: keys.epoch,
                          lookupPairs: LookupPairTable.hashes(of: record, hasher: hasher),
                          attributeHashes: AttributeIndexTable.hashes(of: record, hasher: hasher))
