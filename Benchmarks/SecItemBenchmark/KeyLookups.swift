@@ -68,39 +68,25 @@ func runKeyLookups(size: Int) -> KeyLookupFigures {
         }
         let added = max(1, size / rounds) * rounds
         var generator = SystemRandomNumberGenerator()
-        let findByTag = { (count: Int) -> Double in
-            measure(count, prepare: { _ -> CFDictionary in
-                [kSecClass as String: kSecClassKey,
-                 kSecAttrApplicationTag as String: keyTag(Int.random(in: 0..<added, using: &generator)),
-                 kSecReturnRef as String: true] as CFDictionary
-            }) { query in
-                var result: CFTypeRef?
-                expectSuccess(SecItemCopyMatching(query, &result), "find of a key by tag")
-                precondition(CFGetTypeID(result) == SecKeyGetTypeID())
+        // `count` random finds of a key by one attribute, each returning the key.
+        func finds(by attribute: CFString, named what: String, value: @escaping (Int) -> Any) -> (Int) -> Double {
+            { count in
+                measure(count, prepare: { _ -> CFDictionary in
+                    [kSecClass as String: kSecClassKey,
+                     attribute as String: value(Int.random(in: 0..<added, using: &generator)),
+                     kSecReturnRef as String: true] as CFDictionary
+                }) { query in
+                    var result: CFTypeRef?
+                    expectSuccess(SecItemCopyMatching(query, &result), "find of a key by \(what)")
+                    precondition(CFGetTypeID(result) == SecKeyGetTypeID())
+                }
             }
         }
+        let findByTag = finds(by: kSecAttrApplicationTag, named: "tag", value: keyTag)
         let count = keyLookupCount(rate: findByTag(rounds * 4))
         let find = findByTag(count)
-        let findByLabel = measure(count, prepare: { _ -> CFDictionary in
-            [kSecClass as String: kSecClassKey,
-             kSecAttrApplicationLabel as String: labels[Int.random(in: 0..<added, using: &generator)],
-             kSecReturnRef as String: true] as CFDictionary
-        }) { query in
-            var result: CFTypeRef?
-            expectSuccess(SecItemCopyMatching(query, &result), "find of a key by application label")
-            precondition(CFGetTypeID(result) == SecKeyGetTypeID())
-        }
-        let findByName = { (count: Int) -> Double in
-            measure(count, prepare: { _ -> CFDictionary in
-                [kSecClass as String: kSecClassKey,
-                 kSecAttrLabel as String: keyName(Int.random(in: 0..<added, using: &generator)),
-                 kSecReturnRef as String: true] as CFDictionary
-            }) { query in
-                var result: CFTypeRef?
-                expectSuccess(SecItemCopyMatching(query, &result), "find of a key by kSecAttrLabel")
-                precondition(CFGetTypeID(result) == SecKeyGetTypeID())
-            }
-        }
+        let findByLabel = finds(by: kSecAttrApplicationLabel, named: "application label") { labels[$0] }(count)
+        let findByName = finds(by: kSecAttrLabel, named: "kSecAttrLabel", value: keyName)
         let byName = findByName(keyLookupCount(rate: findByName(rounds * 4)))
         return KeyLookupFigures(size: size, add: add, find: find, findByLabel: findByLabel, findByName: byName,
                                 peakMemoryMiB: peakMemoryMiB())
