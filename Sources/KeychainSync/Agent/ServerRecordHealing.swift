@@ -49,18 +49,9 @@ extension SyncState {
     /// The kept copies of the latest records of `itemIDs` (those without one are absent).
     func recordCopies(of itemIDs: [Data]) throws(SyncFailure) -> [Data: (version: Data, isTombstone: Bool, record: Data)] {
         var copies: [Data: (version: Data, isTombstone: Bool, record: Data)] = [:]
-        for start in stride(from: 0, to: itemIDs.count, by: 500) {
-            let chunk = Array(itemIDs[start..<min(start + 500, itemIDs.count)])
-            let rows = try run { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT item_id, version, tombstone, record FROM record_copy
-                    WHERE item_id IN (\(databaseQuestionMarks(count: chunk.count)))
-                    """, arguments: StatementArguments(chunk))
-            }
-            for row in rows {
-                let itemID: Data = row["item_id"]
-                copies[itemID] = (version: row["version"] as Data, isTombstone: row["tombstone"] as Bool, record: row["record"] as Data)
-            }
+        for row in try rows("SELECT item_id, version, tombstone, record FROM record_copy WHERE item_id IN", matching: itemIDs) {
+            let itemID: Data = row["item_id"]
+            copies[itemID] = (version: row["version"] as Data, isTombstone: row["tombstone"] as Bool, record: row["record"] as Data)
         }
         return copies
     }

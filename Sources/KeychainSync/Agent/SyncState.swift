@@ -154,6 +154,20 @@ package final class SyncState: Sendable {
         }
     }
 
+    /// The rows `select` (which ends with `IN`) reads for `keys`, in chunks of 500: SQLite
+    /// binds at most 32,766 parameters to a statement. For the lookups of a whole batch.
+    func rows(_ select: String, matching keys: [some DatabaseValueConvertible]) throws(SyncFailure) -> [Row] {
+        var rows: [Row] = []
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let chunk = Array(keys[start..<min(start + 500, keys.count)])
+            rows += try run { db in
+                try Row.fetchAll(db, sql: "\(select) (\(databaseQuestionMarks(count: chunk.count)))",
+                                 arguments: StatementArguments(chunk))
+            }
+        }
+        return rows
+    }
+
     // MARK: - Progress
 
     package enum Key: String {
@@ -221,47 +235,23 @@ package final class SyncState: Sendable {
     /// looks up a whole batch at once.
     package func knownVersions(of itemIDs: [Data]) throws(SyncFailure) -> [Data: RecordVersion] {
         var versions: [Data: RecordVersion] = [:]
-        // SQLite binds at most 32,766 parameters to a statement.
-        for start in stride(from: 0, to: itemIDs.count, by: 500) {
-            let chunk = Array(itemIDs[start..<min(start + 500, itemIDs.count)])
-            let rows = try run { db in
-                try Row.fetchAll(db, sql: "SELECT item_id, version FROM known WHERE item_id IN (\(databaseQuestionMarks(count: chunk.count)))",
-                                 arguments: StatementArguments(chunk))
-            }
-            for row in rows {
-                do {
-                    versions[row["item_id"]] = try RecordVersion(encoded: row["version"])
-                } catch {
-                    throw .damaged("the sync state holds a malformed version")
-                }
+        for row in try rows("SELECT item_id, version FROM known WHERE item_id IN", matching: itemIDs) {
+            do {
+                versions[row["item_id"]] = try RecordVersion(encoded: row["version"])
+            } catch {
+                throw .damaged("the sync state holds a malformed version")
             }
         }
         return versions
-    }
-
-    package func mirror(rowID: Int64) throws(SyncFailure) -> MirrorEntry? {
-        try run { db in
-            try Row.fetchOne(db, sql: "SELECT item_id, sealed_identity FROM mirror WHERE row_id = ?", arguments: [rowID])
-                .map { MirrorEntry(rowID: rowID, itemID: $0["item_id"], sealedIdentity: $0["sealed_identity"]) }
-        }
     }
 
     /// The mirror's rows of `rowIDs` (those with none are absent), in one read: a push looks
     /// up a whole batch at once.
     package func mirrors(rowIDs: [Int64]) throws(SyncFailure) -> [Int64: MirrorEntry] {
         var entries: [Int64: MirrorEntry] = [:]
-        // SQLite binds at most 32,766 parameters to a statement.
-        for start in stride(from: 0, to: rowIDs.count, by: 500) {
-            let chunk = Array(rowIDs[start..<min(start + 500, rowIDs.count)])
-            let rows = try run { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT row_id, item_id, sealed_identity FROM mirror WHERE row_id IN (\(databaseQuestionMarks(count: chunk.count)))
-                    """, arguments: StatementArguments(chunk))
-            }
-            for row in rows {
-                let rowID: Int64 = row["row_id"]
-                entries[rowID] = MirrorEntry(rowID: rowID, itemID: row["item_id"], sealedIdentity: row["sealed_identity"])
-            }
+        for row in try rows("SELECT row_id, item_id, sealed_identity FROM mirror WHERE row_id IN", matching: rowIDs) {
+            let rowID: Int64 = row["row_id"]
+            entries[rowID] = MirrorEntry(rowID: rowID, itemID: row["item_id"], sealedIdentity: row["sealed_identity"])
         }
         return entries
     }
