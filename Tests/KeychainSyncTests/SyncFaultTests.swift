@@ -51,6 +51,8 @@ struct SyncFaultTests {
         // Who made each item's last change, and what the removed member wrote after its removal.
         var lastWriter: [String: String] = [:]
         var writtenAfterRemoval = Set<String>()
+        // What happened, in order, printed to explain a failure.
+        var trace: [String] = []
         for operation in 0..<operations {
             if operation == raceAt {
                 let removed = members[raceRemoved]
@@ -71,11 +73,14 @@ struct SyncFaultTests {
             let stopped = members.filter { $0.agent == nil }
             if fault < 12, let member = running.randomElement(using: &random) {
                 member.killAgent()
+                trace.append("\(operation): \(member.name)'s agent killed")
             } else if fault < 24, let member = stopped.randomElement(using: &random) {
                 try member.startAgent()
+                trace.append("\(operation): \(member.name)'s agent started")
             } else if fault < 27 {
                 try server.kill9()
                 try server.startAfterCrash()
+                trace.append("\(operation): server killed and started")
             } else if fault < 31 {
                 // A backup taken now, restored at a later turn: the rows and the record
                 // sequence go back to it.
@@ -83,8 +88,10 @@ struct SyncFaultTests {
                     try server.restore(taken)
                     backup = nil
                     attacks.restores += 1
+                    trace.append("\(operation): server restored from the backup")
                 } else {
                     backup = try server.dump()
+                    trace.append("\(operation): backup taken")
                 }
             } else if fault < 36 {
                 let tombstone = fault >= 34
@@ -97,6 +104,7 @@ struct SyncFaultTests {
                     """)
                 if !dropped.isEmpty {
                     if tombstone { attacks.droppedTombstones += 1 } else { attacks.droppedRecords += 1 }
+                    trace.append("\(operation): a \(tombstone ? "tombstone" : "record") dropped")
                 }
             }
             let member = members[Int.random(in: 0..<members.count, using: &random)]
@@ -117,7 +125,9 @@ struct SyncFaultTests {
             if Int.random(in: 0..<10, using: &random) < 3 {
                 // A member that does not hold the item (yet) deletes nothing.
                 let allSent = try member.pendingLocalChanges() == 0
-                if try member.delete(service: service, account: "user") {
+                let deleted = try member.delete(service: service, account: "user")
+                trace.append("\(operation): \(member.name) deleted \(service)\(deleted ? "" : " (held nothing)")\(allSent ? "" : ", changes unsent")")
+                if deleted {
                     if allSent {
                         last[service] = String?.none
                         uncertain.remove(service)
@@ -129,6 +139,7 @@ struct SyncFaultTests {
                 let value = "value-\(operation)-\(member.name)"
                 written[service, default: []].insert(value)
                 try member.store(service: service, account: "user", password: value, update: true)
+                trace.append("\(operation): \(member.name) stored \(value)")
                 last[service] = value
                 uncertain.remove(service)
             }
@@ -146,13 +157,15 @@ struct SyncFaultTests {
         }
 
         var final: [String: String?] = [:]
+        var explain = false
         defer {
-            // What each member holds and its agent said, to explain a failure.
-            if final.count != services.count {
+            // What happened, what each member holds and what its agent said, to explain a failure.
+            if final.count != services.count || explain {
+                print("sync convergence trace:\n" + trace.joined(separator: "\n"))
                 for member in members {
                     let held = services.map { (try? member.password(service: $0, account: "user")).flatMap { $0 } ?? "-" }
                     print("member \(member.name) holds \(held)\n\((try? member.run("sync", "status", "--offline").output) ?? "")"
-                          + "agent log tail:\n\(member.agentLogs.split(separator: "\n").suffix(12).joined(separator: "\n"))")
+                          + "agent log tail:\n\(member.agentLogs.split(separator: "\n").suffix(explain ? 400 : 12).joined(separator: "\n"))")
                     if let pid = member.agent?.pid, FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb"),
                        let stacks = try? SpawnedProcess.runToEnd("/usr/bin/gdb", ["-p", "\(pid)", "-batch", "-ex", "thread apply all bt 30"],
                                                                 environment: member.environment, outputIn: member.home.appendingPathComponent("io")) {
@@ -178,8 +191,9 @@ struct SyncFaultTests {
             if let value = final[service] ?? nil {
                 #expect(written[service]?.contains(value) == true, "\(service) holds \(value), which no member wrote")
             }
-            #expect(uncertain.contains(service) || (final[service] ?? nil) == (last[service] ?? nil),
-                    "\(service) holds \((final[service] ?? nil) ?? "nothing"), not its last change \((last[service] ?? nil) ?? "(deleted)")")
+            let lastHeld = uncertain.contains(service) || (final[service] ?? nil) == (last[service] ?? nil)
+            #expect(lastHeld, "\(service) holds \((final[service] ?? nil) ?? "nothing"), not its last change \((last[service] ?? nil) ?? "(deleted)")")
+            if !lastHeld { explain = true }
         }
         try members[2].store(service: "after-healing", account: "user", password: "everyone-gets-this")
         try eventually(30, "a write after healing reaches every member") {

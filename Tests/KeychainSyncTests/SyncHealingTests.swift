@@ -27,23 +27,23 @@ struct SyncHealingTests {
         try a.store(service: "kept", account: "x", password: "kept-secret")
         try a.store(service: "changed", account: "x", password: "old-secret")
         try a.store(service: "deleted", account: "x", password: "doomed-secret")
-        try pass(a)
+        try syncOnce(a)
         let backup = try server.dump()
         try admit(b, server: server.tcpAddress(), approver: a)
-        try pass(b)
+        try syncOnce(b)
 
         try a.store(service: "changed", account: "x", password: "new-secret", update: true)
         try a.delete(service: "deleted", account: "x")
         try a.store(service: "added", account: "x", password: "added-secret")
-        try pass(a)
+        try syncOnce(a)
         try b.store(service: "from-b", account: "x", password: "b-secret")
-        try pass(b, a)
+        try syncOnce(b, a)
         let before = try maxSequence(server)
 
         try server.restore(backup)
         #expect(try maxSequence(server) < before)
         try a.store(service: "after-restore", account: "x", password: "after-secret")
-        try pass(a, b)
+        try syncOnce(a, b)
 
         let expected: [String: String?] = [
             "kept": "kept-secret", "changed": "new-secret", "deleted": nil, "added": "added-secret",
@@ -57,7 +57,7 @@ struct SyncHealingTests {
         #expect(try b.run("sync", "status", "--offline").output.contains("read them again"))
 
         try admit(late, server: server.tcpAddress(), approver: a)
-        try pass(late)
+        try syncOnce(late)
         try expectHolds(late, expected)
     }
 
@@ -72,20 +72,20 @@ struct SyncHealingTests {
         defer { server.remove() }
         let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
         try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
-        try pass(a, b, c)
+        try syncOnce(a, b, c)
         let backup = try server.dump()
         #expect(try a.run("sync", "remove", "c").status == 0)
         try a.store(service: "after-removal", account: "x", password: "under-the-new-key")
-        try pass(a)
+        try syncOnce(a)
 
         try server.restore(backup)
         #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "2\n")
-        try pass(a)
+        try syncOnce(a)
         #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "3\n")
         // Wrapped again to the members of the removal's roster only: never to c.
         #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps WHERE epoch = 3") == "2\n")
         #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps WHERE epoch = 3 AND device = '\\x\(try c.deviceID().hex)'") == "0\n")
-        try pass(b)
+        try syncOnce(b)
         try expectHolds(b, ["after-removal": "under-the-new-key"])
         #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: 3"))
         let passC = try c.run("sync", "run", "--once")
@@ -105,7 +105,7 @@ struct SyncHealingTests {
         let (a, late) = (try SyncMember("a"), try SyncMember("late"))
         try formGroup(server: server.tcpAddress(), founder: a, others: [])
         try a.store(service: "from-a", account: "x", password: "a-secret")
-        try pass(a)
+        try syncOnce(a)
         let backup = try server.dump()
         let join = try late.run("sync", "join", "--server", server.tcpAddress(), "--name", "late", "--timeout", "0")
         #expect(join.status == 0, "\(join.errors)")
@@ -116,10 +116,10 @@ struct SyncHealingTests {
 
         try server.restore(backup)
         #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps") == "0\n")
-        try pass(a, late)
+        try syncOnce(a, late)
         try expectHolds(late, ["from-a": "a-secret"])
         try late.store(service: "from-late", account: "x", password: "late-secret")
-        try pass(late, a)
+        try syncOnce(late, a)
         try expectHolds(a, ["from-late": "late-secret"])
     }
 
@@ -134,13 +134,13 @@ struct SyncHealingTests {
         try formGroup(server: server.tcpAddress(), founder: a, others: [b])
         try a.store(service: "gone", account: "x", password: "gone-secret")
         try a.store(service: "kept", account: "x", password: "kept-secret")
-        try pass(a, b)
+        try syncOnce(a, b)
         #expect(try b.password(service: "gone", account: "x") == "gone-secret")
 
         try a.delete(service: "gone", account: "x")
-        try pass(a)
+        try syncOnce(a)
         #expect(try server.psql("DELETE FROM keychain_sync_records WHERE tombstone RETURNING 1").contains("1"))
-        try pass(a, b)
+        try syncOnce(a, b)
         try expectHolds(b, ["gone": nil, "kept": "kept-secret"])
         #expect(try a.run("sync", "status", "--offline").output.contains("the server had lost 1 record; sent them again"))
 
@@ -163,15 +163,15 @@ struct SyncHealingTests {
         let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
         try formGroup(server: server.tcpAddress(), founder: a, others: [b])
         try a.store(service: "read-by-all", account: "x", password: "everyone-secret")
-        try pass(a, b)
+        try syncOnce(a, b)
         try a.store(service: "dropped", account: "x", password: "dropped-secret")
-        try pass(a)
+        try syncOnce(a)
         #expect(try server.psql("DELETE FROM keychain_sync_records RETURNING 1").split(separator: "\n").count == 2)
         // b, which never saw the dropped record, has nothing to say about it.
-        try pass(b, a, b)
+        try syncOnce(b, a, b)
         try expectHolds(b, ["read-by-all": "everyone-secret", "dropped": "dropped-secret"])
         try admit(late, server: server.tcpAddress(), approver: a)
-        try pass(late)
+        try syncOnce(late)
         try expectHolds(late, ["read-by-all": "everyone-secret", "dropped": "dropped-secret"])
     }
 
@@ -191,9 +191,9 @@ struct SyncHealingTests {
         try formGroup(server: server.tcpAddress(), founder: a, others: [b])
         try a.store(service: "old-deletion", account: "x", password: "gone-long-ago")
         try a.store(service: "kept", account: "x", password: "kept-secret")
-        try pass(a, b)
+        try syncOnce(a, b)
         try a.delete(service: "old-deletion", account: "x")
-        try pass(a, b)
+        try syncOnce(a, b)
         // Forty days pass for the deletion: its version's time (the first 8 bytes) moves back
         // in both members' states, and the server collects its marker.
         let fortyDaysAgo = UInt64(Date().timeIntervalSince1970 * 1000) - 40 * 86_400_000
@@ -224,15 +224,15 @@ struct SyncHealingTests {
         let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
         try formGroup(server: server.tcpAddress(), founder: a, others: [b])
         try a.store(service: "only-b-keeps", account: "x", password: "kept-secret")
-        try pass(a, b)
+        try syncOnce(a, b)
         // b's state as it was before copies were kept.
         try b.editSyncState("DELETE FROM record_copy; DELETE FROM progress WHERE key = 'copiesFilled'")
-        try pass(b)
+        try syncOnce(b)
         #expect(try server.psql("DELETE FROM keychain_sync_records RETURNING 1").contains("1"))
-        try pass(b)
+        try syncOnce(b)
         #expect(try b.run("sync", "status", "--offline").output.contains("sent them again"))
         try admit(late, server: server.tcpAddress(), approver: b)
-        try pass(late)
+        try syncOnce(late)
         try expectHolds(late, ["only-b-keeps": "kept-secret"])
     }
 
@@ -246,7 +246,7 @@ struct SyncHealingTests {
         let (a, b) = (try SyncMember("a"), try SyncMember("b"))
         try formGroup(server: server.tcpAddress(), founder: a, others: [b])
         try a.store(service: "altered", account: "x", password: "altered-secret")
-        try pass(a)
+        try syncOnce(a)
         try server.psql("UPDATE keychain_sync_records SET record = set_byte(record, length(record) / 2, get_byte(record, length(record) / 2) # 1)")
 
         let first = try b.run("sync", "run", "--once")
@@ -261,7 +261,7 @@ struct SyncHealingTests {
         }
         // The server changes: the difference is looked at again, and a's new item arrives.
         try a.store(service: "later", account: "x", password: "later-secret")
-        try pass(a, b)
+        try syncOnce(a, b)
         try expectHolds(b, ["altered": nil, "later": "later-secret"])
     }
 
@@ -292,14 +292,6 @@ struct SyncHealingTests {
             for report in ["had lost", "had been skipped", "went back", "cannot heal"] {
                 #expect(!logs.contains(report), "\(member.name)'s agent reported \(report):\n\(logs)")
             }
-        }
-    }
-
-    /// One `sync run --once` of each member, in order, each required to succeed.
-    private func pass(_ members: SyncMember...) throws {
-        for member in members {
-            let result = try member.run("sync", "run", "--once")
-            guard result.status == 0 else { throw SyncTestFailure("sync run --once on \(member.name): \(result.errors)") }
         }
     }
 

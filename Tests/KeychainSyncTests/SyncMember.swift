@@ -165,6 +165,14 @@ struct SyncTestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// One `sync run --once` of each member, in order, each required to succeed.
+func syncOnce(_ members: SyncMember...) throws {
+    for member in members {
+        let result = try member.run("sync", "run", "--once")
+        guard result.status == 0 else { throw SyncTestFailure("sync run --once on \(member.name): \(result.errors)") }
+    }
+}
+
 /// Waits until `condition` holds, checking every 100 ms, for at most `seconds`: what a user
 /// waits for when an item travels. The deadline is generous; a pass ends as soon as it holds.
 func eventually(_ seconds: Double = 30, _ what: String, _ condition: () throws -> Bool) throws {
