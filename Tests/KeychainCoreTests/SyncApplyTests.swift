@@ -36,6 +36,26 @@ import TestSupport
         #expect(try keychain.store.syncedItem(rowID: rowID) == Self.remote("alice", secret: "remote", modified: modified))
     }
 
+    @Test("Apply: a new remote item never takes the id of a row whose local change the agent has not read (it would read that row as the remote item and never send the delete)")
+    func applyLeavesTheIdsOfRowsWithUnreadChanges() throws {
+        let keychain = try SyncTestKeychain("sync-apply-row-reuse")
+        try keychain.store.startSyncLog()
+        let rowID = try keychain.add(SyncTestKeychain.password("alice"))
+        let known = try keychain.lastSequence()
+        try keychain.store.delete(keychain.query("alice"), by: keychain.caller)
+        let result = try keychain.store.applySyncedItem(Self.remote("bob", secret: "remote", modified: Date()), knownLog: known)
+        guard case .applied(let newRowID) = result else { Issue.record("not applied: \(result)"); return }
+        #expect(newRowID > rowID)
+        #expect(try keychain.store.syncedItem(rowID: rowID) == nil)
+        #expect(try keychain.secret("bob") == "remote")
+        // Once the log is read, ids go on from the highest row as before.
+        try keychain.store.removeSyncLog(through: keychain.lastSequence())
+        try keychain.store.delete(keychain.query("bob"), by: keychain.caller)
+        try keychain.store.removeSyncLog(through: keychain.lastSequence())
+        #expect(try keychain.store.applySyncedItem(Self.remote("carol", secret: "remote", modified: Date()),
+                                                   knownLog: keychain.lastSequence()) == .applied(rowID: rowID))
+    }
+
     @Test("Apply: a remote item replaces the row with its identity, in place (same row, same persistent reference), with the record's mdat; no log entry")
     func applyReplacesByIdentity() throws {
         let keychain = try SyncTestKeychain("sync-apply-replace")

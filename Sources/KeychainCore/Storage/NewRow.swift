@@ -34,6 +34,17 @@ struct NewRow {
         return rowID
     }
 
+    /// Inserts the row with an id above `floor` (and above every row's), and returns that id:
+    /// what a remote change applied quietly inserts while the sync log names rows up to
+    /// `floor`, whose ids SQLite would otherwise give again (see
+    /// ``SyncLogTable/highestRow(in:)``).
+    func insert(into db: Database, above floor: Int64) throws -> Int64 {
+        try execute(in: db, ifAbsent: false, above: floor)
+        let rowID = sqlite3_last_insert_rowid(db.sqliteConnection)
+        try writeIndexEntries(forRow: rowID, replacing: false, in: db)
+        return rowID
+    }
+
     /// Inserts the row unless an item with the same identity exists; its id, or nil.
     func insertIfAbsent(into db: Database) throws -> Int64? {
         guard try execute(in: db, ifAbsent: true) else { return nil }
@@ -81,15 +92,23 @@ struct NewRow {
     /// Runs the INSERT, after checking that the row's class key is still current (a
     /// password change in another process may have retired it); whether it inserted.
     @discardableResult
-    private func execute(in db: Database, ifAbsent: Bool) throws -> Bool {
+    private func execute(in db: Database, ifAbsent: Bool, above floor: Int64? = nil) throws -> Bool {
         try KeybagTable.requireEpoch(keyEpoch, in: db)
-        // `ON CONFLICT DO NOTHING` covers the UNIQUE indexes only: a broken CHECK still fails.
-        return try DirectStatement(db, sql: ifAbsent ? Self.insertIfAbsentSQL : Self.insertSQL, values: [
+        var values: [SQLValue] = [
             .blob(nonce), .integer(Int64(columns.classCode)), .integer(Int64(columns.sync)), .text(columns.protection),
             .blob(columns.identity), .blob(columns.accessGroup), .blob(columns.account), .blob(columns.service),
             .blob(columns.server), .blob(columns.keyLookup?.applicationTag), .blob(columns.keyLookup?.applicationLabel),
             .blob(columns.keyLookup?.publicKeyHash), .blob(sealedAttributes), .blob(sealedSecret),
-        ]).execute() > 0
+        ]
+        let sql: String
+        if let floor {
+            values.append(.integer(floor))
+            sql = Self.insertAboveSQL
+        } else {
+            // `ON CONFLICT DO NOTHING` covers the UNIQUE indexes only: a broken CHECK still fails.
+            sql = ifAbsent ? Self.insertIfAbsentSQL : Self.insertSQL
+        }
+        return try DirectStatement(db, sql: sql, values: values).execute() > 0
     }
 
     private static let insertSQL = """
@@ -98,6 +117,12 @@ struct NewRow {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1)
         """
     private static let insertIfAbsentSQL = insertSQL + " ON CONFLICT DO NOTHING"
+    /// The id is the last parameter: above it and above every row's.
+    private static let insertAboveSQL = """
+        INSERT INTO item (nonce, class, sync, protection, identity, agrp, acct, svce, srvr, atag, klbl, pkhh,
+                          attributes, secret, paired, indexed, id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, max(?, coalesce((SELECT max(id) FROM item), 0)) + 1)
+        """
 }
 
 extension KeychainStore {

@@ -99,9 +99,10 @@ extension KeychainStore {
                              supersedes: true) { db -> [SyncApplyResult] in
                 var results: [SyncApplyResult] = []
                 results.reserveCapacity(count)
+                let loggedRowsUpTo = try SyncLogTable.highestRow(in: db)
                 try SyncLogTable.quietly(db) {
                     for (change, keys) in zip(prepared, sealing) {
-                        let result = try self.apply(change, keys: keys, knownLog: knownLog, in: db)
+                        let result = try self.apply(change, keys: keys, knownLog: knownLog, loggedRowsUpTo: loggedRowsUpTo, in: db)
                         results.append(result)
                         if result == .changedLocally { break }
                     }
@@ -121,9 +122,12 @@ extension KeychainStore {
     }
 
     /// Writes one prepared change in the caller's transaction, with the flag that logs
-    /// changes cleared (``SyncLogTable/quietly(_:_:)``).
-    private func apply(_ change: PreparedSyncedChange, keys: SealingKeys?,
-                       knownLog: Int64, in db: Database) throws -> SyncApplyResult {
+    /// changes cleared (``SyncLogTable/quietly(_:_:)``). A new row takes an id above
+    /// `loggedRowsUpTo`, the highest row the log names: SQLite gives a deleted row's id to
+    /// the next insert, and the agent, finding the remote item in the row whose deletion it
+    /// has not sent yet, would take it for what the row held and never send the deletion.
+    private func apply(_ change: PreparedSyncedChange, keys: SealingKeys?, knownLog: Int64,
+                       loggedRowsUpTo: Int64?, in db: Database) throws -> SyncApplyResult {
         let columns = change.columns
         let existing = try columns.itemWithSameIdentity(in: db)
         // A synchronizable item of a ThisDeviceOnly class never leaves this machine (it is not
@@ -149,6 +153,7 @@ extension KeychainStore {
             try row.overwrite(rowID: existing.id, in: db)
             return .applied(rowID: existing.id)
         }
+        if let loggedRowsUpTo { return .applied(rowID: try row.insert(into: db, above: loggedRowsUpTo)) }
         return .applied(rowID: try row.insert(into: db))
     }
 }

@@ -101,23 +101,35 @@ enum SyncLogTable {
             """)
     }
 
-    /// The entries after `sequence`, oldest first, at most `limit`.
     /// How many entries come after `sequence`.
     static func count(after sequence: Int64, in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_log WHERE sequence > ?", arguments: [sequence]) ?? 0
     }
 
+    /// The entries after `sequence`, oldest first, at most `limit`.
     static func entries(after sequence: Int64, limit: Int, in db: Database) throws -> [SyncLogEntry] {
         var entries: [SyncLogEntry] = []
-        try DirectStatement(db, sql: "SELECT sequence, row, time FROM sync_log WHERE sequence > ? ORDER BY sequence LIMIT ?",
+        try DirectStatement(db, sql: "SELECT sequence, row, time, identity FROM sync_log WHERE sequence > ? ORDER BY sequence LIMIT ?",
                             values: [.integer(sequence), .integer(Int64(limit))]).forEachRow { statement in
             let time = sqlite3_column_int64(statement, 2)
+            var identity: Data?
+            if let bytes = sqlite3_column_blob(statement, 3) {
+                identity = Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, 3)))
+            }
             entries.append(SyncLogEntry(sequence: sqlite3_column_int64(statement, 0),
                                         rowID: sqlite3_column_int64(statement, 1),
-                                        changedAt: UInt64(clamping: time)))
+                                        changedAt: UInt64(clamping: time), identity: identity))
             return true
         }
         return entries
+    }
+
+    /// The highest row id any entry names; nil when the log is empty. A row inserted quietly
+    /// (a remote change applied) takes an id above it: given the id of a row whose deletion
+    /// is not sent yet, it would make the agent read that row as the remote item and never
+    /// send the deletion (see ``NewRow/insert(into:above:)``).
+    static func highestRow(in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT max(row) FROM sync_log")
     }
 
     /// Removes the entries up to `sequence`, included.

@@ -39,6 +39,21 @@ extension SyncSession {
             for entry in entries where (newest[entry.rowID]?.sequence ?? .min) < entry.sequence {
                 newest[entry.rowID] = entry
             }
+            // When each row stopped holding the item it held before this batch, should it hold
+            // another now or none: the last of its first entries that name one identity (its
+            // delete; a rename logs the new identity first, at the same time). A deleted row's
+            // id is given to the next row added, so the row's newest entry may be a later add of
+            // another item: dated by it, the deletion would win over changes other members made
+            // to the item in between.
+            var departure: [Int64: SyncLogEntry] = [:]
+            var departed: Set<Int64> = []
+            for entry in entries where !departed.contains(entry.rowID) {
+                if let first = departure[entry.rowID], first.identity != entry.identity {
+                    departed.insert(entry.rowID)
+                } else {
+                    departure[entry.rowID] = entry
+                }
+            }
             // The rows as they are now, read in log order up to the first locked one.
             var reads: [(rowID: Int64, last: SyncLogEntry, item: SyncedItem?)] = []
             var through = pushed
@@ -76,16 +91,19 @@ extension SyncSession {
                 let mirrored = mirrors[read.rowID]
                 if let item = read.item, let itemID {
                     if let mirrored, mirrored.itemID != itemID {
-                        // The row's primary key changed: the item it held before is gone.
+                        // The row's primary key changed, or the row holds another item: the
+                        // item it held before is gone.
                         let old = try sealing.open(mirrored.sealedIdentity)
-                        let version = nextVersion(known: known[mirrored.itemID], at: last.changedAt, counter: last.sequence)
+                        let gone = departure[read.rowID] ?? last
+                        let version = nextVersion(known: known[mirrored.itemID], at: gone.changedAt, counter: gone.sequence)
                         plans.append(PushPlan(item: old, itemID: mirrored.itemID, version: version, isTombstone: true, rowID: nil))
                     }
                     let version = nextVersion(known: known[itemID], at: item.modificationTime, counter: last.sequence)
                     plans.append(PushPlan(item: item, itemID: itemID, version: version, isTombstone: false, rowID: read.rowID))
                 } else if let mirrored {
                     let tombstone = try sealing.open(mirrored.sealedIdentity)
-                    let version = nextVersion(known: known[mirrored.itemID], at: last.changedAt, counter: last.sequence)
+                    let gone = departure[read.rowID] ?? last
+                    let version = nextVersion(known: known[mirrored.itemID], at: gone.changedAt, counter: gone.sequence)
                     plans.append(PushPlan(item: tombstone, itemID: mirrored.itemID, version: version, isTombstone: true, rowID: nil))
                 }
             }
