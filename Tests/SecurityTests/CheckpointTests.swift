@@ -17,9 +17,11 @@ import TestSupport
             try #require(keychain.add(item) == errSecSuccess)
         }
         // The log file keeps its largest size while the keychain is open: its frames show
-        // which thresholds the adds crossed. A frame is a page and its 24-byte header.
+        // which thresholds the adds crossed. A frame is a page and its 24-byte header. The
+        // commit that reaches 1,000 frames may be the last before the log starts over, when
+        // the background checkpoint has copied all of it before the next add begins.
         let logFrames = (try FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int ?? 0) / 4_120
-        try #require(logFrames > 1_000 && logFrames < 2_000, "\(logFrames) frames")
+        try #require(logFrames >= 1_000 && logFrames < 2_000, "\(logFrames) frames")
         // Until a checkpoint, every page lives in the log and the database file stays small.
         var size = 0
         for _ in 0..<200 {
