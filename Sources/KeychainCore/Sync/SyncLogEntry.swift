@@ -3,9 +3,10 @@ import Foundation
 /// One entry of the sync change log: a synchronizable row that was added, changed or
 /// deleted (or stopped being synchronizable), and when.
 ///
-/// It names the row only: what the row holds now (``KeychainStore/syncedItem(rowID:)``), or
-/// that it is gone, is what sync sends. A row may have several entries; row ids of deleted
-/// rows may be taken again by later rows.
+/// It names the row and no content: what the row holds now
+/// (``KeychainStore/syncedItem(rowID:)``), or that it is gone, is what sync sends. A row may
+/// have several entries; row ids of deleted rows may be taken again by later rows, which the
+/// entries' identity hashes tell apart.
 package struct SyncLogEntry: Sendable, Equatable {
     /// Increases with every entry and is never reused, even after the log is emptied.
     package let sequence: Int64
