@@ -130,6 +130,15 @@ final class SyncMember: @unchecked Sendable {
         guard edited.status == 0 else { throw SyncTestFailure("sqlite3: \(edited.errors)") }
     }
 
+    /// Copies the agent's state file to `copy` (sqlite3's `.backup`), or with `restoring`, puts
+    /// `copy` back in its place (`.restore`): an agent killed before it recorded a pass.
+    func copySyncState(_ copy: URL, restoring: Bool = false) throws {
+        let state = keychainFolder.appendingPathComponent("login.keychain-sync").path
+        let copied = try SpawnedProcess.runToEnd("/usr/bin/sqlite3", [state, "\(restoring ? ".restore" : ".backup") '\(copy.path)'"],
+                                                 environment: environment, outputIn: home.appendingPathComponent("io"))
+        guard copied.status == 0 else { throw SyncTestFailure("sqlite3: \(copied.errors)") }
+    }
+
     /// Moves a time in the agent's state file back, as if that much time had passed (sqlite3,
     /// another implementation than the agent's).
     func ageSyncState(key: String, byMilliseconds milliseconds: Int64) throws {

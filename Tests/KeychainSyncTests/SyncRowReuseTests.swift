@@ -34,4 +34,34 @@ struct SyncRowReuseTests {
             #expect(try member.password(service: "unrelated", account: "x") == "b-secret", "on \(member.name)")
         }
     }
+
+    /// b applies a's deletion of an item, and its agent is killed before it records that in
+    /// its state (the state file is put back as it was before the pass); a then writes the
+    /// item again, and b adds an unrelated item, which takes the deleted item's row. b sends
+    /// no deletion of its own for the item, which it never deleted: both end with a's write.
+    @Test func aRemoteDeletionNotRecordedIsNotSentAsALocalOne() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "shared", account: "x", password: "first")
+        try syncOnce(a, b)
+        #expect(try b.password(service: "shared", account: "x") == "first")
+        let before = b.home.appendingPathComponent("state-before-the-deletion")
+        try b.copySyncState(before)
+        #expect(try a.delete(service: "shared", account: "x"))
+        try syncOnce(a, b)
+        #expect(try b.password(service: "shared", account: "x") == nil)
+        try b.copySyncState(before, restoring: true)
+        usleep(20_000)
+        try a.store(service: "shared", account: "x", password: "written-after-the-delete", update: true)
+        try syncOnce(a)
+        usleep(20_000)
+        try b.store(service: "unrelated", account: "x", password: "b-secret")
+        try syncOnce(b, a)
+        for member in [a, b] {
+            #expect(try member.password(service: "shared", account: "x") == "written-after-the-delete", "on \(member.name)")
+            #expect(try member.password(service: "unrelated", account: "x") == "b-secret", "on \(member.name)")
+        }
+    }
 }

@@ -86,25 +86,37 @@ extension SyncSession {
             // What each record is, decided in log order (the versions); sealed afterwards, all
             // at once.
             var plans: [PushPlan] = []
+            // The deletion of the item a row held before, when a local change made it leave the
+            // row (the row is gone, or holds another item now): dated by ``departure``. When
+            // no entry names the item, it left through a remote deletion applied here whose
+            // record in the state was lost (the agent was killed in between) and its row was
+            // then given to an add: nothing to send, the pull reads that deletion again.
+            func deletion(of mirrored: SyncState.MirrorEntry, row: Int64, last: SyncLogEntry) throws(SyncFailure) -> PushPlan? {
+                let old = try sealing.open(mirrored.sealedIdentity)
+                do {
+                    guard try store.syncLogNames(old, after: pushed) else { return nil }
+                } catch .param {
+                    // An identity the log cannot be asked about: sent, as every deletion was.
+                } catch {
+                    throw .keychain(error)
+                }
+                let gone = departure[row] ?? last
+                let version = nextVersion(known: known[mirrored.itemID], at: gone.changedAt, counter: gone.sequence)
+                return PushPlan(item: old, itemID: mirrored.itemID, version: version, isTombstone: true, rowID: nil)
+            }
             for (read, itemID) in zip(reads, itemIDs) {
                 let last = read.last
                 let mirrored = mirrors[read.rowID]
                 if let item = read.item, let itemID {
-                    if let mirrored, mirrored.itemID != itemID {
-                        // The row's primary key changed, or the row holds another item: the
-                        // item it held before is gone.
-                        let old = try sealing.open(mirrored.sealedIdentity)
-                        let gone = departure[read.rowID] ?? last
-                        let version = nextVersion(known: known[mirrored.itemID], at: gone.changedAt, counter: gone.sequence)
-                        plans.append(PushPlan(item: old, itemID: mirrored.itemID, version: version, isTombstone: true, rowID: nil))
+                    // The row's primary key changed, or the row holds another item.
+                    if let mirrored, mirrored.itemID != itemID,
+                       let plan = try deletion(of: mirrored, row: read.rowID, last: last) {
+                        plans.append(plan)
                     }
                     let version = nextVersion(known: known[itemID], at: item.modificationTime, counter: last.sequence)
                     plans.append(PushPlan(item: item, itemID: itemID, version: version, isTombstone: false, rowID: read.rowID))
-                } else if let mirrored {
-                    let tombstone = try sealing.open(mirrored.sealedIdentity)
-                    let gone = departure[read.rowID] ?? last
-                    let version = nextVersion(known: known[mirrored.itemID], at: gone.changedAt, counter: gone.sequence)
-                    plans.append(PushPlan(item: tombstone, itemID: mirrored.itemID, version: version, isTombstone: true, rowID: nil))
+                } else if let mirrored, let plan = try deletion(of: mirrored, row: read.rowID, last: last) {
+                    plans.append(plan)
                 }
             }
             // The roster this member acts under, for the readers to compare with theirs.
