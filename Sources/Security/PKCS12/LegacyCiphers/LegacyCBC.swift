@@ -5,9 +5,11 @@
 // pbeWithSHAAnd40BitRC2-CBC, keys under pbeWithSHAAnd3-KeyTripleDES-CBC).
 //
 // They are written here because no well-kept library on Linux that this package may depend on
-// exposes them: swift-crypto keeps its BoringSSL internal (importing CCryptoBoringSSL is not
-// allowed), and CryptoExtras offers AES only. They only ever decrypt: files this package writes
-// use PBES2 with AES-256-CBC. They are checked against the standards' known-answer vectors and
+// exposes them: swift-crypto keeps its BoringSSL internal, and CryptoExtras offers AES only.
+// BoringSSL's DES cannot be imported here: a module that imports Security without Security's
+// build settings, as `canImport(Security)` code in another package does, would then need
+// BoringSSL's module map, which it does not have. They only ever decrypt: files this package
+// writes use PBES2 with AES-256-CBC. They are checked against the standards' known-answer vectors and
 // against `openssl enc` (Tests/SecurityTests/PKCS12Tests.swift). They are not constant-time,
 // which is acceptable for a one-off decryption under a key derived from the file's passphrase.
 
