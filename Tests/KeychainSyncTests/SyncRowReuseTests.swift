@@ -23,6 +23,7 @@ struct SyncRowReuseTests {
         #expect(try b.password(service: "shared", account: "x") == "first")
         // b's newest row: the next row b adds takes its id.
         #expect(try b.delete(service: "shared", account: "x"))
+        // Versions order by the clock's milliseconds: each change below is made in a later one.
         usleep(20_000)
         try a.store(service: "shared", account: "x", password: "written-after-the-delete", update: true)
         try syncOnce(a)
@@ -53,6 +54,7 @@ struct SyncRowReuseTests {
         try syncOnce(a, b)
         #expect(try b.password(service: "shared", account: "x") == nil)
         try b.copySyncState(before, restoring: true)
+        // Versions order by the clock's milliseconds: each change below is made in a later one.
         usleep(20_000)
         try a.store(service: "shared", account: "x", password: "written-after-the-delete", update: true)
         try syncOnce(a)
