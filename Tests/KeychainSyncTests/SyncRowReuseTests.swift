@@ -23,17 +23,7 @@ struct SyncRowReuseTests {
         #expect(try b.password(service: "shared", account: "x") == "first")
         // b's newest row: the next row b adds takes its id.
         #expect(try b.delete(service: "shared", account: "x"))
-        // Versions order by the clock's milliseconds: each change below is made in a later one.
-        usleep(20_000)
-        try a.store(service: "shared", account: "x", password: "written-after-the-delete", update: true)
-        try syncOnce(a)
-        usleep(20_000)
-        try b.store(service: "unrelated", account: "x", password: "b-secret")
-        try syncOnce(b, a)
-        for member in [a, b] {
-            #expect(try member.password(service: "shared", account: "x") == "written-after-the-delete", "on \(member.name)")
-            #expect(try member.password(service: "unrelated", account: "x") == "b-secret", "on \(member.name)")
-        }
+        try writeOnAThenReuseTheRowOnB(a, b)
     }
 
     /// b applies a's deletion of an item, and its agent is killed before it records that in
@@ -54,6 +44,14 @@ struct SyncRowReuseTests {
         try syncOnce(a, b)
         #expect(try b.password(service: "shared", account: "x") == nil)
         try b.copySyncState(before, restoring: true)
+        try writeOnAThenReuseTheRowOnB(a, b)
+    }
+
+    /// a writes the item "shared" (which b no longer holds) and sends it; b then adds an
+    /// unrelated item, which takes the row "shared" had, and both pass. Both must end with
+    /// a's write and b's item.
+    private func writeOnAThenReuseTheRowOnB(_ a: SyncMember, _ b: SyncMember,
+                                            sourceLocation: SourceLocation = #_sourceLocation) throws {
         // Versions order by the clock's milliseconds: each change below is made in a later one.
         usleep(20_000)
         try a.store(service: "shared", account: "x", password: "written-after-the-delete", update: true)
@@ -62,8 +60,10 @@ struct SyncRowReuseTests {
         try b.store(service: "unrelated", account: "x", password: "b-secret")
         try syncOnce(b, a)
         for member in [a, b] {
-            #expect(try member.password(service: "shared", account: "x") == "written-after-the-delete", "on \(member.name)")
-            #expect(try member.password(service: "unrelated", account: "x") == "b-secret", "on \(member.name)")
+            #expect(try member.password(service: "shared", account: "x") == "written-after-the-delete", "on \(member.name)",
+                    sourceLocation: sourceLocation)
+            #expect(try member.password(service: "unrelated", account: "x") == "b-secret", "on \(member.name)",
+                    sourceLocation: sourceLocation)
         }
     }
 }
