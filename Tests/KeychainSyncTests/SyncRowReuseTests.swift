@@ -16,11 +16,7 @@ struct SyncRowReuseTests {
     @Test func aDeleteIsDatedWhenItHappenedNotWhenItsRowWasReused() async throws {
         let server = try PostgresTestServer()
         defer { server.remove() }
-        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
-        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
-        try a.store(service: "shared", account: "x", password: "first")
-        try syncOnce(a, b)
-        #expect(try b.password(service: "shared", account: "x") == "first")
+        let (a, b) = try groupSharingAnItem(on: server)
         // b's newest row: the next row b adds takes its id.
         #expect(try b.delete(service: "shared", account: "x"))
         try writeOnAThenReuseTheRowOnB(a, b)
@@ -33,11 +29,7 @@ struct SyncRowReuseTests {
     @Test func aRemoteDeletionNotRecordedIsNotSentAsALocalOne() async throws {
         let server = try PostgresTestServer()
         defer { server.remove() }
-        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
-        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
-        try a.store(service: "shared", account: "x", password: "first")
-        try syncOnce(a, b)
-        #expect(try b.password(service: "shared", account: "x") == "first")
+        let (a, b) = try groupSharingAnItem(on: server)
         let before = b.home.appendingPathComponent("state-before-the-deletion")
         try b.copySyncState(before)
         #expect(try a.delete(service: "shared", account: "x"))
@@ -45,6 +37,17 @@ struct SyncRowReuseTests {
         #expect(try b.password(service: "shared", account: "x") == nil)
         try b.copySyncState(before, restoring: true)
         try writeOnAThenReuseTheRowOnB(a, b)
+    }
+
+    /// Members a and b of a group on `server`, both holding the item "shared", b in its
+    /// newest row.
+    private func groupSharingAnItem(on server: PostgresTestServer) throws -> (SyncMember, SyncMember) {
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "shared", account: "x", password: "first")
+        try syncOnce(a, b)
+        guard try b.password(service: "shared", account: "x") == "first" else { throw SyncTestFailure("b did not get the item") }
+        return (a, b)
     }
 
     /// a writes the item "shared" (which b no longer holds) and sends it; b then adds an
