@@ -251,14 +251,7 @@ import TestSupport
         keychain.store.close()
         // Back to what a format 6 library wrote: no attribute table, no mark, v7 not applied.
         let queue = try DatabaseQueue(path: keychain.files.database.path)
-        try queue.write { db in
-            try db.execute(sql: """
-                DROP TRIGGER item_attribute_deleted; DROP TABLE item_attribute; DROP INDEX item_not_indexed;
-                ALTER TABLE item DROP COLUMN indexed;
-                UPDATE meta SET value = 6 WHERE key = 'format';
-                DELETE FROM grdb_migrations WHERE identifier = 'v7';
-                """)
-        }
+        try OlderFormat.rewrite(queue, as: 6)
         try queue.close()
         let reopened = try KeychainStore.open(keychain.files)
         defer { reopened.close() }

@@ -74,18 +74,7 @@ import TestSupport
         }
         store.close()
         let queue = try DatabaseQueue(path: files.database.path)
-        try queue.write { db in
-            try db.execute(sql: """
-                DROP TRIGGER item_attribute_deleted; DROP TABLE item_attribute; DROP INDEX item_not_indexed;
-                ALTER TABLE item DROP COLUMN indexed; DELETE FROM grdb_migrations WHERE identifier = 'v7';
-                DROP TRIGGER item_pair_deleted; DROP TABLE item_pair; DROP INDEX generic_password_not_paired;
-                ALTER TABLE item DROP COLUMN paired; DELETE FROM grdb_migrations WHERE identifier = 'v6';
-                DROP INDEX key_by_tag; DROP INDEX key_by_label; DROP INDEX certificate_by_public_key_hash;
-                ALTER TABLE item DROP COLUMN atag; ALTER TABLE item DROP COLUMN klbl; ALTER TABLE item DROP COLUMN pkhh;
-                UPDATE meta SET value = 3 WHERE key = 'format';
-                DELETE FROM grdb_migrations WHERE identifier = 'v4';
-                """)
-        }
+        try OlderFormat.rewrite(queue, as: 3)
         #expect(try queue.read { db in try db.columns(in: "item").map(\.name) } == itemColumns(upTo: "v3"))
         try queue.close()
     }

@@ -112,16 +112,7 @@ import TestSupport
         keychain.store.close()
         // Back to what a format 5 library wrote: no pair table, no mark, v6 not applied.
         let queue = try DatabaseQueue(path: keychain.files.database.path)
-        try queue.write { db in
-            try db.execute(sql: """
-                DROP TRIGGER item_attribute_deleted; DROP TABLE item_attribute; DROP INDEX item_not_indexed;
-                ALTER TABLE item DROP COLUMN indexed; DELETE FROM grdb_migrations WHERE identifier = 'v7';
-                DROP TRIGGER item_pair_deleted; DROP TABLE item_pair; DROP INDEX generic_password_not_paired;
-                ALTER TABLE item DROP COLUMN paired;
-                UPDATE meta SET value = 5 WHERE key = 'format';
-                DELETE FROM grdb_migrations WHERE identifier = 'v6';
-                """)
-        }
+        try OlderFormat.rewrite(queue, as: 5)
         try queue.close()
         let reopened = try KeychainStore.open(keychain.files)
         defer { reopened.close() }

@@ -14,13 +14,7 @@ import TestSupport
         keychain.store.close()
         // Back to what a format 4 library wrote: no log table, no flag, v5 not applied.
         let queue = try DatabaseQueue(path: keychain.files.database.path)
-        try queue.write { db in
-            try db.execute(sql: """
-                DROP TABLE sync_log; DELETE FROM meta WHERE key = 'sync-log';
-                UPDATE meta SET value = 4 WHERE key = 'format';
-                DELETE FROM grdb_migrations WHERE identifier = 'v5';
-                """)
-        }
+        try OlderFormat.rewrite(queue, as: 4)
         try queue.close()
         let reopened = try KeychainStore.open(keychain.files)
         defer { reopened.close() }
