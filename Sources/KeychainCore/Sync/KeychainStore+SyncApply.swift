@@ -112,16 +112,21 @@ extension KeychainStore {
         }
     }
 
-    /// Whether the sync log holds an entry after `sequence` for the item with `item`'s
-    /// identity: whether this keychain changed that item since, locally. An item the agent
-    /// placed in a row that holds another one now, with no such entry, left it through a
-    /// remote deletion applied here (``applySynced(_:knownLog:)``), not through a change to
-    /// send.
+    /// The identity hash the sync log's entries carry (``SyncLogEntry/identity``) for the item
+    /// with `item`'s identity.
     ///
     /// - Throws: errSecParam for content that names no synchronizable item.
-    package func syncLogNames(_ item: SyncedItem, after sequence: Int64) throws(KeychainError) -> Bool {
-        let identity = try PreparedSyncedChange(.deletion(item), hasher: hasher).columns.identity
-        return try Self.oneStatement(database, during: "read the sync log") { db in
+    package func syncLogIdentity(of item: SyncedItem) throws(KeychainError) -> Data {
+        try PreparedSyncedChange(.deletion(item), hasher: hasher).columns.identity
+    }
+
+    /// Whether the sync log holds an entry after `sequence` for the item of `identity`
+    /// (``syncLogIdentity(of:)``): whether this keychain changed that item since, locally.
+    /// An item the agent placed in a row that holds another one now, with no such entry, left
+    /// it through a remote deletion applied here (``applySynced(_:knownLog:)``), not through
+    /// a change to send.
+    package func syncLogNames(identity: Data, after sequence: Int64) throws(KeychainError) -> Bool {
+        try Self.oneStatement(database, during: "read the sync log") { db in
             try SyncLogTable.hasEntry(for: nil, identity: identity, after: sequence, in: db)
         }
     }

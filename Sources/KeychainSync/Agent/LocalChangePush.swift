@@ -90,11 +90,18 @@ extension SyncSession {
             // row (the row is gone, or holds another item now): dated by ``departure``. When
             // no entry names the item, it left through a remote deletion applied here whose
             // record in the state was lost (the agent was killed in between) and its row was
-            // then given to an add: nothing to send, the pull reads that deletion again.
+            // then given to an add: nothing to send, the pull reads that deletion again. The
+            // batch's own entries name it almost always (its delete); only otherwise is the
+            // rest of the log read.
+            let batchIdentities = Set(entries.compactMap(\.identity))
+            let batchEnd = entries.last?.sequence ?? pushed
             func deletion(of mirrored: SyncState.MirrorEntry, row: Int64, last: SyncLogEntry) throws(SyncFailure) -> PushPlan? {
                 let old = try sealing.open(mirrored.sealedIdentity)
                 do {
-                    guard try store.syncLogNames(old, after: pushed) else { return nil }
+                    let identity = try store.syncLogIdentity(of: old)
+                    if !batchIdentities.contains(identity) {
+                        guard try store.syncLogNames(identity: identity, after: batchEnd) else { return nil }
+                    }
                 } catch .param {
                     // An identity the log cannot be asked about: sent, as every deletion was.
                 } catch {
