@@ -220,13 +220,19 @@ struct SecKeyEllipticCurveTests {
         }
     }
 
-    // Rule: SecKeyCreateRandomKey refuses what it cannot make with errSecParam.
-    @Test("SecKeyCreateRandomKey refuses unknown sizes and types with errSecParam")
+    // Rule: SecKeyCreateRandomKey refuses what it cannot make with errSecParam, and RSA sizes
+    // outside Apple's bounds (512 to 8192 bits) with errSecKeySizeNotAllowed, as Apple's does.
+    @Test("SecKeyCreateRandomKey refuses unknown sizes and types with errSecParam, RSA sizes out of bounds with errSecKeySizeNotAllowed")
     func randomKeyRefusals() {
+        for bits in [256, 511, 8320, 16384] {
+            let parameters: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: bits]
+            var error: Unmanaged<CFError>?
+            #expect(SecKeyCreateRandomKey(parameters as CFDictionary, &error) == nil)
+            #expect(SecKeyCalls.status(error) == Int(errSecKeySizeNotAllowed))
+        }
         for parameters: [String: Any] in [
             [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 255],
             [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom],
-            [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 512],
             [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 1000],
             [kSecAttrKeySizeInBits as String: 256],
             [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
@@ -238,8 +244,8 @@ struct SecKeyEllipticCurveTests {
         }
     }
 
-    // Apple generates RSA keys of 1024 bits (CertificateSigningRequest's tests make them), and
-    // code written before SecKeyCreateRandomKey calls SecKeyGeneratePair.
+    // Apple generates RSA keys of 1024 bits and less (CertificateSigningRequest's tests make
+    // them), and code written before SecKeyCreateRandomKey calls SecKeyGeneratePair.
     @Test("SecKeyGeneratePair makes a pair as SecKeyCreateRandomKey does, 1024-bit RSA included; a refused size is its status")
     func generatePairAndSmallRSA() throws {
         var publicKey: SecKey?, privateKey: SecKey?
@@ -266,8 +272,8 @@ struct SecKeyEllipticCurveTests {
                 == SecKeyCopyExternalRepresentation(generatedPublic, nil) as Data?)
 
         var untouched: SecKey? = publicRSA
-        let small: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 512]
-        #expect(SecKeyGeneratePair(small as CFDictionary, &untouched, nil) == errSecParam)
+        let small: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: 256]
+        #expect(SecKeyGeneratePair(small as CFDictionary, &untouched, nil) == errSecKeySizeNotAllowed)
         #expect(untouched === publicRSA)
     }
 

@@ -115,8 +115,8 @@ struct SecKeyRSATests {
         #expect(SecKeyCalls.verify(publicKey, .rsaSignatureRaw, block, raw) == (true, nil))
     }
 
-    // Rule (Apple): SecKeyCreateWithData reads 1024-bit keys, which older systems still use,
-    // though SecKeyCreateRandomKey does not make them; they sign as openssl does.
+    // Rule (Apple): SecKeyCreateWithData reads 1024-bit keys, which older systems still use;
+    // they sign as openssl does.
     @Test("1024-bit keys are read and sign as openssl does")
     func keysOf1024Bits() throws {
         let folder = try OpenSSLFolder()
@@ -129,6 +129,44 @@ struct SecKeyRSATests {
         #expect(SecKeyCalls.verify(publicKey, .rsaSignatureMessagePKCS1v15SHA256, Self.message, try folder.read("signature")) == (true, nil))
         // PSS with SHA-512 needs 2 × 64 + 2 bytes: more than a 1024-bit key has.
         #expect(SecKeyCalls.signingStatus(key, .rsaSignatureMessagePSSSHA512, Self.message) == -50)
+    }
+
+    // Rule (Apple): SecKeyCreateRandomKey makes RSA keys from 512 bits, as Apple's does
+    // (CertificateSigningRequest's tests make 512- and 1024-bit keys), and such keys sign,
+    // verify, encrypt and decrypt as openssl does with the same key.
+    @Test("512- and 1024-bit keys are generated, and openssl checks them and their signatures", arguments: [512, 1024])
+    func smallGeneratedKeys(bits: Int) throws {
+        let folder = try OpenSSLFolder()
+        let key = try SecKeyCalls.randomKey(type: kSecAttrKeyTypeRSA, bits: bits)
+        let publicKey = try SecKeyCalls.publicKey(key)
+        #expect(SecKeyGetBlockSize(key) == bits / 8)
+        let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
+        #expect(attributes[kSecAttrKeySizeInBits as String] as? Int == bits)
+        try folder.write(try SecKeyCalls.external(key), "key.der")
+        let check = try folder.openssl(["rsa", "-inform", "DER", "-in", folder.path("key.der"), "-check", "-noout"])
+        #expect(check.status == 0 && check.output.contains("RSA key ok"))
+        try folder.require(["rsa", "-inform", "DER", "-in", folder.path("key.der"), "-out", folder.path("key.pem")])
+        try folder.require(["rsa", "-in", folder.path("key.pem"), "-RSAPublicKey_out", "-outform", "DER", "-out", folder.path("pub.der")])
+        #expect(try SecKeyCalls.external(publicKey) == folder.read("pub.der"))
+        try folder.write(Self.message, "message")
+        // SHA-512's DigestInfo (83 bytes) and its padding do not fit a 512-bit block.
+        for hash in bits == 512 ? ["sha1", "sha256"] : ["sha1", "sha256", "sha512"] {
+            try folder.require(["dgst", "-\(hash)", "-sign", folder.path("key.pem"), "-out", folder.path("signature"), folder.path("message")])
+            let expected = try folder.read("signature")
+            #expect(try SecKeyCalls.sign(key, Self.pkcs1(hash, message: true), Self.message) == expected)
+            #expect(SecKeyCalls.verify(publicKey, Self.pkcs1(hash, message: true), Self.message, expected) == (true, nil))
+        }
+        if bits == 512 {
+            #expect(SecKeyCalls.signingStatus(key, .rsaSignatureMessagePKCS1v15SHA512, Self.message) == -50)
+        }
+        let secret = Data("small key secret".utf8)
+        try folder.write(try #require(SecKeyCalls.encrypt(publicKey, .rsaEncryptionPKCS1, secret).0), "ciphertext")
+        try folder.require(["pkeyutl", "-decrypt", "-inkey", folder.path("key.pem"), "-in", folder.path("ciphertext"),
+                            "-out", folder.path("plaintext"), "-pkeyopt", "rsa_padding_mode:pkcs1"])
+        #expect(try folder.read("plaintext") == secret)
+        // A key openssl made of the same size reads back to the same DER.
+        let theirs = try Self.opensslKey(in: folder, bits: bits)
+        #expect(try SecKeyCalls.external(theirs) == folder.read("key.der"))
     }
 
     // Rule: PKCS #1 v1.5 signatures are deterministic: SecKey's equal `openssl dgst -sign`'s

@@ -1,5 +1,4 @@
 internal import Crypto
-internal import CryptoExtras
 import Foundation
 import X509
 
@@ -18,7 +17,7 @@ public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
         material = .ellipticCurvePublic(.p384(p384))
     } else if let p521 = P521.Signing.PublicKey(key) {
         material = .ellipticCurvePublic(.p521(p521))
-    } else if let rsa = _RSA.Signing.PublicKey(key) {
+    } else if let rsa = RSAPublicKey(derRepresentation: Data(key.subjectPublicKeyInfoBytes)) {
         material = .rsaPublic(rsa)
     } else {
         return nil

@@ -1,5 +1,4 @@
 internal import Crypto
-internal import CryptoExtras
 import Foundation
 
 // Private keys in the DER forms other tools exchange: PKCS #8 `PrivateKeyInfo` (PKCS #12 files,
@@ -13,8 +12,7 @@ extension KeyMaterial {
             self = .ellipticCurvePrivate(.p384(key))
         } else if let key = try? P521.Signing.PrivateKey(derRepresentation: der) {
             self = .ellipticCurvePrivate(.p521(key))
-        } else if let key = try? _RSA.Signing.PrivateKey(unsafeDERRepresentation: der) {
-            // From 1024 bits, as SecKeyCreateWithData reads RSA keys.
+        } else if let key = RSAPrivateKey(derRepresentation: der) {
             self = .rsaPrivate(key)
         } else {
             throw KeyFailure(.decode, "the data is not a P-256, P-384, P-521 or RSA private key in PKCS #8, SEC 1 or PKCS #1 DER")

@@ -1,5 +1,4 @@
 internal import Crypto
-internal import CryptoExtras
 import Foundation
 
 /// The elliptic curves SecKey supports: NIST P-256, P-384 and P-521 (Apple's
@@ -116,8 +115,8 @@ enum EllipticCurvePublicKey: Sendable {
 enum KeyMaterial: Sendable {
     case ellipticCurvePrivate(EllipticCurvePrivateKey)
     case ellipticCurvePublic(EllipticCurvePublicKey)
-    case rsaPrivate(_RSA.Signing.PrivateKey)
-    case rsaPublic(_RSA.Signing.PublicKey)
+    case rsaPrivate(RSAPrivateKey)
+    case rsaPublic(RSAPublicKey)
     /// A P-256 private key held in a TPM 2.0 (a Secure Enclave-style key made where one is
     /// present): it signs through the TPM, and no scalar of it exists here.
     case tpmPrivate(TPMHeldKey)
@@ -221,19 +220,18 @@ enum KeyMaterial: Sendable {
             }
             self = .ellipticCurvePrivate(privateKey)
         case .rsa:
-            // Keys of 1024 bits or more, as Apple reads them: older keys are still imported
-            // and used, though SecKeyCreateRandomKey makes 2048 bits or more.
-            do {
-                if isPrivate {
-                    let key = try _RSA.Signing.PrivateKey(unsafeDERRepresentation: bytes)
-                    self = .rsaPrivate(key)
-                } else {
-                    let key = try _RSA.Signing.PublicKey(unsafeDERRepresentation: bytes)
-                    self = .rsaPublic(key)
+            // Keys of 512 bits or more, as Apple reads them: PKCS #1, or the PKCS #8 and
+            // SubjectPublicKeyInfo envelopes other tools write around it.
+            if isPrivate {
+                guard let key = RSAPrivateKey(derRepresentation: bytes) else {
+                    throw KeyFailure(.param, "RSA private key creation from data failed")
                 }
-            } catch {
-                throw KeyFailure(.param, isPrivate ? "RSA private key creation from data failed"
-                                                   : "RSA public key creation from data failed")
+                self = .rsaPrivate(key)
+            } else {
+                guard let key = RSAPublicKey(derRepresentation: bytes) else {
+                    throw KeyFailure(.param, "RSA public key creation from data failed")
+                }
+                self = .rsaPublic(key)
             }
         }
     }

@@ -12,10 +12,6 @@ enum KeySignature {
         case (.ecdsa(let input, let format), .tpmPrivate(let privateKey)):
             return try privateKey.sign(digest: digest(of: data, input), format: format)
         case (.rsaSignature(let input, let padding), .rsaPrivate(let privateKey)):
-            if case .message(let hash) = input,
-               let signature = try RSAMessageSignature.sign(data, hash: hash, padding: padding, with: privateKey) {
-                return signature
-            }
             let block = try rsaBlock(for: data, input, padding, modulusBits: privateKey.keySizeInBits)
             return try RSARawOperation.privateOperation(block, key: privateKey)
         default:
@@ -35,11 +31,6 @@ enum KeySignature {
         case (.ecdsa(let input, let format), .ellipticCurvePublic(let publicKey)):
             valid = ECDSASignature.isValid(signature, of: try digest(of: data, input), for: publicKey, format: format)
         case (.rsaSignature(let input, let padding), .rsaPublic(let publicKey)):
-            if case .message(let hash) = input,
-               let result = RSAMessageSignature.isValid(signature, of: data, hash: hash, padding: padding, for: publicKey) {
-                valid = result
-                break
-            }
             let bits = publicKey.keySizeInBits
             // A signature is exactly as long as the modulus (RFC 8017, 8.2.2 step 1).
             guard signature.count == RSARawOperation.byteCount(bits: bits),

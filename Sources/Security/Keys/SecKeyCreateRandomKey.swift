@@ -1,4 +1,3 @@
-internal import CryptoExtras
 import Foundation
 
 extension KeyFailure {
@@ -11,12 +10,6 @@ extension KeyFailure {
 
 /// New key pairs for ``SecKeyCreateRandomKey(_:_:)``.
 enum KeyGeneration {
-    /// The RSA sizes generated: 1024 bits or more, as Apple generates them (older protocols
-    /// and tests still ask for 1024; 512 is refused as broken, and BoringSSL makes no smaller
-    /// key), up to 8192, in steps of 128 (BoringSSL's generator makes primes of whole 64-bit
-    /// words).
-    static let rsaBitCounts = stride(from: 1024, through: 8192, by: 128)
-
     /// A new private key of the family and size.
     static func privateKey(family: KeyMaterial.Family, bitCount: Int?) throws(KeyFailure) -> KeyMaterial {
         guard let bitCount else {
@@ -29,16 +22,20 @@ enum KeyGeneration {
             }
             return .ellipticCurvePrivate(EllipticCurvePrivateKey(randomOn: curve))
         case .rsa:
-            guard rsaBitCounts.contains(bitCount) else {
-                throw KeyFailure(.param, "RSA keys are generated with 1024 to 8192 bits in steps of 128, not \(bitCount)")
+            // Apple's bounds, with Apple's status outside them. Inside them, BoringSSL makes
+            // only multiples of 128 bits, where Apple makes any size.
+            let bounds = RSAPrivateKey.generatedBitCountBounds
+            guard bounds.contains(bitCount) else {
+                throw KeyFailure(.keySizeNotAllowed,
+                                 "RSA keys are generated with \(bounds.lowerBound) to \(bounds.upperBound) bits, not \(bitCount)")
             }
-            do {
-                // Below 2048 bits only through the call that says it is for compatibility.
-                return .rsaPrivate(try bitCount < 2048 ? _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: bitCount))
-                                       : _RSA.Signing.PrivateKey(keySize: .init(bitCount: bitCount)))
-            } catch {
+            guard RSAPrivateKey.generates(bitCount: bitCount) else {
+                throw KeyFailure(.param, "RSA keys are generated in steps of 128 bits, not \(bitCount)")
+            }
+            guard let key = RSAPrivateKey(generatingBitCount: bitCount) else {
                 throw KeyFailure(.internalComponent, "RSA key generation failed")
             }
+            return .rsaPrivate(key)
         }
     }
 
@@ -111,7 +108,8 @@ enum KeyGeneration {
 /// - Parameters:
 ///   - parameters: `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom` or
 ///     `kSecAttrKeyTypeRSA`) and `kSecAttrKeySizeInBits` (256, 384 or 521 for
-///     elliptic-curve keys; 1024 to 8192 in steps of 128 for RSA) are required. With
+///     elliptic-curve keys; 512 to 8192 in steps of 128 for RSA, as Apple's bounds, though
+///     below 2048 bits only for older protocols and tests) are required. With
 ///     `kSecAttrIsPermanent` true, at the top level or in `kSecPrivateKeyAttrs` /
 ///     `kSecPublicKeyAttrs`, that half is stored in the keychain with the attributes given
 ///     there (label, application tag, access group, accessibility). With `kSecAttrTokenID`
@@ -123,7 +121,8 @@ enum KeyGeneration {
 ///     the reason. Such a key is made in the TPM 2.0 that `KEYCHAIN_TPM_TCTI` names, or in
 ///     `/dev/tpmrm0` when it can be used, and then only signs (ECDSA); without a TPM it is
 ///     sealed in software as above.
-///   - error: Set on failure: errSecParam for a missing or unsupported type or size (or a
+///   - error: Set on failure: errSecKeySizeNotAllowed for an RSA size outside Apple's
+///     bounds, errSecParam for a missing or unsupported type or size (or a
 ///     Secure Enclave-style key that is not P-256 or not ThisDeviceOnly), errSecNotAvailable
 ///     when the TPM named cannot make the key, or the status of storing the key.
 /// - Returns: The private key, or nil on failure.
@@ -143,7 +142,8 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
 ///   - publicKey: Set to the new public key; may be nil.
 ///   - privateKey: Set to the new private key; may be nil.
 /// - Returns: errSecSuccess, or the status ``SecKeyCreateRandomKey(_:_:)`` would report
-///   (errSecParam for a missing or unsupported type or size); the keys are then left alone.
+///   (errSecKeySizeNotAllowed or errSecParam for a size it does not make, errSecParam for a
+///   missing or unsupported type); the keys are then left alone.
 @available(iOS, deprecated: 15.0, message: "Use SecKeyCreateRandomKey")
 @available(macOS, deprecated: 12.0, message: "Use SecKeyCreateRandomKey")
 @discardableResult
