@@ -78,10 +78,6 @@ let package = Package(
         // X.509 and DER parsing for SecCertificate.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
-        // RSA's public operation (m^e mod n) for SecKey's raw, OAEP-SHA-384/512 and digest
-        // algorithms: CryptoExtras exposes no raw public operation. Public values only, so
-        // its variable-time arithmetic leaks nothing.
-        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
         // Keychain sync's server: PostgreSQL's wire protocol (queries with bound parameters,
         // LISTEN/NOTIFY, TLS through NIOSSL, Unix sockets) in Swift, without libpq.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -127,11 +123,11 @@ let package = Package(
                 // DER parser of its own, and reads names and serials through SwiftASN1.
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                // SecKey's elliptic-curve keys and algorithms, RSA (CryptoExtras), and PKCS #12's
-                // PBKDF2, AES-CBC, hashes and HMACs.
+                // SecKey's elliptic-curve keys and algorithms, and PKCS #12's PBKDF2, AES-CBC,
+                // hashes and HMACs. RSA keys and PKCS #12's Triple DES are the BoringSSL these
+                // products build, through its C module (RSAKey.swift says why).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "BigInt", package: "BigInt"),
             ]
         ),
         // The Swift-first API. Its module is not called `Keychain` like its main type, so
@@ -516,11 +512,10 @@ let package = Package(
                 "Security",
                 // ChildProgram, which starts pinentry as the core starts askpass agents.
                 "KeychainCore",
-                // The dh-ietf1024-sha256-aes128-cbc-pkcs7 sessions: HKDF, AES-CBC and the
-                // modular exponentiation of the Diffie-Hellman exchange.
+                // The dh-ietf1024-sha256-aes128-cbc-pkcs7 sessions: HKDF and AES-CBC, and the
+                // Diffie-Hellman exchange's modular exponentiation from the BoringSSL they build.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "BigInt", package: "BigInt"),
             ],
             exclude: ["Program"]
         ),

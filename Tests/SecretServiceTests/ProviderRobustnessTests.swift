@@ -85,13 +85,26 @@ import Glibc
                                      "ay", "1", "5")
             #expect(other.status != 0)
             #expect(other.errors.contains("not supported"), "\(other.errors)")
-            for key in [["1", "0"], ["1", "1"]] {
-                let weak = try bus.run("/usr/bin/busctl", ["--user", "call", "org.freedesktop.secrets", Self.service,
-                                                           Self.serviceInterface, "OpenSession", "sv",
-                                                           "dh-ietf1024-sha256-aes128-cbc-pkcs7", "ay"] + key)
+            // RFC 2409's 1024-bit prime p; its last byte, FF, is made FE for p-1 and FD for p-2.
+            let prime = "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
+                + "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
+                + "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE65381FFFFFFFFFFFFFFFF"
+            let primeBytes = stride(from: 0, to: prime.count, by: 2).map { offset in
+                String(UInt8(prime.dropFirst(offset).prefix(2), radix: 16) ?? 0)
+            }
+            func openSession(_ key: [String]) throws -> ProgramProcess.Outcome {
+                try bus.run("/usr/bin/busctl", ["--user", "call", "org.freedesktop.secrets", Self.service,
+                                                Self.serviceInterface, "OpenSession", "sv",
+                                                "dh-ietf1024-sha256-aes128-cbc-pkcs7", "ay", String(key.count)] + key)
+            }
+            for key in [["0"], ["1"], primeBytes.dropLast() + ["254"], primeBytes] {
+                let weak = try openSession(key)
                 #expect(weak.status != 0)
                 #expect(weak.errors.contains("out of range"), "\(weak.errors)")
             }
+            let highest = try openSession(primeBytes.dropLast() + ["253"])
+            #expect(highest.status == 0, "\(highest.errors)")
+            #expect(highest.output.hasPrefix("vo ay 128 "), "\(highest.output)")
             // The item's properties, read through org.freedesktop.DBus.Properties.
             let attributes = try bus.run("/usr/bin/busctl", ["--user", "get-property", "org.freedesktop.secrets", path,
                                                              "org.freedesktop.Secret.Item", "Attributes"])
