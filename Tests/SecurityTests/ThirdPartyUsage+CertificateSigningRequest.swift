@@ -125,8 +125,9 @@ struct CertificateSigningRequestUsageTests {
     // Standard (RFC 2986, section 4.2; Apple's SecKeyCreateSignature): the request's signature over its
     // CertificationRequestInfo verifies under the public key it carries, which is the public
     // key the keychain stored; a changed signature does not verify.
+    // Its own tests make RSA keys of 512, 1024 and 2048 bits, as Apple does.
     @Test("CertificateSigningRequest.swift: EC and RSA requests signed by SecKey pass `openssl req -verify`; a tampered one fails",
-          arguments: [(CertificateSigningRequestStyle.KeyAlgorithm.ec, 256), (.rsa, 2048)])
+          arguments: [(CertificateSigningRequestStyle.KeyAlgorithm.ec, 256), (.rsa, 512), (.rsa, 1024), (.rsa, 2048)])
     func requestVerifiesWithOpenSSL(algorithm: CertificateSigningRequestStyle.KeyAlgorithm, bits: Int) throws {
         let keychain = PrivateKeychain()
         try keychain.run {

@@ -60,7 +60,7 @@ final class RSAPrivateKey: @unchecked Sendable {
                 guard let envelope = CCryptoBoringSSL_EVP_parse_private_key(input) else { return nil }
                 defer { CCryptoBoringSSL_EVP_PKEY_free(envelope) }
                 return CCryptoBoringSSL_EVP_PKEY_get1_RSA(envelope)
-            } free: { CCryptoBoringSSL_RSA_free($0) }
+            }
         guard let key else { return nil }
         self.init(owning: key)
     }
@@ -120,7 +120,7 @@ final class RSAPublicKey: @unchecked Sendable {
                 guard let envelope = CCryptoBoringSSL_EVP_parse_public_key(input) else { return nil }
                 defer { CCryptoBoringSSL_EVP_PKEY_free(envelope) }
                 return CCryptoBoringSSL_EVP_PKEY_get1_RSA(envelope)
-            } free: { CCryptoBoringSSL_RSA_free($0) }
+            }
         guard let key else { return nil }
         self.init(owning: key)
     }
@@ -145,10 +145,9 @@ final class RSAPublicKey: @unchecked Sendable {
 /// Moving bytes in and out of BoringSSL: DER through its `CBS` and `CBB`, blocks through its
 /// raw RSA calls. Buffers BoringSSL hands back are freed by `OPENSSL_free`, which zeroes them.
 private enum BoringSSLBytes {
-    /// What `parse` reads from all of `der`; nil, with anything it made freed, when it fails
-    /// or leaves bytes over.
-    static func parse(_ der: Data, _ parse: (UnsafeMutablePointer<CBS>) -> OpaquePointer?,
-                      free: (OpaquePointer) -> Void = { CCryptoBoringSSL_RSA_free($0) }) -> OpaquePointer? {
+    /// The RSA key `parse` reads from all of `der`; nil, with the key freed, when it fails or
+    /// leaves bytes over.
+    static func parse(_ der: Data, _ parse: (UnsafeMutablePointer<CBS>) -> OpaquePointer?) -> OpaquePointer? {
         der.withUnsafeBytes { bytes -> OpaquePointer? in
             var input = CBS()
             CCryptoBoringSSL_CBS_init(&input, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
@@ -157,7 +156,7 @@ private enum BoringSSLBytes {
                 return nil
             }
             guard CCryptoBoringSSL_CBS_len(&input) == 0 else {
-                free(value)
+                CCryptoBoringSSL_RSA_free(value)
                 return nil
             }
             return value
