@@ -55,13 +55,8 @@ final class RSAPrivateKey: @unchecked Sendable {
     /// The key of a PKCS #1 `RSAPrivateKey` or a PKCS #8 `PrivateKeyInfo` holding one, in DER
     /// with nothing after it; nil for anything else, or a key whose numbers do not agree.
     convenience init?(derRepresentation der: Data) {
-        let key = BoringSSLBytes.parse(der) { CCryptoBoringSSL_RSA_parse_private_key($0) }
-            ?? BoringSSLBytes.parse(der) { input in
-                guard let envelope = CCryptoBoringSSL_EVP_parse_private_key(input) else { return nil }
-                defer { CCryptoBoringSSL_EVP_PKEY_free(envelope) }
-                return CCryptoBoringSSL_EVP_PKEY_get1_RSA(envelope)
-            }
-        guard let key else { return nil }
+        guard let key = BoringSSLBytes.rsaKey(der, bare: { CCryptoBoringSSL_RSA_parse_private_key($0) },
+                                              enveloped: { CCryptoBoringSSL_EVP_parse_private_key($0) }) else { return nil }
         self.init(owning: key)
     }
 
@@ -115,13 +110,8 @@ final class RSAPublicKey: @unchecked Sendable {
     /// The key of a PKCS #1 `RSAPublicKey` or an X.509 `SubjectPublicKeyInfo` holding one, in
     /// DER with nothing after it; nil for anything else.
     convenience init?(derRepresentation der: Data) {
-        let key = BoringSSLBytes.parse(der) { CCryptoBoringSSL_RSA_parse_public_key($0) }
-            ?? BoringSSLBytes.parse(der) { input in
-                guard let envelope = CCryptoBoringSSL_EVP_parse_public_key(input) else { return nil }
-                defer { CCryptoBoringSSL_EVP_PKEY_free(envelope) }
-                return CCryptoBoringSSL_EVP_PKEY_get1_RSA(envelope)
-            }
-        guard let key else { return nil }
+        guard let key = BoringSSLBytes.rsaKey(der, bare: { CCryptoBoringSSL_RSA_parse_public_key($0) },
+                                              enveloped: { CCryptoBoringSSL_EVP_parse_public_key($0) }) else { return nil }
         self.init(owning: key)
     }
 
@@ -145,9 +135,20 @@ final class RSAPublicKey: @unchecked Sendable {
 /// Moving bytes in and out of BoringSSL: DER through its `CBS` and `CBB`, blocks through its
 /// raw RSA calls. Buffers BoringSSL hands back are freed by `OPENSSL_free`, which zeroes them.
 private enum BoringSSLBytes {
+    /// The RSA key of all of `der`: as `bare` reads it (PKCS #1), or inside the envelope
+    /// `enveloped` reads (PKCS #8 or SubjectPublicKeyInfo); nil when neither reads an RSA key.
+    static func rsaKey(_ der: Data, bare: (UnsafeMutablePointer<CBS>) -> OpaquePointer?,
+                       enveloped: (UnsafeMutablePointer<CBS>) -> OpaquePointer?) -> OpaquePointer? {
+        parse(der, bare) ?? parse(der) { input in
+            guard let envelope = enveloped(input) else { return nil }
+            defer { CCryptoBoringSSL_EVP_PKEY_free(envelope) }
+            return CCryptoBoringSSL_EVP_PKEY_get1_RSA(envelope)
+        }
+    }
+
     /// The RSA key `parse` reads from all of `der`; nil, with the key freed, when it fails or
     /// leaves bytes over.
-    static func parse(_ der: Data, _ parse: (UnsafeMutablePointer<CBS>) -> OpaquePointer?) -> OpaquePointer? {
+    private static func parse(_ der: Data, _ parse: (UnsafeMutablePointer<CBS>) -> OpaquePointer?) -> OpaquePointer? {
         der.withUnsafeBytes { bytes -> OpaquePointer? in
             var input = CBS()
             CCryptoBoringSSL_CBS_init(&input, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
