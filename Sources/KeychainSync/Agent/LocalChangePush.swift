@@ -119,7 +119,23 @@ extension SyncSession {
                 departure[entry.rowID] = entry
             }
         }
-        // The rows as they are now, read in log order up to the first locked one.
+        // The rows as they are now, in log order up to the first locked one, read with one
+        // statement for the batch (again from a row the keychain could not open at once, which
+        // then stops the batch or opens after all).
+        var rowIDs: [Int64] = []
+        var listed: Set<Int64> = []
+        for entry in entries where listed.insert(entry.rowID).inserted { rowIDs.append(entry.rowID) }
+        var items: [SyncedItem?] = []
+        items.reserveCapacity(rowIDs.count)
+        while items.count < rowIDs.count {
+            do {
+                items += try store.syncedItems(rowIDs: Array(rowIDs[items.count...]))
+            } catch .interactionNotAllowed {
+                break
+            } catch {
+                throw .keychain(error)
+            }
+        }
         var reads: [(rowID: Int64, last: SyncLogEntry, item: SyncedItem?)] = []
         var through = pushed
         var stopped = false
@@ -129,17 +145,12 @@ extension SyncSession {
                 through = max(through, entry.sequence)
                 continue
             }
-            let item: SyncedItem?
-            do {
-                item = try store.syncedItem(rowID: entry.rowID)
-            } catch .interactionNotAllowed {
+            guard reads.count < items.count else {
                 stopped = true
                 break
-            } catch {
-                throw .keychain(error)
             }
             newest[entry.rowID] = nil
-            reads.append((entry.rowID, last, item))
+            reads.append((entry.rowID, last, items[reads.count]))
             through = max(through, entry.sequence)
         }
         // What the state holds of them (the items their rows held, the versions known),
