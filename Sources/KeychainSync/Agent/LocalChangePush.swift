@@ -60,7 +60,8 @@ extension SyncSession {
                     next = .failure(error)
                 }
             }
-            try await sending.value.get()
+            // A stop (SIGTERM) reaches the sending as it reached the push before it overlapped.
+            try await withTaskCancellationHandler { await sending.value } onCancel: { sending.cancel() }.get()
             sent += prepared.records.count
             if prepared.stopped || prepared.entryCount < batch { return sent }
             guard let following = try next.get() else { return sent }
