@@ -44,8 +44,9 @@ extension SyncSession {
     /// the writing is the databases' work and their syncs, the checking mostly signatures,
     /// which then use a second core, or the time the disk takes. The next batch is
     /// checked against the versions the batch being written brings, and only used once that
-    /// batch is written whole; what it found (rejections, a fork, a failure) counts only then,
-    /// as if it had been read after.
+    /// batch is written whole; what its records showed (rejections, a fork, a failure) counts
+    /// only then, as if it had been read after. The membership refreshed for it before that
+    /// (rosters kept, a fork of the rosters reported) is the group's, whichever batch comes.
     package mutating func pull(server: SyncServer, logger: Logger, batch: Int = SyncSession.pullBatch) async throws(SyncFailure) -> PullReport {
         var report = PullReport()
         guard configuration.secrets != nil, isMember else { return report }
