@@ -97,4 +97,27 @@ import TestSupport
         #expect(try keychain.secret("unlocked") == nil)
         #expect(try keychain.secret("later") == nil)
     }
+
+    @Test("Batch read: the rows in the order asked, each as syncedItem(rowID:) reads it; the batch ends before the first row whose class key is locked, errSecInteractionNotAllowed when it is the first")
+    func batchReadEndsBeforeALockedRow() throws {
+        let keychain = try SyncTestKeychain("sync-batch-read")
+        let always = try keychain.add(SyncTestKeychain.password("always", .always, secret: "class D"))
+        let local = try keychain.add(SyncTestKeychain.password("local", synchronizable: false, .always))
+        let unlocked = try keychain.add(SyncTestKeychain.password("unlocked", .whenUnlocked, secret: "class A"))
+        let later = try keychain.add(SyncTestKeychain.password("later", .always, secret: "class D again"))
+        let gone = later + 100
+        let order = [later, gone, local, always, unlocked, later]
+        let read = try keychain.store.syncedItems(rowIDs: order)
+        #expect(read.count == order.count)
+        for (rowID, item) in zip(order, read) { #expect(item == (try keychain.store.syncedItem(rowID: rowID))) }
+        #expect(read.map { $0?.secret.map { String(decoding: $0, as: UTF8.self) } }
+                == ["class D again", nil, nil, "class D", "class A", "class D again"])
+
+        try keychain.store.changePassword(from: nil, to: Data("pw".utf8), kdf: .fastForTesting())
+        keychain.store.lock()
+        let prefix = try keychain.store.syncedItems(rowIDs: [always, local, unlocked, later])
+        #expect(prefix.map { $0?.secret.map { String(decoding: $0, as: UTF8.self) } } == ["class D", nil])
+        #expect(throws: KeychainError.interactionNotAllowed) { try keychain.store.syncedItems(rowIDs: [unlocked, later]) }
+        #expect(try keychain.store.syncedItems(rowIDs: []).isEmpty)
+    }
 }

@@ -21,13 +21,59 @@ extension KeychainStore {
                     found = try StoredRow(statement: statement)
                     return false
                 }
-                guard let row = found, row.columns.sync == 1,
-                      let accessibility = Accessibility(rawValue: row.columns.protection),
-                      !accessibility.isThisDeviceOnly else { return nil }
-                let record = try self.open(row)
-                return SyncedItem(itemClass: record.itemClass, attributes: record.attributes, secret: try self.openSecret(row))
+                return try self.syncedItem(of: found)
             }
         }
+    }
+
+    /// The rows of `rowIDs` as sync carries them, in that order, read with one statement: each
+    /// as ``syncedItem(rowID:)`` gives it (nil for a row that is gone, not synchronizable or
+    /// ThisDeviceOnly). A push reads a whole batch of rows this way rather than one statement
+    /// (and one lock of the database) per row.
+    ///
+    /// - Returns: a prefix of the rows: it ends before the first row that cannot be opened now
+    ///   (its class key locked, or retired by a password change in another process), which a
+    ///   call starting at that row reports.
+    /// - Throws: what ``syncedItem(rowID:)`` throws for the first row (errSecInteractionNotAllowed
+    ///   when its class key is locked; errSecDecode for a damaged row).
+    package func syncedItems(rowIDs: [Int64]) throws(KeychainError) -> [SyncedItem?] {
+        guard !rowIDs.isEmpty else { return [] }
+        // The ids as one JSON array parameter: one cached statement whatever their number.
+        let list = "[" + rowIDs.map(String.init).joined(separator: ",") + "]"
+        return try withCurrentClassKeys { () throws(KeychainError) in
+            let rows = try Self.oneStatement(database, during: "read synced items") { db -> [Int64: StoredRow] in
+                var found: [Int64: StoredRow] = [:]
+                found.reserveCapacity(rowIDs.count)
+                try DirectStatement(db, sql: """
+                    SELECT \(StoredRow.selectedColumns), secret FROM item WHERE id IN (SELECT value FROM json_each(?))
+                    """, values: [.text(list)]).forEachRow { statement in
+                    let row = try StoredRow(statement: statement)
+                    found[row.id] = row
+                    return true
+                }
+                return found
+            }
+            var items: [SyncedItem?] = []
+            items.reserveCapacity(rowIDs.count)
+            for rowID in rowIDs {
+                do throws(KeychainError) {
+                    items.append(try syncedItem(of: rows[rowID]))
+                } catch .interactionNotAllowed where !items.isEmpty {
+                    return items
+                } catch .decode where !items.isEmpty {
+                    return items
+                }
+            }
+            return items
+        }
+    }
+
+    /// A row read for sync, opened: nil when it is absent, not synchronizable or ThisDeviceOnly.
+    private func syncedItem(of row: StoredRow?) throws(KeychainError) -> SyncedItem? {
+        guard let row, row.columns.sync == 1, let accessibility = Accessibility(rawValue: row.columns.protection),
+              !accessibility.isThisDeviceOnly else { return nil }
+        let record = try open(row)
+        return SyncedItem(itemClass: record.itemClass, attributes: record.attributes, secret: try openSecret(row))
     }
 
     /// Inserts a remote item, or replaces the row with its identity (keeping that row's id

@@ -297,10 +297,13 @@ package final class SyncState: Sendable {
                     try dropCopy.execute(arguments: [change.itemID])
                 }
             }
-            for record in readBack {
-                try db.execute(sql: """
+            if !readBack.isEmpty {
+                let vouch = try db.cachedStatement(sql: """
                     UPDATE known SET record_digest = ? WHERE item_id = ? AND version = ? AND record_digest IS NOT ?
-                    """, arguments: [record.digest, record.itemID, record.version.encoded, record.digest])
+                    """)
+                for record in readBack {
+                    try vouch.execute(arguments: [record.digest, record.itemID, record.version.encoded, record.digest])
+                }
             }
             for (key, value) in progress { try Self.set(db, key, value) }
         }
