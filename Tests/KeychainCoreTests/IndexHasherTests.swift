@@ -37,4 +37,24 @@ import Testing
         let two = IndexHasher(key: SymmetricKey(data: Data(repeating: 2, count: 32)))
         #expect(one.hash("acct", Data("alice".utf8)) != two.hash("acct", Data("alice".utf8)))
     }
+
+    @Test("one hasher used from many threads at once gives every thread its own message's hash")
+    func concurrentHashes() async {
+        let key = SymmetricKey(data: Data(repeating: 7, count: 32))
+        let hasher = IndexHasher(key: key)
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for thread in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for call in 0..<300 {
+                        let bytes = Data("account-\(thread)-\(call)".utf8)
+                        if hasher.hash("acct", bytes) != expected("acct", bytes, key: key) { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+    }
 }

@@ -5,9 +5,8 @@ import Synchronization
 /// Keyed HMAC-SHA256 over canonical attribute bytes: equal values give equal hashes, so
 /// equality search is an index lookup, while the values stay unreadable without the key.
 final class IndexHasher: Sendable {
-    /// The HMAC state after absorbing the key, copied for each hash (its digest state is
-    /// copy-on-write), which saves the key set-up on every call.
-    private let keyed: HMAC<SHA256>
+    /// The HMAC under the index key, set up once.
+    private let keyed: KeyedHMACSHA256
 
     /// Recent hashes of the attributes that take few values: access groups (every operation
     /// hashes the caller's), services and servers (an app uses a handful). Accounts vary,
@@ -26,7 +25,7 @@ final class IndexHasher: Sendable {
     private let lastHashes = Mutex<[(canonical: Data, hash: Data)?]>([nil, nil, nil])
 
     init(key: SymmetricKey) {
-        keyed = HMAC<SHA256>(key: key)
+        keyed = KeyedHMACSHA256(key: key)
     }
 
     /// The hash of one lookup attribute in the `item_pair` table (``LookupPairTable``): the
@@ -103,11 +102,8 @@ final class IndexHasher: Sendable {
         }
     }
 
-    /// One HMAC over a message in one piece: each `update` is a generic call into
-    /// swift-crypto, which costs more than the bytes.
+    /// One HMAC over a message in one piece.
     private func authenticate(_ message: UnsafeRawBufferPointer) -> Data {
-        var mac = keyed
-        mac.update(data: message)
-        return mac.finalize().withUnsafeBytes { Data($0) }
+        keyed.authenticationCode(for: message)
     }
 }
