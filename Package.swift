@@ -114,10 +114,17 @@ let package = Package(
         // The price: no public struct or enum of Security may store a KeychainCore type (its
         // layout would need the core), and this package's targets that use package declarations
         // naming core types import KeychainCore themselves.
+        // DES and Triple DES over the BoringSSL that swift-crypto builds: legacy PKCS #12 files
+        // (Security) and CommonCrypto's DES algorithms share one wrapper.
+        .target(
+            name: "LegacyCiphers",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "Security",
             dependencies: [
                 "KeychainCore",
+                "LegacyCiphers",
                 .product(name: "Logging", package: "swift-log"),
                 // SecCertificate parses certificates with swift-certificates rather than a
                 // DER parser of its own, and reads names and serials through SwiftASN1.
@@ -363,6 +370,8 @@ let package = Package(
                 "TestSupport",
                 "TestTags",
                 "Security",
+                // Triple DES's known answers, checked on the wrapper PKCS #12 decrypts with.
+                "LegacyCiphers",
                 "SecItemFuzzing",
                 "KeychainProof",
                 "KeychainTestHelper",
@@ -482,6 +491,8 @@ let package = Package(
             name: "CommonCryptoImplementation",
             dependencies: [
                 "CommonCrypto",
+                // DES and Triple DES.
+                "LegacyCiphers",
                 // Digests, HMAC and AES key wrap.
                 .product(name: "Crypto", package: "swift-crypto"),
                 // AES-CBC, AES-CTR, the AES block function (ECB) and PBKDF2.

@@ -2,28 +2,47 @@ import CommonCrypto
 import Crypto
 import CryptoExtras
 import Foundation
+internal import LegacyCiphers
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// An AES cryptor in CBC, ECB or CTR mode, with or without PKCS #7 padding, behind a `CCCryptorRef`.
+/// An AES cryptor in CBC, ECB or CTR mode, or a DES or Triple DES one in CBC or ECB mode, with
+/// or without PKCS #7 padding, behind a `CCCryptorRef`.
 ///
-/// CBC runs on CryptoExtras' `AES._CBC` (whole blocks, no padding, chained through the last
-/// ciphertext block), ECB on the AES block function `AES.permute`, CTR on `AES._CTR`; this type
-/// does only the buffering and the padding, as Apple's cryptor does: input is held until a
-/// whole block is there, and a decryptor with padding holds the last block back until
-/// ``finish(into:)``. CTR is a stream: every byte in gives a byte out, and padding is ignored.
+/// AES's CBC runs on CryptoExtras' `AES._CBC` (whole blocks, no padding, chained through the
+/// last ciphertext block), its ECB on the AES block function `AES.permute`, CTR on `AES._CTR`;
+/// DES's blocks on BoringSSL's DES (``TripleDES``), chained here for CBC. This type does the
+/// buffering and the padding, as Apple's cryptor does: input is held until a whole block is
+/// there, and a decryptor with padding holds the last block back until ``finish(into:)``. CTR
+/// is a stream: every byte in gives a byte out, and padding is ignored.
 final class Cryptor {
-    static let blockSize = 16
-
     enum Mode {
         case ecb, cbc, ctr
+    }
+
+    /// The block cipher and its key.
+    enum Cipher {
+        /// 16-byte blocks; swift-crypto's `SymmetricKey` keeps the key in memory it zeroes
+        /// when freed.
+        case aes(SymmetricKey)
+        /// 8-byte blocks: DES or Triple DES by the key's length; its key schedules are
+        /// zeroed when freed.
+        case des(TripleDES)
+
+        var blockSize: Int {
+            switch self {
+            case .aes: 16
+            case .des: TripleDES.blockByteCount
+            }
+        }
     }
 
     let encrypting: Bool
     let mode: Mode
     let padding: Bool
-    private let key: SymmetricKey
+    let blockSize: Int
+    private let cipher: Cipher
     /// CBC's chaining value: the IV, then the last ciphertext block.
     private var chain: [UInt8]
     /// Input not yet processed: less than a block, or up to a block held back for the padding.
@@ -31,12 +50,14 @@ final class Cryptor {
     /// CTR's keystream left over from the last block used: the counter's block was used in part.
     private var keystream: [UInt8] = []
 
-    init(encrypting: Bool, mode: Mode, padding: Bool, key: SymmetricKey, iv: UnsafeRawPointer?) {
+    /// CTR only with AES, as the caller checks.
+    init(encrypting: Bool, mode: Mode, padding: Bool, cipher: Cipher, iv: UnsafeRawPointer?) {
         self.encrypting = encrypting
         self.mode = mode
         self.padding = mode == .ctr ? false : padding
-        self.key = key
-        self.chain = Self.initialVector(iv)
+        self.cipher = cipher
+        self.blockSize = cipher.blockSize
+        self.chain = Self.initialVector(iv, blockSize: cipher.blockSize)
     }
 
     deinit {
@@ -46,7 +67,7 @@ final class Cryptor {
     }
 
     /// Apple's rule: a null IV is a block of zeros.
-    private static func initialVector(_ iv: UnsafeRawPointer?) -> [UInt8] {
+    private static func initialVector(_ iv: UnsafeRawPointer?, blockSize: Int) -> [UInt8] {
         guard let iv else { return [UInt8](repeating: 0, count: blockSize) }
         return Array(UnsafeRawBufferPointer(start: iv, count: blockSize))
     }
@@ -64,17 +85,17 @@ final class Cryptor {
         Self.zero(&held)
         Self.zero(&keystream)
         Self.zero(&chain)
-        chain = Self.initialVector(iv)
+        chain = Self.initialVector(iv, blockSize: blockSize)
     }
 
     /// How many input bytes an update of `inputLength` more bytes processes now.
     private func processedByUpdate(_ inputLength: Int) -> Int {
         if mode == .ctr { return inputLength }
         let total = held.count + inputLength
-        var whole = total / Self.blockSize * Self.blockSize
+        var whole = total / blockSize * blockSize
         // A decryptor with padding keeps the last whole block until the end: it may be the padding.
         if !encrypting && padding && whole == total && whole > 0 {
-            whole -= Self.blockSize
+            whole -= blockSize
         }
         return whole
     }
@@ -85,10 +106,10 @@ final class Cryptor {
         let total = held.count + inputLength
         if mode == .ctr { return total }
         if encrypting {
-            let whole = total / Self.blockSize * Self.blockSize
-            return final && padding ? whole + Self.blockSize : whole
+            let whole = total / blockSize * blockSize
+            return final && padding ? whole + blockSize : whole
         }
-        return final ? total : total / Self.blockSize * Self.blockSize
+        return final ? total : total / blockSize * blockSize
     }
 
     /// Processes `input`, writing what it can to `output`; returns the bytes written or a status.
@@ -118,7 +139,7 @@ final class Cryptor {
         var last: [UInt8]
         if encrypting {
             if padding {
-                let pad = Self.blockSize - held.count
+                let pad = blockSize - held.count
                 last = held + [UInt8](repeating: UInt8(pad), count: pad)
             } else {
                 guard held.isEmpty else { return .failure(StatusCode(kCCAlignmentError)) }
@@ -129,7 +150,7 @@ final class Cryptor {
                 guard held.isEmpty else { return .failure(StatusCode(kCCAlignmentError)) }
                 return .success(0)
             }
-            guard held.count == Self.blockSize else {
+            guard held.count == blockSize else {
                 return .failure(StatusCode(held.isEmpty ? kCCDecodeError : kCCAlignmentError))
             }
             last = held
@@ -141,7 +162,7 @@ final class Cryptor {
         defer { Self.zero(&result) }
         var length = result.count
         if !encrypting {
-            guard let unpadded = Self.unpaddedLength(result) else {
+            guard let unpadded = Self.unpaddedLength(result, blockSize: blockSize) else {
                 chain = chainBefore
                 return .failure(StatusCode(kCCDecodeError))
             }
@@ -158,7 +179,7 @@ final class Cryptor {
 
     /// The length of a decrypted last block without its PKCS #7 padding, or nil if the padding
     /// is not valid. Every padding byte is checked, without branching on secret bytes.
-    private static func unpaddedLength(_ block: [UInt8]) -> Int? {
+    private static func unpaddedLength(_ block: [UInt8], blockSize: Int) -> Int? {
         let pad = Int(block[blockSize - 1])
         var bad = UInt8(pad == 0 || pad > blockSize ? 1 : 0)
         for index in 0..<blockSize {
@@ -177,8 +198,9 @@ final class Cryptor {
         var offset = 0
         while offset < output.count {
             if keystream.isEmpty {
-                let blocks = (output.count - offset + Self.blockSize - 1) / Self.blockSize
-                let zeros = [UInt8](repeating: 0, count: blocks * Self.blockSize)
+                let blocks = (output.count - offset + blockSize - 1) / blockSize
+                let zeros = [UInt8](repeating: 0, count: blocks * blockSize)
+                guard case .aes(let key) = cipher else { throw StatusCode(kCCUnimplemented) }
                 var stream = try AES._CTR.encrypt(zeros, using: key, nonce: AES._CTR.Nonce(nonceBytes: chain))
                 keystream = [UInt8](stream)
                 stream.resetBytes(in: 0..<stream.count)
@@ -207,13 +229,20 @@ final class Cryptor {
 
     /// Encrypts or decrypts whole blocks, and advances CBC's chain.
     private func transform(_ blocks: [UInt8]) throws -> [UInt8] {
+        switch cipher {
+        case .aes(let key): try transformAES(blocks, key: key)
+        case .des(let des): transformDES(blocks, des)
+        }
+    }
+
+    private func transformAES(_ blocks: [UInt8], key: SymmetricKey) throws -> [UInt8] {
         if mode == .ecb {
             var output = [UInt8]()
             output.reserveCapacity(blocks.count)
-            var block = [UInt8](repeating: 0, count: Self.blockSize)
+            var block = [UInt8](repeating: 0, count: blockSize)
             defer { Self.zero(&block) }
-            for start in stride(from: 0, to: blocks.count, by: Self.blockSize) {
-                block.withUnsafeMutableBytes { $0.copyBytes(from: blocks[start..<start + Self.blockSize]) }
+            for start in stride(from: 0, to: blocks.count, by: blockSize) {
+                block.withUnsafeMutableBytes { $0.copyBytes(from: blocks[start..<start + blockSize]) }
                 if encrypting {
                     try AES.permute(&block, key: key)
                 } else {
@@ -227,14 +256,45 @@ final class Cryptor {
         var data: Data
         if encrypting {
             data = try AES._CBC.encrypt(blocks, using: key, iv: iv, noPadding: true)
-            chain = Array(data.suffix(Self.blockSize))
+            chain = Array(data.suffix(blockSize))
         } else {
             data = try AES._CBC.decrypt(blocks, using: key, iv: iv, noPadding: true)
-            chain = Array(blocks.suffix(Self.blockSize))
+            chain = Array(blocks.suffix(blockSize))
         }
         let output = [UInt8](data)
         data.resetBytes(in: 0..<data.count)
         return output
+    }
+
+    /// DES's blocks, as big-endian 64-bit values; CBC chains each through the one before.
+    private func transformDES(_ blocks: [UInt8], _ des: TripleDES) -> [UInt8] {
+        var output = [UInt8]()
+        output.reserveCapacity(blocks.count)
+        var previous = Self.bigEndianBlock(chain, at: 0)
+        for start in stride(from: 0, to: blocks.count, by: blockSize) {
+            let block = Self.bigEndianBlock(blocks, at: start)
+            let result: UInt64
+            switch (mode, encrypting) {
+            case (.ecb, true): result = des.encrypt(block: block)
+            case (.ecb, false): result = des.decrypt(block: block)
+            case (_, true):
+                result = des.encrypt(block: block ^ previous)
+                previous = result
+            case (_, false):
+                result = des.decrypt(block: block) ^ previous
+                previous = block
+            }
+            for byte in 0..<8 { output.append(UInt8(truncatingIfNeeded: result >> UInt64(56 - 8 * byte))) }
+        }
+        if mode == .cbc {
+            for byte in 0..<8 { chain[byte] = UInt8(truncatingIfNeeded: previous >> UInt64(56 - 8 * byte)) }
+        }
+        return output
+    }
+
+    /// Eight bytes of `bytes` from `offset`, big-endian.
+    private static func bigEndianBlock(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+        (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
     }
 }
 

@@ -1,6 +1,7 @@
 import CommonCrypto
 import Crypto
 import Foundation
+internal import LegacyCiphers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,15 +39,31 @@ private func makeCryptor(
 ) -> Result<Cryptor, StatusCode> {
     guard op == CCOperation(kCCEncrypt) || op == CCOperation(kCCDecrypt) else { return .failure(StatusCode(kCCParamError)) }
     guard alg <= 6 else { return .failure(StatusCode(kCCParamError)) }
-    // swift-crypto has no DES, triple DES, CAST, RC4, RC2 or Blowfish.
-    guard alg == CCAlgorithm(kCCAlgorithmAES) else { return .failure(StatusCode(kCCUnimplemented)) }
-    guard let key else { return .failure(StatusCode(kCCParamError)) }
-    guard [kCCKeySizeAES128, kCCKeySizeAES192, kCCKeySizeAES256].contains(keyLength) else {
-        return .failure(StatusCode(kCCKeySizeError))
+    let cipher: Cryptor.Cipher
+    switch Int(alg) {
+    case kCCAlgorithmAES:
+        guard let key else { return .failure(StatusCode(kCCParamError)) }
+        guard [kCCKeySizeAES128, kCCKeySizeAES192, kCCKeySizeAES256].contains(keyLength) else {
+            return .failure(StatusCode(kCCKeySizeError))
+        }
+        // SymmetricKey keeps its copy of the key in memory swift-crypto zeroes when it is freed.
+        cipher = .aes(SymmetricKey(data: UnsafeRawBufferPointer(start: key, count: keyLength)))
+    case kCCAlgorithmDES, kCCAlgorithm3DES:
+        // No CTR over DES here (Apple's other modes over DES are not offered either).
+        guard mode != .ctr else { return .failure(StatusCode(kCCUnimplemented)) }
+        guard let key else { return .failure(StatusCode(kCCParamError)) }
+        guard keyLength == (Int(alg) == kCCAlgorithmDES ? kCCKeySizeDES : kCCKeySize3DES) else {
+            return .failure(StatusCode(kCCKeySizeError))
+        }
+        var bytes = Array(UnsafeRawBufferPointer(start: key, count: keyLength))
+        defer { Cryptor.zero(&bytes) }
+        guard let des = TripleDES(key: bytes) else { return .failure(StatusCode(kCCKeySizeError)) }
+        cipher = .des(des)
+    default:
+        // swift-crypto and its BoringSSL have no CAST, RC4, RC2 or Blowfish.
+        return .failure(StatusCode(kCCUnimplemented))
     }
-    // SymmetricKey keeps its copy of the key in memory swift-crypto zeroes when it is freed.
-    let symmetricKey = SymmetricKey(data: UnsafeRawBufferPointer(start: key, count: keyLength))
-    return .success(Cryptor(encrypting: op == CCOperation(kCCEncrypt), mode: mode, padding: padding, key: symmetricKey, iv: iv))
+    return .success(Cryptor(encrypting: op == CCOperation(kCCEncrypt), mode: mode, padding: padding, cipher: cipher, iv: iv))
 }
 
 /// A cryptor of `CCCryptorCreate` and `CCCrypt`: CBC, or ECB with ``kCCOptionECBMode``.
@@ -69,11 +86,12 @@ private func outputRoom(_ data: UnsafeMutableRawPointer?, _ available: Int) -> U
     return UnsafeMutableRawBufferPointer(start: data, count: available)
 }
 
-/// Makes a cryptor for AES (``kCCAlgorithmAES``) in CBC mode, or ECB with ``kCCOptionECBMode``,
-/// padding with ``kCCOptionPKCS7Padding``. `iv` is a block (16 bytes) or null for zeros; ECB
-/// ignores it. Returns ``kCCParamError`` for an unknown operation or algorithm or a null key,
-/// ``kCCKeySizeError`` for a key that is not 16, 24 or 32 bytes, ``kCCUnimplemented`` for
-/// Apple's other algorithms. Release the cryptor with ``CCCryptorRelease(_:)``.
+/// Makes a cryptor for AES (``kCCAlgorithmAES``), DES (``kCCAlgorithmDES``) or Triple DES
+/// (``kCCAlgorithm3DES``) in CBC mode, or ECB with ``kCCOptionECBMode``, padding with
+/// ``kCCOptionPKCS7Padding``. `iv` is a block (16 bytes for AES, 8 for DES) or null for zeros;
+/// ECB ignores it. Returns ``kCCParamError`` for an unknown operation or algorithm or a null
+/// key, ``kCCKeySizeError`` for a key of another size than the algorithm's (AES 16, 24 or 32
+/// bytes, DES 8, Triple DES 24), ``kCCUnimplemented`` for Apple's other algorithms. Release the cryptor with ``CCCryptorRelease(_:)``.
 @_cdecl("CCCryptorCreate")
 func exportedCCCryptorCreate(
     _ op: CCOperation, _ alg: CCAlgorithm, _ options: CCOptions, _ key: UnsafeRawPointer!, _ keyLength: Int,
@@ -90,9 +108,9 @@ func exportedCCCryptorCreate(
     }
 }
 
-/// Makes a cryptor for AES in a mode: ``kCCModeECB``, ``kCCModeCBC`` (with ``ccNoPadding`` or
-/// ``ccPKCS7Padding``) or ``kCCModeCTR`` (a stream with a 128-bit big-endian counter starting
-/// at `iv`; padding is ignored). The tweak and the number of rounds are not used. Returns
+/// Makes a cryptor in a mode: ``kCCModeECB``, ``kCCModeCBC`` (with ``ccNoPadding`` or
+/// ``ccPKCS7Padding``) or, for AES, ``kCCModeCTR`` (a stream with a 128-bit big-endian counter
+/// starting at `iv`; padding is ignored). The tweak and the number of rounds are not used. Returns
 /// ``kCCUnimplemented`` for Apple's other modes, ``kCCParamError`` for an unknown mode or
 /// padding, and otherwise what ``CCCryptorCreate(_:_:_:_:_:_:_:)`` returns.
 @_cdecl("CCCryptorCreateWithMode")

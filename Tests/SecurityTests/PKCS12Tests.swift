@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LegacyCiphers
 @testable import Security
 import SwiftASN1
 import Testing
@@ -441,10 +442,14 @@ struct PKCS12Tests {
         let cipher = try #require(TripleDES(key: key + key + key))
         #expect(cipher.encrypt(block: 0x0123_4567_89AB_CDEF) == 0x85E8_1354_0F0A_B405)
         #expect(cipher.decrypt(block: 0x85E8_1354_0F0A_B405) == 0x0123_4567_89AB_CDEF)
+        // An 8-byte key is single DES itself.
+        let single = try #require(TripleDES(key: key))
+        #expect(single.encrypt(block: 0x0123_4567_89AB_CDEF) == 0x85E8_1354_0F0A_B405)
         // The classic Rivest test: key and plaintext of the DES validation set.
         let second = try #require(TripleDES(key: Self.unhex("0123456789ABCDEF23456789ABCDEF01456789ABCDEF0123")))
         #expect(second.decrypt(block: second.encrypt(block: 0x5468_6520_7175_6663)) == 0x5468_6520_7175_6663)
         #expect(TripleDES(key: [1, 2, 3]) == nil)
+        #expect(TripleDES(key: [UInt8](repeating: 1, count: 12)) == nil)
     }
 
     @Test("RC2 known answers of RFC 2268 section 5", arguments: [

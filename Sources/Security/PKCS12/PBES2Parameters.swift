@@ -1,6 +1,7 @@
 internal import Crypto
 internal import CryptoExtras
 import Foundation
+internal import LegacyCiphers
 import SwiftASN1
 @_implementationOnly import KeychainCore
 

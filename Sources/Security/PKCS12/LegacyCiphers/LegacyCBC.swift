@@ -4,7 +4,7 @@
 // tools, by `openssl pkcs12 -export -legacy` and by Apple's export (certificates under
 // pbeWithSHAAnd40BitRC2-CBC, keys under pbeWithSHAAnd3-KeyTripleDES-CBC).
 //
-// Triple DES is BoringSSL's (TripleDES.swift). RC2 is written here (RC2.swift) because no
+// Triple DES is BoringSSL's (the LegacyCiphers module, which CommonCrypto's DES shares). RC2 is written here (RC2.swift) because no
 // well-kept library on Linux that this package may depend on has it: the BoringSSL that
 // swift-crypto builds leaves it out, and CryptoExtras offers AES only. The CBC mode below is
 // shared by both. They only ever decrypt: files this package writes use PBES2 with

@@ -1,24 +1,26 @@
-// Triple DES block decryption, for legacy PKCS#12 files only: BoringSSL's DES, the one that
-// swift-crypto builds and ships (it has no Swift API for DES, so through its C module).
-// Implementation-only, as the core's import (see Package.swift): code of other packages that
-// loads Security (`#if canImport(Security)`) is not given BoringSSL's module map, and an
-// `internal` import would make it load that module.
+// DES and Triple DES on 8-byte blocks: BoringSSL's DES, the one that swift-crypto builds and
+// ships (it has no Swift API for DES, so through its C module). For reading legacy PKCS #12
+// files (Security) and for CommonCrypto's kCCAlgorithmDES and kCCAlgorithm3DES.
+// Implementation-only, as swift-crypto imports it: code of other packages that loads Security
+// (`#if canImport(Security)`), and so this module, is not given BoringSSL's module map.
 @_implementationOnly import CCryptoBoringSSL
 
-/// DES-EDE3 (three keys) or DES-EDE2 (two keys, the third being the first) on 8-byte blocks.
-/// Its key schedules are zeroed when it is released.
-final class TripleDES {
-    static let blockByteCount = 8
+/// DES-EDE3 (three keys), DES-EDE2 (two keys, the third being the first) or single DES (one
+/// key: EDE under one key is DES) on 8-byte blocks. Its key schedules are zeroed when it is
+/// released.
+package final class TripleDES {
+    package static let blockByteCount = 8
 
     /// The key schedules of K1, K2 and K3.
     private var schedules = (DES_key_schedule(), DES_key_schedule(), DES_key_schedule())
 
-    /// `key` is 24 bytes (K1 K2 K3) or 16 bytes (K1 K2, with K3 = K1); nil for any other length.
-    /// The parity bits are ignored, as every implementation does.
-    init?(key: [UInt8]) {
-        guard key.count == 24 || key.count == 16 else { return nil }
+    /// `key` is 24 bytes (K1 K2 K3), 16 bytes (K1 K2, with K3 = K1) or 8 bytes (K1 = K2 =
+    /// K3: single DES); nil for any other length. The parity bits are ignored, as every
+    /// implementation does.
+    package init?(key: [UInt8]) {
+        guard [8, 16, 24].contains(key.count) else { return nil }
         Self.schedule(key, at: 0, into: &schedules.0)
-        Self.schedule(key, at: 8, into: &schedules.1)
+        Self.schedule(key, at: key.count == 8 ? 0 : 8, into: &schedules.1)
         Self.schedule(key, at: key.count == 24 ? 16 : 0, into: &schedules.2)
     }
 
@@ -27,12 +29,12 @@ final class TripleDES {
     }
 
     /// P = D_K1(E_K2(D_K3(C))).
-    func decrypt(block: UInt64) -> UInt64 {
+    package func decrypt(block: UInt64) -> UInt64 {
         crypt(block, direction: DES_DECRYPT)
     }
 
-    /// C = E_K3(D_K2(E_K1(P))); only the tests use it, to check decryption against it.
-    func encrypt(block: UInt64) -> UInt64 {
+    /// C = E_K3(D_K2(E_K1(P))).
+    package func encrypt(block: UInt64) -> UInt64 {
         crypt(block, direction: DES_ENCRYPT)
     }
 
@@ -43,6 +45,7 @@ final class TripleDES {
         }
         CCryptoBoringSSL_DES_ecb3_encrypt(&input, &output, &schedules.0, &schedules.1, &schedules.2, direction)
         let result = withUnsafeBytes(of: output) { bytes in bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+        withUnsafeMutableBytes(of: &input) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         withUnsafeMutableBytes(of: &output) { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         return result
     }
