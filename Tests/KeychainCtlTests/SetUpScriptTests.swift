@@ -152,7 +152,7 @@ import Glibc
         let source = package.appendingPathComponent("Sources/Tool/main.swift")
         try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: package.appendingPathComponent("Scripts"), withIntermediateDirectories: true)
-        for name in ["keychainctl", "ensure-system-packages.sh"] {
+        for name in ["keychainctl", "ensure-system-packages.sh", "swift-build.sh"] {
             try FileManager.default.copyItem(at: Self.scripts.appendingPathComponent(name),
                                              to: package.appendingPathComponent("Scripts/\(name)"))
         }
@@ -270,5 +270,27 @@ import Glibc
         let ninth = try sandbox.bash([script, "sync", "status"], path: path)
         #expect(ninth.output == "ran sync status\n")
         #expect(try swiftCalls() == both + both + both + both + [unpacked] + syncPrograms)
+
+        // A build that stops at the X509 cycle with options unchanged (swift-certificates
+        // compiled again for another reason): the module goes, and the build runs once more.
+        let cycleOnce = sandbox.folder.appendingPathComponent("cycle-once")
+        try Data().write(to: cycleOnce)
+        try sandbox.stub("swift", """
+            for argument; do product=$argument; done
+            if [ -e "\(cycleOnce.path)" ]; then
+                rm "\(cycleOnce.path)"
+                echo "error: circular dependency between modules 'X509' and 'Security'"
+                exit 1
+            fi
+            \(link("$product"))
+            """)
+        try Data("module".utf8).write(to: securityModule)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: source.path)
+        let tenth = try sandbox.bash([script, "find-generic-password", "-a", "H"], path: path)
+        #expect(tenth.status == 0, "\(tenth.errors)")
+        #expect(tenth.output == "ran find-generic-password -a H\n")
+        #expect(tenth.errors.contains("removing the compiled Security module"))
+        #expect(!FileManager.default.fileExists(atPath: securityModule.path))
+        #expect(try swiftCalls() == both + both + both + both + [unpacked] + syncPrograms + [unpacked, unpacked])
     }
 }
