@@ -12,15 +12,11 @@ import Testing
     static let key256 = hex("603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4")
     static let iv = hex("000102030405060708090a0b0c0d0e0f")
 
-    /// One CCCrypt call; the output and status.
+    /// One CCCrypt call with AES; the output and status.
     static func crypt(
         _ op: Int, _ options: Int, key: [UInt8], iv: [UInt8]?, _ input: [UInt8], room: Int? = nil
     ) -> (status: CCCryptorStatus, output: [UInt8], moved: Int) {
-        var output = [UInt8](repeating: 0, count: room ?? input.count + kCCBlockSizeAES128)
-        var moved = 0
-        let status = CCCrypt(CCOperation(op), CCAlgorithm(kCCAlgorithmAES), CCOptions(options), key, key.count, iv,
-                             input, input.count, &output, output.count, &moved)
-        return (status, Array(output[..<min(moved, output.count)]), moved)
+        cryptOnce(op, kCCAlgorithmAES, options, key: key, iv: iv, input, room: room)
     }
 
     @Test func constantsAreApples() {
@@ -77,18 +73,8 @@ import Testing
                     var arguments = ["enc", cipher, "-K", hex(key)]
                     if !ecb { arguments += ["-iv", hex(iv)] }
                     if !padding { arguments.append("-nopad") }
-                    let expected = try OpenSSL.run(arguments + ["-e"], input: message)
                     let options = (ecb ? kCCOptionECBMode : 0) | (padding ? kCCOptionPKCS7Padding : 0)
-                    let encrypted = Self.crypt(kCCEncrypt, options, key: key, iv: ecb ? nil : iv, message)
-                    #expect(encrypted.status == kCCSuccess)
-                    #expect(encrypted.output == expected, "\(cipher) padding \(padding) length \(length)")
-                    let decrypted = Self.crypt(kCCDecrypt, options, key: key, iv: ecb ? nil : iv, expected)
-                    #expect(decrypted.status == kCCSuccess)
-                    #expect(decrypted.output == message)
-                    if !expected.isEmpty {
-                        // openssl decrypts what we encrypt, too.
-                        #expect(try OpenSSL.run(arguments + ["-d"], input: encrypted.output) == message)
-                    }
+                    try expectSameAsOpenSSL(kCCAlgorithmAES, options, key: key, iv: ecb ? nil : iv, message, openSSL: arguments)
                 }
             }
         }
@@ -105,23 +91,7 @@ import Testing
             let whole = Self.crypt(op, options, key: key, iv: iv, input)
             #expect(whole.status == kCCSuccess)
             for piece in [1, 7, 16, 17, 64, 300] {
-                var cryptor: CCCryptorRef?
-                #expect(CCCryptorCreate(CCOperation(op), CCAlgorithm(kCCAlgorithmAES128), CCOptions(options), key, key.count,
-                                        iv, &cryptor) == CCCryptorStatus(kCCSuccess))
-                var output: [UInt8] = []
-                for start in stride(from: 0, to: input.count, by: piece) {
-                    let chunk = Array(input[start..<min(start + piece, input.count)])
-                    let room = CCCryptorGetOutputLength(cryptor, chunk.count, false)
-                    var buffer = [UInt8](repeating: 0, count: room)
-                    var moved = -1
-                    #expect(CCCryptorUpdate(cryptor, chunk, chunk.count, &buffer, buffer.count, &moved) == kCCSuccess)
-                    output += buffer[..<moved]
-                }
-                var last = [UInt8](repeating: 0, count: CCCryptorGetOutputLength(cryptor, 0, true))
-                var moved = -1
-                #expect(CCCryptorFinal(cryptor, &last, last.count, &moved) == kCCSuccess)
-                output += last[..<moved]
-                #expect(CCCryptorRelease(cryptor) == kCCSuccess)
+                let output = cryptInPieces(op, kCCAlgorithmAES128, options, key: key, iv: iv, input, piece: piece)
                 #expect(output == whole.output, "options \(options) pieces of \(piece)")
             }
         }

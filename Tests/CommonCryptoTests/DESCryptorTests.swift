@@ -5,14 +5,10 @@ import Testing
 /// in CBC and ECB, with and without PKCS #7 padding: FIPS 46's worked example, `openssl enc`
 /// for random keys, IVs and lengths, and Apple's statuses for bad input.
 @Suite struct DESCryptorTests {
-    /// One CCCrypt call with `algorithm`; the output and status.
-    static func crypt(_ op: Int, _ algorithm: Int, _ options: Int, key: [UInt8], iv: [UInt8]?, _ input: [UInt8],
-                      keyLength: Int? = nil) -> (status: CCCryptorStatus, output: [UInt8]) {
-        var output = [UInt8](repeating: 0, count: input.count + kCCBlockSizeDES)
-        var moved = 0
-        let status = CCCrypt(CCOperation(op), CCAlgorithm(algorithm), CCOptions(options), key, keyLength ?? key.count, iv,
-                             input, input.count, &output, output.count, &moved)
-        return (status, Array(output[..<min(moved, output.count)]))
+    static func crypt(_ op: Int, _ algorithm: Int, _ options: Int, key: [UInt8], iv: [UInt8]?, _ input: [UInt8])
+        -> (status: CCCryptorStatus, output: [UInt8]) {
+        let result = cryptOnce(op, algorithm, options, key: key, iv: iv, input)
+        return (result.status, result.output)
     }
 
     @Test func constantsAreApples() {
@@ -46,17 +42,8 @@ import Testing
                     if algorithm == kCCAlgorithmDES { arguments += ["-provider", "legacy", "-provider", "default"] }
                     if !ecb { arguments += ["-iv", hex(iv)] }
                     if !padding { arguments.append("-nopad") }
-                    let expected = try OpenSSL.run(arguments + ["-e"], input: message)
                     let options = (ecb ? kCCOptionECBMode : 0) | (padding ? kCCOptionPKCS7Padding : 0)
-                    let encrypted = Self.crypt(kCCEncrypt, algorithm, options, key: key, iv: ecb ? nil : iv, message)
-                    #expect(encrypted.status == kCCSuccess)
-                    #expect(encrypted.output == expected, "\(cipher) padding \(padding) length \(length)")
-                    let decrypted = Self.crypt(kCCDecrypt, algorithm, options, key: key, iv: ecb ? nil : iv, expected)
-                    #expect(decrypted.status == kCCSuccess)
-                    #expect(decrypted.output == message)
-                    if !expected.isEmpty {
-                        #expect(try OpenSSL.run(arguments + ["-d"], input: encrypted.output) == message)
-                    }
+                    try expectSameAsOpenSSL(algorithm, options, key: key, iv: ecb ? nil : iv, message, openSSL: arguments)
                 }
             }
         }
@@ -73,22 +60,7 @@ import Testing
             let whole = Self.crypt(op, kCCAlgorithm3DES, options, key: key, iv: iv, input)
             #expect(whole.status == kCCSuccess)
             for piece in [1, 3, 8, 9, 64] {
-                var cryptor: CCCryptorRef?
-                #expect(CCCryptorCreate(CCOperation(op), CCAlgorithm(kCCAlgorithm3DES), CCOptions(options), key, key.count,
-                                        iv, &cryptor) == CCCryptorStatus(kCCSuccess))
-                var output: [UInt8] = []
-                for start in stride(from: 0, to: input.count, by: piece) {
-                    let chunk = Array(input[start..<min(start + piece, input.count)])
-                    var buffer = [UInt8](repeating: 0, count: CCCryptorGetOutputLength(cryptor, chunk.count, false))
-                    var moved = -1
-                    #expect(CCCryptorUpdate(cryptor, chunk, chunk.count, &buffer, buffer.count, &moved) == kCCSuccess)
-                    output += buffer[..<moved]
-                }
-                var last = [UInt8](repeating: 0, count: CCCryptorGetOutputLength(cryptor, 0, true))
-                var moved = -1
-                #expect(CCCryptorFinal(cryptor, &last, last.count, &moved) == kCCSuccess)
-                output += last[..<moved]
-                #expect(CCCryptorRelease(cryptor) == kCCSuccess)
+                let output = cryptInPieces(op, kCCAlgorithm3DES, options, key: key, iv: iv, input, piece: piece)
                 #expect(output == whole.output, "options \(options) pieces of \(piece)")
             }
         }

@@ -1,4 +1,6 @@
+import CommonCrypto
 import Foundation
+import Testing
 
 /// Bytes from hexadecimal, as test vectors are printed (spaces allowed).
 func hex(_ text: String) -> [UInt8] {
@@ -58,5 +60,54 @@ enum OpenSSL {
             return hex(String(decoding: printed, as: UTF8.self).replacingOccurrences(of: ":", with: ""))
         }
         return [UInt8](try Data(contentsOf: output))
+    }
+}
+
+/// What a cryptor of `algorithm` gives for `input` fed to CCCryptorUpdate in pieces of
+/// `piece` bytes, each given exactly the room CCCryptorGetOutputLength says, then
+/// CCCryptorFinal; nil when a call fails.
+func cryptInPieces(_ op: Int, _ algorithm: Int, _ options: Int, key: [UInt8], iv: [UInt8], _ input: [UInt8],
+                   piece: Int) -> [UInt8]? {
+    var cryptor: CCCryptorRef?
+    guard CCCryptorCreate(CCOperation(op), CCAlgorithm(algorithm), CCOptions(options), key, key.count, iv, &cryptor)
+        == CCCryptorStatus(kCCSuccess) else { return nil }
+    defer { CCCryptorRelease(cryptor) }
+    var output: [UInt8] = []
+    for start in stride(from: 0, to: input.count, by: piece) {
+        let chunk = Array(input[start..<min(start + piece, input.count)])
+        var buffer = [UInt8](repeating: 0, count: CCCryptorGetOutputLength(cryptor, chunk.count, false))
+        var moved = -1
+        guard CCCryptorUpdate(cryptor, chunk, chunk.count, &buffer, buffer.count, &moved) == kCCSuccess else { return nil }
+        output += buffer[..<moved]
+    }
+    var last = [UInt8](repeating: 0, count: CCCryptorGetOutputLength(cryptor, 0, true))
+    var moved = -1
+    guard CCCryptorFinal(cryptor, &last, last.count, &moved) == kCCSuccess else { return nil }
+    return output + last[..<moved]
+}
+
+/// One CCCrypt call; the status, the output, and the bytes it says it moved (or needs).
+func cryptOnce(_ op: Int, _ algorithm: Int, _ options: Int, key: [UInt8], iv: [UInt8]?, _ input: [UInt8],
+               room: Int? = nil) -> (status: CCCryptorStatus, output: [UInt8], moved: Int) {
+    var output = [UInt8](repeating: 0, count: room ?? input.count + kCCBlockSizeAES128)
+    var moved = 0
+    let status = CCCrypt(CCOperation(op), CCAlgorithm(algorithm), CCOptions(options), key, key.count, iv,
+                         input, input.count, &output, output.count, &moved)
+    return (status, Array(output[..<min(moved, output.count)]), moved)
+}
+
+/// Checks CCCrypt against `openssl enc` with `arguments` (cipher, key and IV): both encrypt
+/// `message` to the same bytes, CCCrypt decrypts openssl's and openssl decrypts CCCrypt's.
+func expectSameAsOpenSSL(_ algorithm: Int, _ options: Int, key: [UInt8], iv: [UInt8]?, _ message: [UInt8],
+                         openSSL arguments: [String]) throws {
+    let expected = try OpenSSL.run(arguments + ["-e"], input: message)
+    let encrypted = cryptOnce(kCCEncrypt, algorithm, options, key: key, iv: iv, message)
+    #expect(encrypted.status == kCCSuccess)
+    #expect(encrypted.output == expected, "\(arguments) length \(message.count)")
+    let decrypted = cryptOnce(kCCDecrypt, algorithm, options, key: key, iv: iv, expected)
+    #expect(decrypted.status == kCCSuccess)
+    #expect(decrypted.output == message)
+    if !expected.isEmpty {
+        #expect(try OpenSSL.run(arguments + ["-d"], input: encrypted.output) == message)
     }
 }
