@@ -91,7 +91,8 @@ private func outputRoom(_ data: UnsafeMutableRawPointer?, _ available: Int) -> U
 /// ``kCCOptionPKCS7Padding``. `iv` is a block (16 bytes for AES, 8 for DES) or null for zeros;
 /// ECB ignores it. Returns ``kCCParamError`` for an unknown operation or algorithm or a null
 /// key, ``kCCKeySizeError`` for a key of another size than the algorithm's (AES 16, 24 or 32
-/// bytes, DES 8, Triple DES 24), ``kCCUnimplemented`` for Apple's other algorithms. Release the cryptor with ``CCCryptorRelease(_:)``.
+/// bytes, DES 8, Triple DES 24), ``kCCUnimplemented`` for Apple's other algorithms. Release
+/// the cryptor with ``CCCryptorRelease(_:)``.
 @_cdecl("CCCryptorCreate")
 func exportedCCCryptorCreate(
     _ op: CCOperation, _ alg: CCAlgorithm, _ options: CCOptions, _ key: UnsafeRawPointer!, _ keyLength: Int,
@@ -110,8 +111,8 @@ func exportedCCCryptorCreate(
 
 /// Makes a cryptor in a mode: ``kCCModeECB``, ``kCCModeCBC`` (with ``ccNoPadding`` or
 /// ``ccPKCS7Padding``) or, for AES, ``kCCModeCTR`` (a stream with a 128-bit big-endian counter
-/// starting at `iv`; padding is ignored). The tweak and the number of rounds are not used. Returns
-/// ``kCCUnimplemented`` for Apple's other modes, ``kCCParamError`` for an unknown mode or
+/// starting at `iv`; padding is ignored). The tweak and the number of rounds are not used.
+/// Returns ``kCCUnimplemented`` for Apple's other modes, ``kCCParamError`` for an unknown mode or
 /// padding, and otherwise what ``CCCryptorCreate(_:_:_:_:_:_:_:)`` returns.
 @_cdecl("CCCryptorCreateWithMode")
 func exportedCCCryptorCreateWithMode(
