@@ -7,18 +7,24 @@ internal import LegacyCiphers
 import Glibc
 #endif
 
-/// An AES cryptor in CBC, ECB or CTR mode, or a DES or Triple DES one in CBC or ECB mode, with
-/// or without PKCS #7 padding, behind a `CCCryptorRef`.
+/// An AES, DES or Triple DES cryptor in CBC or ECB mode, with or without PKCS #7 padding, or
+/// in one of the stream modes CFB, CFB8 and OFB (and CTR for AES), behind a `CCCryptorRef`.
 ///
 /// AES's CBC runs on CryptoExtras' `AES._CBC` (whole blocks, no padding, chained through the
 /// last ciphertext block), its ECB on the AES block function `AES.permute`, CTR on `AES._CTR`;
 /// DES's blocks on BoringSSL's DES (``TripleDES``), chained here for CBC. This type does the
 /// buffering and the padding, as Apple's cryptor does: input is held until a whole block is
-/// there, and a decryptor with padding holds the last block back until ``finish(into:)``. CTR
-/// is a stream: every byte in gives a byte out, and padding is ignored.
+/// there, and a decryptor with padding holds the last block back until ``finish(into:)``. The
+/// stream modes give a byte out for every byte in, and ignore padding; CFB and OFB run here
+/// over the cipher's block function.
 final class Cryptor {
     enum Mode {
         case ecb, cbc, ctr
+        /// Cipher feedback of a whole block, of one byte (CFB8), and output feedback.
+        case cfb, cfb8, ofb
+
+        /// A stream mode: every byte in gives a byte out, without padding.
+        var isStream: Bool { self != .ecb && self != .cbc }
     }
 
     /// The block cipher and its key.
@@ -48,13 +54,16 @@ final class Cryptor {
     /// Input not yet processed: less than a block, or up to a block held back for the padding.
     private var held: [UInt8] = []
     /// CTR's keystream left over from the last block used: the counter's block was used in part.
+    /// CFB's: the encryption of the register, used from ``feedbackOffset`` on.
     private var keystream: [UInt8] = []
+    /// CFB and OFB: how many bytes of the current block were used.
+    private var feedbackOffset = 0
 
     /// CTR only with AES, as the caller checks.
     init(encrypting: Bool, mode: Mode, padding: Bool, cipher: Cipher, iv: UnsafeRawPointer?) {
         self.encrypting = encrypting
         self.mode = mode
-        self.padding = mode == .ctr ? false : padding
+        self.padding = mode.isStream ? false : padding
         self.cipher = cipher
         self.blockSize = cipher.blockSize
         self.chain = Self.initialVector(iv, blockSize: cipher.blockSize)
@@ -85,12 +94,13 @@ final class Cryptor {
         Self.zero(&held)
         Self.zero(&keystream)
         Self.zero(&chain)
+        feedbackOffset = 0
         chain = Self.initialVector(iv, blockSize: blockSize)
     }
 
     /// How many input bytes an update of `inputLength` more bytes processes now.
     private func processedByUpdate(_ inputLength: Int) -> Int {
-        if mode == .ctr { return inputLength }
+        if mode.isStream { return inputLength }
         let total = held.count + inputLength
         var whole = total / blockSize * blockSize
         // A decryptor with padding keeps the last whole block until the end: it may be the padding.
@@ -104,7 +114,7 @@ final class Cryptor {
     /// end together: Apple's `CCCryptorGetOutputLength`.
     func outputLength(_ inputLength: Int, final: Bool) -> Int {
         let total = held.count + inputLength
-        if mode == .ctr { return total }
+        if mode.isStream { return total }
         if encrypting {
             let whole = total / blockSize * blockSize
             return final && padding ? whole + blockSize : whole
@@ -126,7 +136,14 @@ final class Cryptor {
         Self.zero(&pending)
         defer { Self.zero(&blocks) }
         guard !blocks.isEmpty else { return .success(0) }
-        guard var result = try? (mode == .ctr ? counterMode(blocks) : transform(blocks)) else { return .failure(StatusCode(kCCUnspecifiedError)) }
+        let transformed = Result { () throws -> [UInt8] in
+            switch mode {
+            case .ecb, .cbc: try transform(blocks)
+            case .ctr: try counterMode(blocks)
+            case .cfb, .cfb8, .ofb: try feedbackMode(blocks)
+            }
+        }
+        guard case .success(var result) = transformed else { return .failure(StatusCode(kCCUnspecifiedError)) }
         defer { Self.zero(&result) }
         result.withUnsafeBytes { output.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         return .success(result.count)
@@ -135,7 +152,7 @@ final class Cryptor {
     /// Ends the operation: pads and encrypts the last block, or decrypts it and removes the
     /// padding. Returns the bytes written or a status.
     func finish(into output: UnsafeMutableRawBufferPointer) -> Result<Int, StatusCode> {
-        if mode == .ctr { return .success(0) }
+        if mode.isStream { return .success(0) }
         var last: [UInt8]
         if encrypting {
             if padding {
@@ -213,6 +230,56 @@ final class Cryptor {
             offset += used
         }
         return output
+    }
+
+    /// CFB, CFB8 and OFB, which use only the cipher's forward direction. OFB's keystream is the
+    /// register encrypted again and again. CFB XORs the input with the encrypted register and
+    /// feeds the ciphertext back into it: a whole block (built byte by byte, so input can
+    /// stop mid-block), or for CFB8 one byte at a time, shifting the register left.
+    private func feedbackMode(_ input: [UInt8]) throws -> [UInt8] {
+        var output = input
+        for index in output.indices {
+            let byte = input[index]
+            switch mode {
+            case .ofb:
+                if feedbackOffset == 0 { try encryptBlock(&chain) }
+                output[index] = byte ^ chain[feedbackOffset]
+                feedbackOffset = (feedbackOffset + 1) % blockSize
+            case .cfb8:
+                try encryptRegisterIntoKeystream()
+                output[index] = byte ^ keystream[0]
+                chain.removeFirst()
+                chain.append(encrypting ? output[index] : byte)
+            default:
+                if feedbackOffset == 0 { try encryptRegisterIntoKeystream() }
+                output[index] = byte ^ keystream[feedbackOffset]
+                chain[feedbackOffset] = encrypting ? output[index] : byte
+                feedbackOffset = (feedbackOffset + 1) % blockSize
+            }
+        }
+        return output
+    }
+
+    /// CFB's keystream block: the register, encrypted, in the keystream's own buffer, which is
+    /// zeroed when the cryptor is freed or reset.
+    private func encryptRegisterIntoKeystream() throws {
+        if keystream.count != blockSize {
+            Self.zero(&keystream)
+            keystream = [UInt8](repeating: 0, count: blockSize)
+        }
+        for index in 0..<blockSize { keystream[index] = chain[index] }
+        try encryptBlock(&keystream)
+    }
+
+    /// Encrypts one block in place with the cipher's forward direction.
+    private func encryptBlock(_ block: inout [UInt8]) throws {
+        switch cipher {
+        case .aes(let key):
+            try AES.permute(&block, key: key)
+        case .des(let des):
+            let result = des.encrypt(block: Self.bigEndianBlock(block, at: 0))
+            for byte in 0..<8 { block[byte] = UInt8(truncatingIfNeeded: result >> UInt64(56 - 8 * byte)) }
+        }
     }
 
     /// Adds `blocks` to a big-endian 128-bit counter, wrapping around as AES-CTR's counter does.

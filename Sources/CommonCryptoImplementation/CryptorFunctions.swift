@@ -110,8 +110,9 @@ func exportedCCCryptorCreate(
 }
 
 /// Makes a cryptor in a mode: ``kCCModeECB``, ``kCCModeCBC`` (with ``ccNoPadding`` or
-/// ``ccPKCS7Padding``) or, for AES, ``kCCModeCTR`` (a stream with a 128-bit big-endian counter
-/// starting at `iv`; padding is ignored). The tweak and the number of rounds are not used.
+/// ``ccPKCS7Padding``), the streams ``kCCModeCFB``, ``kCCModeCFB8`` and ``kCCModeOFB`` (from
+/// `iv`; padding is ignored), or, for AES, ``kCCModeCTR`` (a stream with a 128-bit big-endian
+/// counter starting at `iv`). The tweak and the number of rounds are not used.
 /// Returns ``kCCUnimplemented`` for Apple's other modes, ``kCCParamError`` for an unknown mode or
 /// padding, and otherwise what ``CCCryptorCreate(_:_:_:_:_:_:_:)`` returns.
 @_cdecl("CCCryptorCreateWithMode")
@@ -130,7 +131,10 @@ func exportedCCCryptorCreateWithMode(
         // Apple's CTR counts big-endian; the little-endian option was never implemented.
         guard options & CCModeOptions(kCCModeOptionCTR_LE) == 0 else { return status(kCCUnimplemented) }
         cryptorMode = .ctr
-    case kCCModeCFB, kCCModeOFB, kCCModeXTS, kCCModeRC4, kCCModeCFB8: return status(kCCUnimplemented)
+    case kCCModeCFB: cryptorMode = .cfb
+    case kCCModeCFB8: cryptorMode = .cfb8
+    case kCCModeOFB: cryptorMode = .ofb
+    case kCCModeXTS, kCCModeRC4: return status(kCCUnimplemented)
     default: return status(kCCParamError)
     }
     guard padding == CCPadding(ccNoPadding) || padding == CCPadding(ccPKCS7Padding) else { return status(kCCParamError) }
