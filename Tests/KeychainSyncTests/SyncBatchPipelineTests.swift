@@ -2,6 +2,7 @@ import Foundation
 import KeychainCore
 import KeychainSync
 import Logging
+import Synchronization
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -84,6 +85,60 @@ struct SyncBatchPipelineTests {
         }
     }
 
+    /// A record that fails its checks is rejected and logged, the others applied in order: b
+    /// pulls 24 records in one batch. One record's signature is spoiled on the server, and b
+    /// changed a later item locally. The pull rejects and logs that record alone, applies every record before
+    /// the local change, and nothing after it. The next pass sends b's change and pulls the
+    /// rest; the spoiled record is not met again.
+    @Test func aBadSignatureInABatchIsRejectedAloneAndTheRestAppliedInOrder() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        let count = 24
+        let (spoiled, changed) = (5, count - 7)
+        for index in 0..<count { try a.store(service: "signed", account: "item-\(index)", password: "from-a-\(index)") }
+        try syncOnce(a)
+        let sequences = try server.psql("SELECT sequence FROM keychain_sync_records ORDER BY sequence")
+            .split(separator: "\n").map(String.init)
+        try #require(sequences.count == count)
+        // The last byte of the record is the signature's.
+        try server.psql("""
+            UPDATE keychain_sync_records SET record = set_byte(record, length(record) - 1, get_byte(record, length(record) - 1) # 1)
+            WHERE sequence = \(sequences[spoiled])
+            """)
+        // Versions order by the clock's milliseconds: b's change is made in a later one.
+        usleep(20_000)
+        try b.store(service: "signed", account: "item-\(changed)", password: "from-b")
+
+        let warnings = LoggedWarnings()
+        let report = try await withSession(of: b, server: server) { session, connection in
+            try await session.pull(server: connection, logger: warnings.logger, batch: SyncSession.pullBatch)
+        }
+        #expect(report.applied == changed - 1 && report.rejected == 1)
+        #expect(report.stopped && report.localChangeFirst)
+        let logged = warnings.entries.withLock { $0 }
+        #expect(logged.count == 1)
+        #expect(logged.first?.message == "rejected a record from the sync server")
+        #expect(logged.first?.metadata["sequence"] == "\(sequences[spoiled])")
+        #expect(logged.first?.metadata["reason"] == "record with a bad signature")
+        for index in 0..<count {
+            let expected = index == changed ? "from-b" : index < changed && index != spoiled ? "from-a-\(index)" : nil
+            #expect(try b.password(service: "signed", account: "item-\(index)") == expected, "item-\(index)")
+        }
+
+        try syncOnce(b)
+        for index in 0..<count {
+            let expected = index == changed ? "from-b" : index != spoiled ? "from-a-\(index)" : nil
+            #expect(try b.password(service: "signed", account: "item-\(index)") == expected, "item-\(index)")
+        }
+        let again = try await withSession(of: b, server: server) { session, connection in
+            try await session.pull(server: connection, logger: warnings.logger, batch: SyncSession.pullBatch)
+        }
+        #expect(again.applied == 0 && again.rejected == 0 && !again.stopped)
+        #expect(warnings.entries.withLock { $0.count } == 1)
+    }
+
     /// Runs `body` with `member`'s sync session, in this process, and a connection to `server`.
     private func withSession<T>(of member: SyncMember, server: PostgresTestServer,
                                 _ body: (inout SyncSession, SyncServer) async throws -> T) async throws -> T {
@@ -98,6 +153,32 @@ struct SyncBatchPipelineTests {
         } catch {
             await connection.close()
             throw error
+        }
+    }
+}
+
+/// The warnings a logger was given, with their metadata, to check what a pull logs.
+private final class LoggedWarnings: Sendable {
+    let entries = Mutex<[(message: String, metadata: Logger.Metadata)]>([])
+
+    var logger: Logger {
+        Logger(label: "keychain-sync-batch-tests") { _ in Handler(warnings: self) }
+    }
+
+    private struct Handler: LogHandler {
+        let warnings: LoggedWarnings
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .warning
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            guard event.level >= .warning else { return }
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            warnings.entries.withLock { $0.append(("\(event.message)", all)) }
         }
     }
 }
