@@ -106,6 +106,12 @@ let package = Package(
                 .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
+        // DES and Triple DES over the BoringSSL that swift-crypto builds: legacy PKCS #12 files
+        // (Security) and CommonCrypto's DES algorithms share one wrapper.
+        .target(
+            name: "LegacyCiphers",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Security imports KeychainCore `@_implementationOnly`: in a module built without library
         // evolution (as SwiftPM builds packages), `internal` and `package` imports are still
         // loaded by every client, and KeychainCore brings C modules (`_AtomicsShims`, SQLite,
@@ -114,12 +120,6 @@ let package = Package(
         // The price: no public struct or enum of Security may store a KeychainCore type (its
         // layout would need the core), and this package's targets that use package declarations
         // naming core types import KeychainCore themselves.
-        // DES and Triple DES over the BoringSSL that swift-crypto builds: legacy PKCS #12 files
-        // (Security) and CommonCrypto's DES algorithms share one wrapper.
-        .target(
-            name: "LegacyCiphers",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
-        ),
         .target(
             name: "Security",
             dependencies: [

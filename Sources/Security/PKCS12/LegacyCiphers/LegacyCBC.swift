@@ -4,13 +4,14 @@
 // tools, by `openssl pkcs12 -export -legacy` and by Apple's export (certificates under
 // pbeWithSHAAnd40BitRC2-CBC, keys under pbeWithSHAAnd3-KeyTripleDES-CBC).
 //
-// Triple DES is BoringSSL's (the LegacyCiphers module, which CommonCrypto's DES shares). RC2 is written here (RC2.swift) because no
-// well-kept library on Linux that this package may depend on has it: the BoringSSL that
-// swift-crypto builds leaves it out, and CryptoExtras offers AES only. The CBC mode below is
-// shared by both. They only ever decrypt: files this package writes use PBES2 with
-// AES-256-CBC. They are checked against the standards' known-answer vectors and against
-// `openssl enc` (Tests/SecurityTests/PKCS12Tests.swift). RC2 is not constant-time, which is
-// acceptable for a one-off decryption under a key derived from the file's passphrase.
+// Triple DES is BoringSSL's (the LegacyCiphers module, which CommonCrypto's DES shares). RC2
+// is written here (RC2.swift) because no well-kept library on Linux that this package may
+// depend on has it: the BoringSSL that swift-crypto builds leaves it out, and CryptoExtras
+// offers AES only. The CBC mode below is shared by both. They only ever decrypt here: files
+// this package writes use PBES2 with AES-256-CBC. They are checked against the standards'
+// known-answer vectors and against `openssl enc` (Tests/SecurityTests/PKCS12Tests.swift). RC2
+// is not constant-time, which is acceptable for a one-off decryption under a key derived from
+// the file's passphrase.
 
 /// CBC-mode decryption over a legacy 8-byte block cipher (``TripleDES`` or ``RC2``), padding
 /// left in place: ``CBCPadding`` removes it, for these ciphers and AES alike.
