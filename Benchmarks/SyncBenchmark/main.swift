@@ -408,10 +408,12 @@ func report(_ series: [SeriesFigures], rounds: Int, version: String) -> Bool {
         }
     }
     print("")
-    print("target                                          | figure")
-    print("------------------------------------------------+-------------------------------")
+    // As wide as the longest name, which a larger size would otherwise cut short.
+    let width = lines.map { $0.0.count }.max() ?? 0
+    print("target".padding(toLength: width, withPad: " ", startingAt: 0) + " | figure")
+    print(String(repeating: "-", count: width + 1) + "+-------------------------------")
     for (name, figure, met) in lines {
-        print(name.padding(toLength: 47, withPad: " ", startingAt: 0) + " | " + figure + (met ? " met" : " MISSED"))
+        print(name.padding(toLength: width, withPad: " ", startingAt: 0) + " | " + figure + (met ? " met" : " MISSED"))
         if !met { missed.append(name.replacingOccurrences(of: " ", with: "")) }
     }
     if missed.isEmpty {
