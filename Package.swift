@@ -106,8 +106,8 @@ let package = Package(
                 .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
-        // DES and Triple DES over the BoringSSL that swift-crypto builds: legacy PKCS #12 files
-        // (Security) and CommonCrypto's DES algorithms share one wrapper.
+        // DES, Triple DES and RC4 over the BoringSSL that swift-crypto builds: legacy PKCS #12
+        // files (Security) and CommonCrypto's legacy algorithms share one wrapper each.
         .target(
             name: "LegacyCiphers",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
@@ -491,7 +491,7 @@ let package = Package(
             name: "CommonCryptoImplementation",
             dependencies: [
                 "CommonCrypto",
-                // DES and Triple DES.
+                // DES, Triple DES and RC4.
                 "LegacyCiphers",
                 // Digests, HMAC and AES key wrap.
                 .product(name: "Crypto", package: "swift-crypto"),

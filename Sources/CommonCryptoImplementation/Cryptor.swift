@@ -22,6 +22,8 @@ final class Cryptor {
         case ecb, cbc, ctr
         /// Cipher feedback of a whole block, of one byte (CFB8), and output feedback.
         case cfb, cfb8, ofb
+        /// RC4's only mode: its keystream.
+        case rc4
 
         /// A stream mode: every byte in gives a byte out, without padding.
         var isStream: Bool { self != .ecb && self != .cbc }
@@ -35,11 +37,14 @@ final class Cryptor {
         /// 8-byte blocks: DES or Triple DES by the key's length; its key schedules are
         /// zeroed when freed.
         case des(TripleDES)
+        /// A stream cipher (``Mode/rc4``): its state is zeroed when freed.
+        case rc4(RC4Stream)
 
         var blockSize: Int {
             switch self {
             case .aes: 16
             case .des: TripleDES.blockByteCount
+            case .rc4: 1
             }
         }
     }
@@ -141,6 +146,7 @@ final class Cryptor {
             case .ecb, .cbc: try transform(blocks)
             case .ctr: try counterMode(blocks)
             case .cfb, .cfb8, .ofb: try feedbackMode(blocks)
+            case .rc4: try rc4Mode(blocks)
             }
         }
         guard case .success(var result) = transformed else { return .failure(StatusCode(kCCUnspecifiedError)) }
@@ -260,6 +266,14 @@ final class Cryptor {
         return output
     }
 
+    /// RC4: the stream cipher's keystream, continuing from the last call.
+    private func rc4Mode(_ input: [UInt8]) throws -> [UInt8] {
+        guard case .rc4(let stream) = cipher else { throw StatusCode(kCCUnspecifiedError) }
+        var output = input
+        stream.apply(to: &output)
+        return output
+    }
+
     /// CFB's keystream block: the register, encrypted, in the keystream's own buffer, which is
     /// zeroed when the cryptor is freed or reset.
     private func encryptRegisterIntoKeystream() throws {
@@ -279,6 +293,8 @@ final class Cryptor {
         case .des(let des):
             let result = des.encrypt(block: Self.bigEndianBlock(block, at: 0))
             for byte in 0..<8 { block[byte] = UInt8(truncatingIfNeeded: result >> UInt64(56 - 8 * byte)) }
+        case .rc4:
+            throw StatusCode(kCCUnspecifiedError)
         }
     }
 
@@ -299,6 +315,7 @@ final class Cryptor {
         switch cipher {
         case .aes(let key): try transformAES(blocks, key: key)
         case .des(let des): transformDES(blocks, des)
+        case .rc4: throw StatusCode(kCCUnspecifiedError)
         }
     }
 

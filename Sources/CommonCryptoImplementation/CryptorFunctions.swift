@@ -41,6 +41,9 @@ private func makeCryptor(
     guard alg <= 6 else { return .failure(StatusCode(kCCParamError)) }
     let cipher: Cryptor.Cipher
     switch Int(alg) {
+    case _ where mode == .rc4 && Int(alg) != kCCAlgorithmRC4:
+        // RC4's mode takes RC4 only.
+        return .failure(StatusCode(kCCParamError))
     case kCCAlgorithmAES:
         guard let key else { return .failure(StatusCode(kCCParamError)) }
         guard [kCCKeySizeAES128, kCCKeySizeAES192, kCCKeySizeAES256].contains(keyLength) else {
@@ -48,6 +51,16 @@ private func makeCryptor(
         }
         // SymmetricKey keeps its copy of the key in memory swift-crypto zeroes when it is freed.
         cipher = .aes(SymmetricKey(data: UnsafeRawBufferPointer(start: key, count: keyLength)))
+    case kCCAlgorithmRC4:
+        // A stream cipher with a mode of its own (CCCryptorCreate gives it whatever its options).
+        guard mode == .rc4 else { return .failure(StatusCode(kCCParamError)) }
+        guard let key else { return .failure(StatusCode(kCCParamError)) }
+        guard (kCCKeySizeMinRC4...kCCKeySizeMaxRC4).contains(keyLength) else { return .failure(StatusCode(kCCKeySizeError)) }
+        var bytes = Array(UnsafeRawBufferPointer(start: key, count: keyLength))
+        defer { Cryptor.zero(&bytes) }
+        guard let stream = RC4Stream(key: bytes) else { return .failure(StatusCode(kCCKeySizeError)) }
+        return .success(Cryptor(encrypting: op == CCOperation(kCCEncrypt), mode: .rc4, padding: false,
+                                cipher: .rc4(stream), iv: nil))
     case kCCAlgorithmDES, kCCAlgorithm3DES:
         // No CTR over DES here (Apple's other modes over DES are not offered either).
         guard mode != .ctr else { return .failure(StatusCode(kCCUnimplemented)) }
@@ -60,7 +73,7 @@ private func makeCryptor(
         guard let des = TripleDES(key: bytes) else { return .failure(StatusCode(kCCKeySizeError)) }
         cipher = .des(des)
     default:
-        // swift-crypto and its BoringSSL have no CAST, RC4, RC2 or Blowfish.
+        // swift-crypto's BoringSSL has no CAST, RC2 or Blowfish.
         return .failure(StatusCode(kCCUnimplemented))
     }
     return .success(Cryptor(encrypting: op == CCOperation(kCCEncrypt), mode: mode, padding: padding, cipher: cipher, iv: iv))
@@ -71,7 +84,8 @@ private func makeCryptor(
     _ op: CCOperation, _ alg: CCAlgorithm, _ options: CCOptions, _ key: UnsafeRawPointer?, _ keyLength: Int,
     _ iv: UnsafeRawPointer?
 ) -> Result<Cryptor, StatusCode> {
-    let mode: Cryptor.Mode = options & CCOptions(kCCOptionECBMode) != 0 ? .ecb : .cbc
+    let mode: Cryptor.Mode = alg == CCAlgorithm(kCCAlgorithmRC4) ? .rc4
+        : options & CCOptions(kCCOptionECBMode) != 0 ? .ecb : .cbc
     return makeCryptor(op, mode, alg, padding: options & CCOptions(kCCOptionPKCS7Padding) != 0, key, keyLength, iv)
 }
 
@@ -134,7 +148,8 @@ func exportedCCCryptorCreateWithMode(
     case kCCModeCFB: cryptorMode = .cfb
     case kCCModeCFB8: cryptorMode = .cfb8
     case kCCModeOFB: cryptorMode = .ofb
-    case kCCModeXTS, kCCModeRC4: return status(kCCUnimplemented)
+    case kCCModeRC4: cryptorMode = .rc4
+    case kCCModeXTS: return status(kCCUnimplemented)
     default: return status(kCCParamError)
     }
     guard padding == CCPadding(ccNoPadding) || padding == CCPadding(ccPKCS7Padding) else { return status(kCCParamError) }
