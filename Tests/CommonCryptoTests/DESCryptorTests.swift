@@ -5,12 +5,6 @@ import Testing
 /// in CBC and ECB, with and without PKCS #7 padding: FIPS 46's worked example, `openssl enc`
 /// for random keys, IVs and lengths, and Apple's statuses for bad input.
 @Suite struct DESCryptorTests {
-    static func crypt(_ op: Int, _ algorithm: Int, _ options: Int, key: [UInt8], iv: [UInt8]?, _ input: [UInt8])
-        -> (status: CCCryptorStatus, output: [UInt8]) {
-        let result = cryptOnce(op, algorithm, options, key: key, iv: iv, input)
-        return (result.status, result.output)
-    }
-
     @Test func constantsAreApples() {
         #expect([kCCAlgorithmDES, kCCAlgorithm3DES, kCCKeySizeDES, kCCKeySize3DES, kCCBlockSizeDES, kCCBlockSize3DES]
             == [1, 2, 8, 24, 8, 8])
@@ -21,9 +15,9 @@ import Testing
     @Test func fips46Example() {
         let key = hex("133457799BBCDFF1"), plaintext = hex("0123456789ABCDEF"), ciphertext = hex("85E813540F0AB405")
         for (algorithm, fullKey) in [(kCCAlgorithmDES, key), (kCCAlgorithm3DES, key + key + key)] {
-            let encrypted = Self.crypt(kCCEncrypt, algorithm, kCCOptionECBMode, key: fullKey, iv: nil, plaintext)
+            let encrypted = cryptOnce(kCCEncrypt, algorithm, kCCOptionECBMode, key: fullKey, iv: nil, plaintext)
             #expect(encrypted.status == kCCSuccess && encrypted.output == ciphertext)
-            let decrypted = Self.crypt(kCCDecrypt, algorithm, kCCOptionECBMode, key: fullKey, iv: nil, ciphertext)
+            let decrypted = cryptOnce(kCCDecrypt, algorithm, kCCOptionECBMode, key: fullKey, iv: nil, ciphertext)
             #expect(decrypted.status == kCCSuccess && decrypted.output == plaintext)
         }
     }
@@ -56,8 +50,8 @@ import Testing
         let key = randomBytes(kCCKeySize3DES), iv = randomBytes(8)
         for options in [kCCOptionPKCS7Padding, 0, kCCOptionECBMode | kCCOptionPKCS7Padding] {
             let message = randomBytes(options & kCCOptionPKCS7Padding != 0 ? 101 : 104)
-            let input = op == kCCEncrypt ? message : Self.crypt(kCCEncrypt, kCCAlgorithm3DES, options, key: key, iv: iv, message).output
-            let whole = Self.crypt(op, kCCAlgorithm3DES, options, key: key, iv: iv, input)
+            let input = op == kCCEncrypt ? message : cryptOnce(kCCEncrypt, kCCAlgorithm3DES, options, key: key, iv: iv, message).output
+            let whole = cryptOnce(op, kCCAlgorithm3DES, options, key: key, iv: iv, input)
             #expect(whole.status == kCCSuccess)
             for piece in [1, 3, 8, 9, 64] {
                 let output = cryptInPieces(op, kCCAlgorithm3DES, options, key: key, iv: iv, input, piece: piece)
@@ -70,12 +64,12 @@ import Testing
     /// 24 bytes), whole blocks are needed without padding, CTR is not offered over DES.
     @Test func badInput() {
         let iv = randomBytes(8)
-        #expect(Self.crypt(kCCEncrypt, kCCAlgorithmDES, 0, key: randomBytes(7), iv: iv, randomBytes(8)).status == kCCKeySizeError)
-        #expect(Self.crypt(kCCEncrypt, kCCAlgorithmDES, 0, key: randomBytes(16), iv: iv, randomBytes(8)).status == kCCKeySizeError)
-        #expect(Self.crypt(kCCEncrypt, kCCAlgorithm3DES, 0, key: randomBytes(16), iv: iv, randomBytes(8)).status == kCCKeySizeError)
-        #expect(Self.crypt(kCCEncrypt, kCCAlgorithm3DES, 0, key: randomBytes(8), iv: iv, randomBytes(8)).status == kCCKeySizeError)
-        #expect(Self.crypt(kCCEncrypt, kCCAlgorithm3DES, 0, key: randomBytes(24), iv: iv, randomBytes(9)).status == kCCAlignmentError)
-        #expect(Self.crypt(kCCDecrypt, kCCAlgorithm3DES, kCCOptionPKCS7Padding, key: randomBytes(24), iv: iv, randomBytes(12)).status
+        #expect(cryptOnce(kCCEncrypt, kCCAlgorithmDES, 0, key: randomBytes(7), iv: iv, randomBytes(8)).status == kCCKeySizeError)
+        #expect(cryptOnce(kCCEncrypt, kCCAlgorithmDES, 0, key: randomBytes(16), iv: iv, randomBytes(8)).status == kCCKeySizeError)
+        #expect(cryptOnce(kCCEncrypt, kCCAlgorithm3DES, 0, key: randomBytes(16), iv: iv, randomBytes(8)).status == kCCKeySizeError)
+        #expect(cryptOnce(kCCEncrypt, kCCAlgorithm3DES, 0, key: randomBytes(8), iv: iv, randomBytes(8)).status == kCCKeySizeError)
+        #expect(cryptOnce(kCCEncrypt, kCCAlgorithm3DES, 0, key: randomBytes(24), iv: iv, randomBytes(9)).status == kCCAlignmentError)
+        #expect(cryptOnce(kCCDecrypt, kCCAlgorithm3DES, kCCOptionPKCS7Padding, key: randomBytes(24), iv: iv, randomBytes(12)).status
             == kCCAlignmentError)
         var cryptor: CCCryptorRef?
         let key = randomBytes(24)
@@ -84,10 +78,10 @@ import Testing
         #expect(cryptor == nil)
         // A wrong key gives wrong padding at the end far more often than not: kCCDecodeError,
         // never a crash, over 20 tries.
-        let ciphertext = Self.crypt(kCCEncrypt, kCCAlgorithm3DES, kCCOptionPKCS7Padding, key: key, iv: iv, randomBytes(20)).output
+        let ciphertext = cryptOnce(kCCEncrypt, kCCAlgorithm3DES, kCCOptionPKCS7Padding, key: key, iv: iv, randomBytes(20)).output
         var decodeErrors = 0
         for _ in 0..<20 {
-            let status = Self.crypt(kCCDecrypt, kCCAlgorithm3DES, kCCOptionPKCS7Padding, key: randomBytes(24), iv: iv, ciphertext).status
+            let status = cryptOnce(kCCDecrypt, kCCAlgorithm3DES, kCCOptionPKCS7Padding, key: randomBytes(24), iv: iv, ciphertext).status
             #expect(status == kCCSuccess || status == kCCDecodeError)
             if status == kCCDecodeError { decodeErrors += 1 }
         }

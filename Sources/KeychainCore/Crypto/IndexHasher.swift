@@ -70,7 +70,7 @@ final class IndexHasher: Sendable {
             writer.write(code)
             writer.write(byte: 0)
             writer.write(canonical)
-        }, authenticate)
+        }, keyed.authenticationCode(for:))
     }
 
     /// The hash of an item's identity from the canonical bytes of its class's
@@ -80,7 +80,7 @@ final class IndexHasher: Sendable {
     func identity(of itemClass: ItemClass, fields: [(attribute: Attribute, bytes: Data)]) -> Data {
         ByteWriter.withBytes(count: Self.identityMessageCount(of: itemClass, fields: fields), { writer in
             Self.writeIdentityMessage(of: itemClass, fields: fields, to: &writer)
-        }, authenticate)
+        }, keyed.authenticationCode(for:))
     }
 
     /// The length of an identity's message (``writeIdentityMessage(of:fields:to:)``).
@@ -100,10 +100,5 @@ final class IndexHasher: Sendable {
             writer.write(bigEndian: Int64(bytes.count))
             writer.write(bytes)
         }
-    }
-
-    /// One HMAC over a message in one piece.
-    private func authenticate(_ message: UnsafeRawBufferPointer) -> Data {
-        keyed.authenticationCode(for: message)
     }
 }
