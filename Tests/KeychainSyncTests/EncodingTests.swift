@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import KeychainSync
 import Testing
@@ -74,6 +75,34 @@ struct EncodingTests {
         let secrets = try GroupSecrets(serialized: fixture.secrets.serialized)
         #expect(secrets.currentEpoch == 1 && secrets.key(epoch: 0) == fixture.secrets.key(epoch: 0))
         #expect(secrets.key(epoch: 2) == nil)
+    }
+
+    @Test("An item id is HMAC-SHA256 of the identity bytes under the id key the secrets carry, also from many threads")
+    func itemIDsAreHMACsOfTheIdentity() async throws {
+        let secrets = GroupSecrets.new()
+        // The serialized form: magic (4), format (1), then the id key (32).
+        let idKey = SymmetricKey(data: secrets.serialized.dropFirst(5).prefix(32))
+        let identities = (0..<200).map { Data((0..<$0).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }) }
+        for identity in identities {
+            #expect(secrets.itemID(for: identity) == Data(HMAC<SHA256>.authenticationCode(for: identity, using: idKey)))
+        }
+        // A copy, and secrets restored from the stored form, give the same ids.
+        let restored = try GroupSecrets(serialized: secrets.serialized)
+        #expect(identities.allSatisfy { restored.itemID(for: $0) == secrets.itemID(for: $0) })
+        // Copies of the secrets share one keyed hasher; ids computed at once on eight threads
+        // are each the one computed alone.
+        let expected = identities.map { secrets.itemID(for: $0) }
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (0..<5).reduce(0) { count, _ in
+                        count + zip(identities, expected).filter { secrets.itemID(for: $0) != $1 }.count
+                    }
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
     }
 
     @Test("Descriptions of identities, secrets and rejections show no key material")

@@ -6,17 +6,18 @@ import Synchronization
 /// HMAC-SHA256 under one key, set up once: BoringSSL's HMAC (the one swift-crypto ships)
 /// keeps the key's inner and outer hash states, and starts each message from them.
 ///
-/// The index hashes take one HMAC per searched or stored attribute. swift-crypto's `HMAC`
-/// value, copied per message, cost about 11,000 instructions for a short one, most of it
-/// generic dispatch and copies of its digest contexts; this costs the two SHA-256 blocks
-/// and little more. `IndexHasherTests` checks it against swift-crypto's HMAC.
-final class KeyedHMACSHA256: Sendable {
+/// The index hashes take one HMAC per searched or stored attribute, and sync one per record
+/// it sends or receives (the item id). swift-crypto's `HMAC` value, copied per message, cost
+/// about 11,000 instructions for a short one, most of it generic dispatch and copies of its
+/// digest contexts; this costs the two SHA-256 blocks and little more. `IndexHasherTests`
+/// checks it against swift-crypto's HMAC.
+package final class KeyedHMACSHA256: Sendable {
     /// The keyed context; each message resets it to the keyed state. Used under `lock`
     /// only, one message at a time.
     private nonisolated(unsafe) let context: UnsafeMutablePointer<HMAC_CTX>
     private let lock = Mutex(())
 
-    init(key: SymmetricKey) {
+    package init(key: SymmetricKey) {
         guard let context = CCryptoBoringSSL_HMAC_CTX_new() else {
             // Only an allocation failure, which the process does not survive anyway.
             fatalError("HMAC_CTX_new: out of memory")
@@ -34,7 +35,7 @@ final class KeyedHMACSHA256: Sendable {
     }
 
     /// The 32-byte HMAC of `message`.
-    func authenticationCode(for message: UnsafeRawBufferPointer) -> Data {
+    package func authenticationCode(for message: UnsafeRawBufferPointer) -> Data {
         var code = Data(count: Int(SHA256.byteCount))
         code.withUnsafeMutableBytes { out in
             lock.withLock { _ in

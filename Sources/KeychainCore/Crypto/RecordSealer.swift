@@ -2,8 +2,9 @@ internal import CCryptoBoringSSL
 import Crypto
 import Foundation
 
-/// AES-GCM with associated data: what a record's sealed blobs and wrapped keys use, in
-/// CryptoKit's combined form (the 12-byte nonce, the ciphertext, the 16-byte tag).
+/// AES-GCM with associated data: what a record's sealed blobs and wrapped keys use, and
+/// sync's records, in CryptoKit's combined form (the 12-byte nonce, the ciphertext, the
+/// 16-byte tag).
 /// A blob opened under other associated data, or altered, fails with errSecDecode.
 ///
 /// Sealed and opened by BoringSSL's AEAD, the one swift-crypto's `AES.GCM` calls, called
@@ -11,13 +12,13 @@ import Foundation
 /// wrapper (slicing the combined form, copying inputs and outputs) cost about 5,000
 /// instructions a seal on top of the cipher's own work. The blobs are byte for byte what
 /// `AES.GCM` makes and opens, which `RecordSealerTests` checks in both directions.
-enum RecordSealer {
+package enum RecordSealer {
     private static let nonceCount = 12
     private static let tagCount = 16
 
     /// Seals under a fresh random nonce, or under `nonce`: 12 bytes the caller drew at random
     /// (see ``RandomBytes``), never used before with this key.
-    static func seal(_ plaintext: some DataProtocol, with key: SymmetricKey, binding aad: some DataProtocol,
+    package static func seal(_ plaintext: some DataProtocol, with key: SymmetricKey, binding aad: some DataProtocol,
                      nonce: ArraySlice<UInt8>? = nil) throws(KeychainError) -> Data {
         let nonce = nonce.map { Array($0) } ?? Array(AES.GCM.Nonce())
         guard nonce.count == nonceCount else { throw .io("sealing failed") }
@@ -45,7 +46,7 @@ enum RecordSealer {
         return sealed
     }
 
-    static func open(_ sealed: Data, with key: SymmetricKey, binding aad: some DataProtocol) throws(KeychainError) -> Data {
+    package static func open(_ sealed: Data, with key: SymmetricKey, binding aad: some DataProtocol) throws(KeychainError) -> Data {
         guard sealed.count >= nonceCount + tagCount else { throw .decode }
         let opened: Data? = sealed.withUnsafeBytes { sealed in
             withContiguousBytes(of: aad) { aad in

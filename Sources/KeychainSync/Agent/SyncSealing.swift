@@ -19,12 +19,7 @@ struct SyncSealing {
         // A tombstone's content: the class and the identity attributes, no secret.
         let content = item.serialized(includingSecret: false)
         do {
-            guard let combined = try AES.GCM.seal(content, using: key).combined else {
-                throw SyncFailure.damaged("a tombstone could not be sealed")
-            }
-            return combined
-        } catch let error as SyncFailure {
-            throw error
+            return try RecordSealer.seal(content, with: key, binding: Data())
         } catch {
             throw .damaged("a tombstone could not be sealed")
         }
@@ -33,7 +28,7 @@ struct SyncSealing {
     func open(_ sealed: Data) throws(SyncFailure) -> SyncedItem {
         let content: Data
         do {
-            content = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: key)
+            content = try RecordSealer.open(sealed, with: key, binding: Data())
         } catch {
             throw .damaged("the sync state holds a tombstone that does not open (was the group's key lost?)")
         }

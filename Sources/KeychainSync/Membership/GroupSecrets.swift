@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeychainCore
 
 /// The secrets every member of a sync group shares: the item-id key, which never rotates, and
 /// one AES-256 group key per epoch, from epoch 0 to `currentEpoch` (a newcomer is given them
@@ -22,10 +23,14 @@ package struct GroupSecrets: Sendable, CustomStringConvertible, CustomDebugStrin
 
     private let idKey: SymmetricKey
     private var epochKeys: [SymmetricKey]
+    /// HMAC-SHA256 under `idKey`, keyed once: an item id is computed for every record sent
+    /// and received.
+    private let idHasher: KeyedHMACSHA256
 
     private init(idKey: SymmetricKey, epochKeys: [SymmetricKey]) {
         self.idKey = idKey
         self.epochKeys = epochKeys
+        idHasher = KeyedHMACSHA256(key: idKey)
     }
 
     /// Fresh secrets of a new group, at epoch 0.
@@ -43,7 +48,7 @@ package struct GroupSecrets: Sendable, CustomStringConvertible, CustomDebugStrin
     /// The record id of an item: HMAC-SHA256 of its identity bytes under the id key, the same
     /// on every member for the same item.
     package func itemID(for identityBytes: Data) -> Data {
-        Data(HMAC<SHA256>.authenticationCode(for: identityBytes, using: idKey))
+        identityBytes.withUnsafeBytes { idHasher.authenticationCode(for: $0) }
     }
 
     /// A new epoch with a fresh random key, for a removal: removed members never learn it.
@@ -73,6 +78,7 @@ package struct GroupSecrets: Sendable, CustomStringConvertible, CustomDebugStrin
         var reader = SyncFieldReader(serialized, kind: .groupSecrets)
         try reader.header()
         idKey = SymmetricKey(data: try reader.fixed(Self.keyCount))
+        idHasher = KeyedHMACSHA256(key: idKey)
         let count = try reader.count(entrySize: Self.keyCount)
         guard count >= 1 else { throw .malformed(.groupSecrets) }
         var keys: [SymmetricKey] = []

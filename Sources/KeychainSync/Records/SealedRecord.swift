@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KeychainCore
 
 /// One version of one synchronized item as the server stores it: the content sealed with
 /// AES-256-GCM under the group key of an epoch, and signed by its author, the device its
@@ -62,8 +63,7 @@ package struct SealedRecord: Sendable {
             .fixed(group.bytes), .fixed(itemID), .fixed(version.encoded), .uint64(epoch),
             .byte(isTombstone ? tombstoneFlag : 0), .fixed(rosterHead)])
         do {
-            let box = try AES.GCM.seal(content, using: key, authenticating: header)
-            guard let combined = box.combined else { throw MembershipError.cryptoFailure }
+            let combined = try RecordSealer.seal(content, with: key, binding: header)
             let body = header + SyncField.encode([.sized(combined)])
             return try SealedRecord(encoded: body + author.signature(for: body), serverItemID: itemID,
                                     serverVersion: version.encoded)
@@ -158,8 +158,7 @@ package struct SealedRecord: Sendable {
         try authenticate(chain: chain)
         guard let key = secrets.key(epoch: epoch) else { throw .missingEpochKey(epoch) }
         do {
-            return try AES.GCM.open(AES.GCM.SealedBox(combined: sealedBox), using: key,
-                                    authenticating: encoded.prefix(headerCount))
+            return try RecordSealer.open(sealedBox, with: key, binding: encoded.prefix(headerCount))
         } catch {
             throw .aeadFailure
         }
