@@ -219,10 +219,15 @@ func exportedCCCryptorGetOutputLength(_ cryptorRef: CCCryptorRef!, _ inputLength
     return cryptor.outputLength(inputLength, final: final)
 }
 
-/// Drops held input and sets a new IV (null: zeros), to start a new message with the same key.
+/// Drops held input and sets a new IV (null: zeros), to start a new message with the same key:
+/// for CBC and CTR only, as Apple's does for programs built since macOS 10.13 and iOS 11. A
+/// cryptor of another mode (ECB, the feedback modes, RC4) is left as it was, and the status is
+/// kCCUnimplemented: Apple's older behaviour, success with the IV ignored, let a program
+/// believe it had started a new message when it had not.
 @_cdecl("CCCryptorReset")
 func exportedCCCryptorReset(_ cryptorRef: CCCryptorRef!, _ iv: UnsafeRawPointer!) -> CCCryptorStatus {
     guard let cryptor = LiveCryptors.shared.find(cryptorRef) else { return status(kCCParamError) }
+    guard cryptor.mode == .cbc || cryptor.mode == .ctr else { return status(kCCUnimplemented) }
     cryptor.reset(iv: iv)
     return status(kCCSuccess)
 }

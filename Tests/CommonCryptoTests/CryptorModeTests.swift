@@ -101,14 +101,14 @@ import Testing
         }
     }
 
-    /// CCCryptorReset in the middle of a block starts a feedback mode over from the new IV.
-    @Test(arguments: [kCCModeCFB, kCCModeCFB8, kCCModeOFB])
-    func resetMidBlockStartsOver(mode: Int) {
+    /// CCCryptorReset in the middle of a CTR block starts the counter over from the new IV.
+    @Test func resetMidBlockStartsCounterModeOver() {
         let key = randomBytes(16), iv = randomBytes(16), message = randomBytes(40)
-        let fresh = Self.run(kCCEncrypt, mode: mode, key: key, iv: iv, message, piece: 40).output
+        let fresh = Self.run(kCCEncrypt, mode: kCCModeCTR, key: key, iv: iv, message, piece: 40).output
         var cryptor: CCCryptorRef?
-        #expect(CCCryptorCreateWithMode(CCOperation(kCCEncrypt), CCMode(mode), CCAlgorithm(kCCAlgorithmAES), 0, randomBytes(16),
-                                        key, key.count, nil, 0, 0, 0, &cryptor) == kCCSuccess)
+        #expect(CCCryptorCreateWithMode(CCOperation(kCCEncrypt), CCMode(kCCModeCTR), CCAlgorithm(kCCAlgorithmAES), 0,
+                                        randomBytes(16), key, key.count, nil, 0, 0, CCModeOptions(kCCModeOptionCTR_BE),
+                                        &cryptor) == kCCSuccess)
         defer { CCCryptorRelease(cryptor) }
         var buffer = [UInt8](repeating: 0, count: 40)
         var moved = 0
@@ -116,6 +116,32 @@ import Testing
         #expect(CCCryptorReset(cryptor, iv) == kCCSuccess)
         #expect(CCCryptorUpdate(cryptor, message, message.count, &buffer, buffer.count, &moved) == kCCSuccess)
         #expect(Array(buffer[..<moved]) == fresh)
+    }
+
+    /// CCCryptorReset is for CBC and CTR only, as on Apple's systems since macOS 10.13: a
+    /// cryptor of another mode answers kCCUnimplemented and goes on with its message as if the
+    /// call had not been made.
+    @Test(arguments: [kCCModeECB, kCCModeCFB, kCCModeCFB8, kCCModeOFB, kCCModeRC4])
+    func resetOfOtherModesIsUnimplementedAndChangesNothing(mode: Int) {
+        let algorithm = mode == kCCModeRC4 ? kCCAlgorithmRC4 : kCCAlgorithmAES
+        let key = randomBytes(16), iv = randomBytes(16), message = randomBytes(48)
+        let whole = Self.run(kCCEncrypt, mode: mode, algorithm: algorithm, key: key, iv: iv, message, piece: 48).output
+        var cryptor: CCCryptorRef?
+        #expect(CCCryptorCreateWithMode(CCOperation(kCCEncrypt), CCMode(mode), CCAlgorithm(algorithm), 0, iv,
+                                        key, key.count, nil, 0, 0, 0, &cryptor) == kCCSuccess)
+        defer { CCCryptorRelease(cryptor) }
+        var output = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 48)
+        var moved = 0
+        #expect(CCCryptorUpdate(cryptor, message, 5, &buffer, buffer.count, &moved) == kCCSuccess)
+        output += buffer[..<moved]
+        #expect(CCCryptorReset(cryptor, randomBytes(16)) == kCCUnimplemented)
+        #expect(CCCryptorReset(cryptor, nil) == kCCUnimplemented)
+        #expect(CCCryptorUpdate(cryptor, Array(message[5...]), 43, &buffer, buffer.count, &moved) == kCCSuccess)
+        output += buffer[..<moved]
+        #expect(CCCryptorFinal(cryptor, &buffer, buffer.count, &moved) == kCCSuccess)
+        output += buffer[..<moved]
+        #expect(output == whole)
     }
 
     /// ECB and CBC made with a mode give what CCCrypt gives with the same options.

@@ -110,7 +110,8 @@ CCCryptorStatus CCCryptorUpdate(CCCryptorRef cryptorRef, const void *dataIn, siz
 CCCryptorStatus CCCryptorFinal(CCCryptorRef cryptorRef, void *dataOut, size_t dataOutAvailable, size_t *dataOutMoved);
 /// The output of an update of `inputLength` bytes, or with `final`, of the update and the end.
 size_t CCCryptorGetOutputLength(CCCryptorRef cryptorRef, size_t inputLength, bool final);
-/// Drops held input and sets a new IV (NULL: zeros).
+/// Drops held input and sets a new IV (NULL: zeros), for CBC and CTR; kCCUnimplemented, with
+/// the cryptor unchanged, for the other modes.
 CCCryptorStatus CCCryptorReset(CCCryptorRef cryptorRef, const void *iv);
 /// Encrypts or decrypts in one call. kCCBufferTooSmall, with the size needed in
 /// `dataOutMoved`, when `dataOutAvailable` is less than the output may need.
