@@ -22,6 +22,22 @@ struct SealedRecordTests {
         }
     }
 
+    @Test("A record as sealed is the record its encoding parses to: fields, digest and content")
+    func sealedRecordIsItsParsedEncoding() throws {
+        var fixture = try SyncGroupFixture()
+        for tombstone in [false, true] {
+            let sealed = try fixture.record(content, by: fixture.founder, tombstone: tombstone)
+            let parsed = try sealed.fromServer()
+            #expect(sealed.encoded == parsed.encoded)
+            #expect(sealed.group == parsed.group && sealed.itemID == parsed.itemID && sealed.version == parsed.version)
+            #expect(sealed.epoch == parsed.epoch && sealed.isTombstone == parsed.isTombstone)
+            #expect(sealed.rosterHead == parsed.rosterHead)
+            #expect(sealed.digest == parsed.digest)
+            #expect(sealed.digest == Data(SHA256.hash(data: parsed.encoded.dropLast(64))))
+            #expect(try sealed.open(secrets: fixture.secrets, chain: fixture.chain) == content)
+        }
+    }
+
     @Test("The encoding carries no plaintext content")
     func noPlaintext() throws {
         var fixture = try SyncGroupFixture()

@@ -65,11 +65,27 @@ package struct SealedRecord: Sendable {
         do {
             let combined = try RecordSealer.seal(content, with: key, binding: header)
             let body = header + SyncField.encode([.sized(combined)])
-            return try SealedRecord(encoded: body + author.signature(for: body), serverItemID: itemID,
-                                    serverVersion: version.encoded)
+            // Made from its parts rather than parsed back: a push seals a thousand at a time.
+            return SealedRecord(group: group, itemID: itemID, version: version, epoch: epoch, isTombstone: isTombstone,
+                                rosterHead: rosterHead, encoded: body + (try author.signature(for: body)), sealedBox: combined,
+                                headerCount: header.count, signedCount: body.count)
         } catch {
             throw .cryptoFailure
         }
+    }
+
+    private init(group: GroupID, itemID: Data, version: RecordVersion, epoch: UInt64, isTombstone: Bool, rosterHead: Data,
+                 encoded: Data, sealedBox: Data, headerCount: Int, signedCount: Int) {
+        self.group = group
+        self.itemID = itemID
+        self.version = version
+        self.epoch = epoch
+        self.isTombstone = isTombstone
+        self.rosterHead = rosterHead
+        self.encoded = encoded
+        self.sealedBox = sealedBox
+        self.headerCount = headerCount
+        self.signedCount = signedCount
     }
 
     /// Parses what the server returned and checks its item id and version columns against the
