@@ -19,37 +19,60 @@ struct MatchPlan {
     /// identity, which has no stored form).
     let matchesNothing: Bool
 
-    init(query: ItemQuery, caller: CallerIdentity, hasher: IndexHasher) throws(KeychainError) {
-        let schema = query.itemClass.schema
+    /// A query's attributes sorted into the plan's parts (``init(query:caller:hasher:)``).
+    private struct Terms {
         var protection: String?
-        // The hashed columns, in the order of ``StoredColumns/hashedAttributeCodes``.
+        /// The hashed columns, in the order of ``StoredColumns/hashedAttributeCodes``.
         var hashed = [Data?](repeating: nil, count: StoredColumns.hashedAttributeCodes.count)
-        var residual: [(Attribute, Data)] = []
-        var residualIfNotIndexed: [(Attribute, Data)] = []
-        // nil: every group, for a caller that holds `*`.
-        var groups: [String]? = caller.holdsEveryGroup ? nil : caller.accessGroups
-        // In code order, so that of several wrong attributes the same one is reported.
-        for (code, value) in query.attributes.sorted(by: { $0.key < $1.key }) {
-            let attribute = try schema.attribute(code)
-            let bytes = try attribute.canonicalBytes(of: value)
-            switch attribute.kind {
-            case .ignored, .synchronizable:
-                continue
-            case .accessGroup:
-                let group = String(decoding: bytes, as: UTF8.self)
-                guard caller.holds(group) else { throw .missingEntitlement(group: group) }
-                groups = [group]
-            case .accessibility:
-                protection = String(decoding: bytes, as: UTF8.self)
-            default:
-                if let column = StoredColumns.hashedAttributeCodes.firstIndex(of: code) {
-                    hashed[column] = hasher.hash(code, bytes)
-                    if KeyLookupColumns.attributeCodes.contains(code) { residualIfNotIndexed.append((attribute, bytes)) }
-                } else {
-                    residual.append((attribute, bytes))
+        var residual: [(attribute: Attribute, bytes: Data)] = []
+        var residualIfNotIndexed: [(attribute: Attribute, bytes: Data)] = []
+        /// nil: every group, for a caller that holds `*`.
+        var groups: [String]?
+
+        /// Reads `attributes` in the order given; the first wrong one throws.
+        init(_ attributes: some Sequence<(key: String, value: AttributeValue)>, schema: ItemSchema,
+             caller: CallerIdentity, hasher: IndexHasher) throws(KeychainError) {
+            groups = caller.holdsEveryGroup ? nil : caller.accessGroups
+            for (code, value) in attributes {
+                let attribute = try schema.attribute(code)
+                let bytes = try attribute.canonicalBytes(of: value)
+                switch attribute.kind {
+                case .ignored, .synchronizable:
+                    continue
+                case .accessGroup:
+                    let group = String(decoding: bytes, as: UTF8.self)
+                    guard caller.holds(group) else { throw .missingEntitlement(group: group) }
+                    groups = [group]
+                case .accessibility:
+                    protection = String(decoding: bytes, as: UTF8.self)
+                default:
+                    if let column = StoredColumns.hashedAttributeCodes.firstIndex(of: code) {
+                        hashed[column] = hasher.hash(code, bytes)
+                        if KeyLookupColumns.attributeCodes.contains(code) { residualIfNotIndexed.append((attribute, bytes)) }
+                    } else {
+                        residual.append((attribute, bytes))
+                    }
                 }
             }
+            // In code order, as the attributes are compared in this order after opening.
+            if residual.count > 1 { residual.sort { $0.attribute.code < $1.attribute.code } }
+            if residualIfNotIndexed.count > 1 { residualIfNotIndexed.sort { $0.attribute.code < $1.attribute.code } }
         }
+    }
+
+    init(query: ItemQuery, caller: CallerIdentity, hasher: IndexHasher) throws(KeychainError) {
+        let schema = query.itemClass.schema
+        // In the dictionary's order, and when that fails, again in code order, so that of
+        // several wrong attributes the same one is reported: what is read does not depend
+        // on the order, and sorting every query first cost a find about 600 instructions.
+        let terms: Terms
+        do {
+            terms = try Terms(query.attributes, schema: schema, caller: caller, hasher: hasher)
+        } catch {
+            terms = try Terms(query.attributes.sorted { $0.key < $1.key }, schema: schema, caller: caller, hasher: hasher)
+        }
+        let protection = terms.protection, hashed = terms.hashed, groups = terms.groups
+        var residual = terms.residual, residualIfNotIndexed = terms.residualIfNotIndexed
         let identities = Self.identities(of: query, groups: groups, hasher: hasher)
         if identities != nil {
             // The identity hash holds the primary key's fields: nothing left to compare them on.
