@@ -22,8 +22,11 @@ struct MatchPlan {
     /// A query's attributes sorted into the plan's parts (``init(query:caller:hasher:)``).
     private struct Terms {
         var protection: String?
-        /// The hashed columns, in the order of ``StoredColumns/hashedAttributeCodes``.
-        var hashed = [Data?](repeating: nil, count: StoredColumns.hashedAttributeCodes.count)
+        /// The hashed columns, in the order of ``StoredColumns/hashedAttributeCodes`` (six):
+        /// inline, as an array of them cost every find an allocation.
+        var hashed = InlineArray<6, Data?>(repeating: nil)
+        /// Which of ``hashed`` are set: bit n for the n-th.
+        var hashedMask: UInt8 = 0
         var residual: [(attribute: Attribute, bytes: Data)] = []
         var residualIfNotIndexed: [(attribute: Attribute, bytes: Data)] = []
         /// nil: every group, for a caller that holds `*`.
@@ -48,6 +51,7 @@ struct MatchPlan {
                 default:
                     if let column = StoredColumns.hashedAttributeCodes.firstIndex(of: code) {
                         hashed[column] = hasher.hash(code, bytes)
+                        hashedMask |= 1 << column
                         if KeyLookupColumns.attributeCodes.contains(code) { residualIfNotIndexed.append((attribute, bytes)) }
                     } else {
                         residual.append((attribute, bytes))
@@ -71,7 +75,7 @@ struct MatchPlan {
         } catch {
             terms = try Terms(query.attributes.sorted { $0.key < $1.key }, schema: schema, caller: caller, hasher: hasher)
         }
-        let protection = terms.protection, hashed = terms.hashed, groups = terms.groups
+        let protection = terms.protection, groups = terms.groups
         var residual = terms.residual, residualIfNotIndexed = terms.residualIfNotIndexed
         let identities = Self.identities(of: query, groups: groups, hasher: hasher)
         if identities != nil {
@@ -83,7 +87,7 @@ struct MatchPlan {
         // The other lookups already narrow to a few rows; this one serves queries that would
         // otherwise read every row of the class. Its attribute stays in the residual.
         var indexed: Data?
-        if hashed.allSatisfy({ $0 == nil }) && identities == nil && location == nil,
+        if terms.hashedMask == 0 && identities == nil && location == nil,
            let code = AttributeIndexTable.lookupCode(among: residual.map { $0.0.code }),
            let bytes = residual.first(where: { $0.0.code == code })?.1 {
             indexed = hasher.hash(code, bytes)
@@ -91,7 +95,7 @@ struct MatchPlan {
         let shape = PlanShape(
             classCode: query.itemClass.storageCode,
             protection: protection != nil,
-            columns: hashed.enumerated().reduce(0) { mask, column in column.element == nil ? mask : mask | 1 << column.offset },
+            columns: terms.hashedMask,
             identityCount: identities?.count,
             attributeIndex: indexed != nil,
             groupCount: groups?.count,
@@ -100,7 +104,7 @@ struct MatchPlan {
         var arguments: [SQLValue] = []
         arguments.reserveCapacity(6 + (groups?.count ?? 0))
         if let protection { arguments.append(.text(protection)) }
-        for case let hash? in hashed { arguments.append(.blob(hash)) }
+        for column in terms.hashed.indices { if let hash = terms.hashed[column] { arguments.append(.blob(hash)) } }
         for identity in identities ?? [] { arguments.append(.blob(identity)) }
         if let indexed { arguments.append(.blob(indexed)) }
         for group in groups ?? [] { arguments.append(.blob(hasher.accessGroupHash(group))) }
