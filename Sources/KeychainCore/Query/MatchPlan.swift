@@ -38,6 +38,15 @@ struct MatchPlan {
             groups = caller.holdsEveryGroup ? nil : caller.accessGroups
             for (code, value) in attributes {
                 let attribute = try schema.attribute(code)
+                // An account, service or server given as text: its canonical bytes are its
+                // UTF-8, hashed in place rather than copied into a `Data` first.
+                if case .string(let string) = value, attribute.kind == .text || attribute.kind == .data,
+                   let column = StoredColumns.hashedAttributeCodes.firstIndex(of: code),
+                   !KeyLookupColumns.attributeCodes.contains(code) {
+                    hashed[column] = hasher.hash(code, utf8Of: string)
+                    hashedMask |= 1 << column
+                    continue
+                }
                 let bytes = try attribute.canonicalBytes(of: value)
                 switch attribute.kind {
                 case .ignored, .synchronizable:
