@@ -103,10 +103,11 @@ private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainE
         if case .count(let count) = parsed.limit { found = Array(found.prefix(count)) }
         if found.isEmpty { throw KeychainError.itemNotFound }
     }
-    // A key keeps the search's context and prompt, for asking when its private part is used.
-    result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one) {
-        ItemObject.make($0, authentication: parsed.authentication)
-    }, returning: parsed.returning)
+    // A key keeps the search's context and prompt, for asking when its private part is used
+    // (ItemObject's objects, by default).
+    result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one,
+                                                      authentication: parsed.authentication),
+                                   returning: parsed.returning)
 }
 
 /// A search's result, or errSecItemNotFound when something was asked for and nothing could be
