@@ -29,6 +29,8 @@ package struct ParsedQuery {
     /// how the user is asked for items whose access control needs them.
     var authentication = AuthenticationOptions()
 
+    /// Inlined: a call of it, or of ``storeReturning``, copied the whole query first.
+    @inline(__always)
     var itemQuery: ItemQuery {
         ItemQuery(itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
                   persistentReference: persistentReference, limit: limit, returning: storeReturning)
@@ -37,6 +39,7 @@ package struct ParsedQuery {
     /// What the store must hand back: a key or certificate object is made from the item's
     /// attributes and data, so a reference needs the data even when the caller did not ask
     /// for it.
+    @inline(__always)
     var storeReturning: ReturnOptions {
         guard returning.contains(.reference), itemClass != .genericPassword, itemClass != .internetPassword
         else { return returning }
@@ -72,30 +75,49 @@ extension ParsedQuery {
     }
 }
 
+/// A dictionary's entries: its keys as strings, and its values in the same order, in two
+/// arrays rather than one of pairs, which every pass over them copied pair by pair (the
+/// values as they came, so that a pass reads only the values it uses).
+struct QueryEntries {
+    var keys: [String]
+    var values: [Any]
+
+    /// The same entries in key order.
+    func sortedByKey() -> QueryEntries {
+        let order = keys.indices.sorted { keys[$0] < keys[$1] }
+        return QueryEntries(keys: order.map { keys[$0] }, values: order.map { values[$0] })
+    }
+}
+
 package enum QueryParser {
     /// Reads a dictionary's entries with String keys. A key of another type is errSecParam.
-    static func entries(of dictionary: NSDictionary) throws(KeychainError) -> [(key: String, value: Any)] {
-        var entries: [(key: String, value: Any)] = []
-        entries.reserveCapacity(dictionary.count)
+    static func entries(of dictionary: NSDictionary) throws(KeychainError) -> QueryEntries {
+        var entries = QueryEntries(keys: [], values: [])
         var nonStringKey = false
         if type(of: dictionary) == NSDictionary.self || type(of: dictionary) == NSMutableDictionary.self {
             // These two hand over the stored objects as they are, in one order (both walk
             // the same storage). Enumeration would first turn every value into its Swift
             // type, and Linux Foundation turns NSData into Data a byte at a time: 0.45 ms
             // for a 4 KiB secret, measured. FoundationValues reads NSData with one copy.
-            for (key, value) in zip(dictionary.allKeys, dictionary.allValues) {
+            let keys = dictionary.allKeys
+            entries.keys.reserveCapacity(keys.count)
+            for key in keys {
                 guard let key = FoundationValues.string(key) else { nonStringKey = true; break }
-                entries.append((key, value))
+                entries.keys.append(key)
             }
+            entries.values = dictionary.allValues
         } else {
             // A subclass may order its keys and values as it likes: take them in pairs.
+            entries.keys.reserveCapacity(dictionary.count)
+            entries.values.reserveCapacity(dictionary.count)
             dictionary.enumerateKeysAndObjects { key, value, stop in
                 guard let key = FoundationValues.string(key) else {
                     nonStringKey = true
                     stop.pointee = true
                     return
                 }
-                entries.append((key, value))
+                entries.keys.append(key)
+                entries.values.append(value)
             }
         }
         if nonStringKey { throw .param("a dictionary key is not a string") }
@@ -107,13 +129,12 @@ package enum QueryParser {
     /// dictionary's order is not the caller's to choose. Whether a parse fails does not
     /// depend on the order, and sorting every call's keys first cost a twentieth of a find.
     private static func inKeyOrderOnFailure<T>(
-        _ entries: [(key: String, value: Any)],
-        _ parse: ([(key: String, value: Any)]) throws(KeychainError) -> T
+        _ entries: QueryEntries, _ parse: (QueryEntries) throws(KeychainError) -> T
     ) throws(KeychainError) -> T {
         do {
             return try parse(entries)
         } catch {
-            return try parse(entries.sorted { $0.key < $1.key })
+            return try parse(entries.sortedByKey())
         }
     }
 
@@ -127,29 +148,36 @@ package enum QueryParser {
     /// Parses the query of one of the four calls given as a Swift dictionary: the same
     /// entries as its `NSDictionary`, read without bridging.
     package static func parse(_ dictionary: [String: Any], for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
-        try inKeyOrderOnFailure(dictionary.map { (key: $0.key, value: $0.value) }) { entries throws(KeychainError) in
+        try inKeyOrderOnFailure(QueryEntries(keys: Array(dictionary.keys), values: Array(dictionary.values))) {
+            entries throws(KeychainError) in
             try parse(entries, for: call)
         }
     }
 
-    private static func parse(_ entries: [(key: String, value: Any)], for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
+    private static func parse(_ entries: QueryEntries, for call: SecItemCall) throws(KeychainError) -> ParsedQuery {
         // The three entries that decide how the others are read, found in one pass, which
-        // also notes the two keys that cannot be given together.
-        var classValue: Any?
-        var referenceValue: Any?
-        var valueRefValue: Any?
+        // also notes the two keys that cannot be given together and counts the attributes.
+        var classIndex: Int?
+        var referenceIndex: Int?
+        var valueRefIndex: Int?
         var namesAccessControl = false
         var namesAccessible = false
-        for entry in entries {
-            switch entry.key {
-            case QueryKey.itemClass: classValue = entry.value
-            case QueryKey.valuePersistentRef: referenceValue = entry.value
-            case QueryKey.valueRef: valueRefValue = entry.value
+        var attributeCount = 0
+        for index in entries.keys.indices {
+            let key = entries.keys[index]
+            if key.utf8.count == 4 { attributeCount += 1 }
+            switch key {
+            case QueryKey.itemClass: classIndex = index
+            case QueryKey.valuePersistentRef: referenceIndex = index
+            case QueryKey.valueRef: valueRefIndex = index
             case AccessControlAttributes.code: namesAccessControl = true
             case AccessControlAttributes.accessibleCode: namesAccessible = true
             default: continue
             }
         }
+        let classValue = classIndex.map { entries.values[$0] }
+        let referenceValue = referenceIndex.map { entries.values[$0] }
+        let valueRefValue = valueRefIndex.map { entries.values[$0] }
         let reference = try referenceValue.map { value throws(KeychainError) in
             guard let data = FoundationValues.data(value), let reference = PersistentReference(data: data) else {
                 throw KeychainError.param("kSecValuePersistentRef takes a 20-byte persistent reference")
@@ -158,12 +186,16 @@ package enum QueryParser {
         }
         let valueReference = try valueRefValue.map { value throws(KeychainError) in try ItemReference(value) }
         var query = ParsedQuery(itemClass: try itemClass(classValue, reference: reference, valueReference: valueReference))
-        query.attributes.reserveCapacity(entries.count)
+        // Room for the attributes named (an access control sets two), made at once rather
+        // than grown from the empty dictionary.
+        query.attributes = .withCapacity(attributeCount + (namesAccessControl ? 1 : 0))
         let schema = query.itemClass.schema
         var namesOtherAttributes = false
         try AccessControlAttributes.checkNotBoth(namesAccessControl: namesAccessControl, namesAccessible: namesAccessible)
 
-        for (key, value) in entries {
+        for index in entries.keys.indices {
+            let key = entries.keys[index]
+            let value = entries.values[index]
             switch key {
             case QueryKey.itemClass:
                 continue
@@ -243,11 +275,10 @@ package enum QueryParser {
         }
     }
 
-    private static func parseChanges(_ entries: [(key: String, value: Any)],
-                                     for itemClass: ItemClass) throws(KeychainError) -> ItemChanges {
+    private static func parseChanges(_ entries: QueryEntries, for itemClass: ItemClass) throws(KeychainError) -> ItemChanges {
         var changes = ItemChanges()
-        try AccessControlAttributes.checkNotBoth(entries)
-        for (key, value) in entries {
+        try AccessControlAttributes.checkNotBoth(entries.keys)
+        for (key, value) in zip(entries.keys, entries.values) {
             if key == QueryKey.valueData {
                 guard let data = FoundationValues.data(value) else { throw .param("kSecValueData takes Data") }
                 changes.data = data

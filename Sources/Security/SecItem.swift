@@ -80,15 +80,19 @@ private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainE
     // search takes every match, and the limit applies to what is left.
     let skipping = parsed.returning.contains(.data) && parsed.authentication.interface == .skip
     let caller = environment.caller
-    func find(_ query: ParsedQuery) throws(KeychainError) -> [FoundItem] {
-        var itemQuery = query.itemQuery
+    // The searches take the store's form of the query: a function of the parsed query
+    // itself made every find copy it whole, twice.
+    func find(_ itemQuery: ItemQuery) throws(KeychainError) -> [FoundItem] {
+        var itemQuery = itemQuery
         if skipping { itemQuery.limit = .all }
         return try store.find(itemQuery, by: caller)
     }
     // Without an item list the query is its one narrowed form: searched as it is, with no
     // list of queries to build and copy it into.
-    var found = try parsed.itemList == nil ? find(parsed)
-        : ItemList.joined(try parsed.narrowedByItemList(), limit: skipping ? .all : parsed.limit, find: find) {
+    var found = try parsed.itemList == nil ? find(parsed.itemQuery)
+        : ItemList.joined(try parsed.narrowedByItemList(), limit: skipping ? .all : parsed.limit) {
+            query throws(KeychainError) in try find(query.itemQuery)
+        } reference: {
             $0.persistentReference
         }
     // Secrets need what their access control asks for; references and attributes never do
@@ -99,10 +103,11 @@ private func copyMatchingResult(_ parsed: ParsedQuery, in environment: KeychainE
         if case .count(let count) = parsed.limit { found = Array(found.prefix(count)) }
         if found.isEmpty { throw KeychainError.itemNotFound }
     }
-    // A key keeps the search's context and prompt, for asking when its private part is used.
-    result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one) {
-        ItemObject.make($0, authentication: parsed.authentication)
-    }, returning: parsed.returning)
+    // A key keeps the search's context and prompt, for asking when its private part is used
+    // (ItemObject's objects, by default).
+    result?.pointee = try nonEmpty(ResultShape.object(for: found, returning: parsed.returning, single: parsed.limit == .one,
+                                                      authentication: parsed.authentication),
+                                   returning: parsed.returning)
 }
 
 /// A search's result, or errSecItemNotFound when something was asked for and nothing could be

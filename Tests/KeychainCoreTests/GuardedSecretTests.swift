@@ -7,7 +7,7 @@ import Testing
 /// first: opening it tells what it asks for, and it never opens as a plain secret.
 @Suite struct GuardedSecretTests {
     let hasher = IndexHasher(key: SymmetricKey(data: Data(repeating: 0x11, count: 32)))
-    let classKey = SymmetricKey(data: Data(repeating: 0x22, count: 32))
+    let classKey = KeyedAESGCM(key: SymmetricKey(data: Data(repeating: 0x22, count: 32)))!
     let rowNonce = Data([0x81, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08])
 
     func record(accessControl: Int64?) -> ItemRecord {

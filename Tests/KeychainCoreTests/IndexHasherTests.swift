@@ -31,6 +31,23 @@ import Testing
         #expect(hasher.accessGroupHash("com.example.app") == expected("agrp", Data("com.example.app".utf8), key: key))
     }
 
+    @Test("a string's hash is the hash of its UTF-8, through the cached and the uncached paths, in either order")
+    func stringsHashAsTheirUTF8() {
+        let key = SymmetricKey(data: Data(repeating: 9, count: 32))
+        let hasher = IndexHasher(key: key)
+        for string in ["", "alice", "bench.example.com", "user-42@example.com", "Zoë 😀", String(repeating: "x", count: 300)] {
+            let bytes = Data(string.utf8)
+            for code in ["acct", "svce", "srvr", "agrp"] {
+                #expect(hasher.hash(code, utf8Of: string) == expected(code, bytes, key: key))
+                // Kept as the last hash by the string, found by the bytes, and the reverse.
+                #expect(hasher.hash(code, bytes) == expected(code, bytes, key: key))
+                #expect(hasher.hash(code, utf8Of: string) == expected(code, bytes, key: key))
+            }
+        }
+        // Back to an earlier service, given as a string: among the recent hashes.
+        #expect(hasher.hash("svce", utf8Of: "alice") == expected("svce", Data("alice".utf8), key: key))
+    }
+
     @Test("hashes under different keys differ")
     func keysSeparate() {
         let one = IndexHasher(key: SymmetricKey(data: Data(repeating: 1, count: 32)))

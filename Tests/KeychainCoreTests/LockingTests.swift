@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 @testable import KeychainCore
@@ -331,6 +332,57 @@ import TestSupport
         #expect(try secret(store, "ck") == "s3cret")
         let plain = try newStore("update-akpu-plain", password: nil)
         #expect(status { try plain.update(query("ck"), with: changes, by: caller) } == KeychainError.authFailed.status)
+    }
+
+    @Test("a class key's AES-GCM setup is kept while the key is held, and dropped with it at a lock or a password change")
+    func keptCiphers() throws {
+        let store = try newStore("kept-ciphers", password: password)
+        weak var classA: KeyedAESGCM?
+        weak var classC: KeyedAESGCM?
+        weak var classD: KeyedAESGCM?
+        do {
+            let a = try store.classKeys.cipherAndEpoch(for: .whenUnlocked).cipher
+            let c = try store.classKeys.cipherAndEpoch(for: .afterFirstUnlock).cipher
+            let d = try store.classKeys.cipherAndEpoch(for: .always).cipher
+            // The same setup for the next call, and each the setup of its class's key.
+            #expect(try store.classKeys.cipherAndEpoch(for: .whenUnlocked).cipher === a)
+            #expect(try store.classKeys.cipherAndEpoch(for: .always).cipher === d)
+            for (cipher, accessibility) in [(a, Accessibility.whenUnlocked), (c, .afterFirstUnlock), (d, .always)] {
+                try expectSealsUnderKey(cipher, of: store, accessibility)
+            }
+            (classA, classC, classD) = (a, c, d)
+        }
+        #expect(classA != nil && classC != nil && classD != nil)
+        // A lock frees class A's setup (and so zeroes its expanded key); C and D stay open.
+        store.lock()
+        #expect(classA == nil)
+        #expect(classC != nil && classD != nil)
+        try store.unlock(password: password)
+        do {
+            let a = try store.classKeys.cipherAndEpoch(for: .whenUnlocked).cipher
+            try expectSealsUnderKey(a, of: store, .whenUnlocked)
+            classA = a
+        }
+        // A password change replaces the class A and C keys: their old setups go, and the
+        // new ones seal under the new keys.
+        try store.changePassword(from: password, to: Data("new".utf8), kdf: .fastForTesting())
+        #expect(classA == nil && classC == nil)
+        #expect(classD != nil)
+        for accessibility in [Accessibility.whenUnlocked, .afterFirstUnlock, .always] {
+            try expectSealsUnderKey(store.classKeys.cipherAndEpoch(for: accessibility).cipher, of: store, accessibility)
+        }
+        #expect(try secret(store, "ak") == "s3cret")
+    }
+
+    /// Whether `cipher` seals what swift-crypto's AES.GCM opens under the class key the
+    /// store holds now, and opens what AES.GCM seals under it.
+    func expectSealsUnderKey(_ cipher: KeyedAESGCM, of store: KeychainStore, _ accessibility: Accessibility) throws {
+        let key = try store.classKeys.key(for: accessibility)
+        let aad = Data(accessibility.rawValue.utf8)
+        let sealed = try RecordSealer.seal(Data("probe".utf8), with: cipher, binding: aad)
+        #expect(try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: key, authenticating: aad) == Data("probe".utf8))
+        let theirs = try #require(try AES.GCM.seal(Data("other".utf8), using: key, authenticating: aad).combined)
+        #expect(try RecordSealer.open(theirs, with: cipher, binding: aad) == Data("other".utf8))
     }
 
     func keyBytes(_ store: KeychainStore, _ accessibility: Accessibility) throws -> Data {

@@ -53,6 +53,51 @@ import TestSupport
         #expect(!detail.contains("SCAN item"), "\(detail)")
     }
 
+    @Test("of several wrong attributes, the first in code order is reported, whatever the dictionary's order")
+    func firstWrongAttributeInCodeOrder() {
+        func failure(_ attributes: [String: AttributeValue]) -> KeychainError? {
+            do {
+                _ = try MatchPlan(query: ItemQuery(itemClass: .genericPassword, attributes: attributes), caller: caller,
+                                  hasher: store.hasher)
+                return nil
+            } catch { return error }
+        }
+        let unknown = ["zz01", "zz02", "zz03", "zz04", "zz05", "zz06", "zz07", "zz08"]
+        var attributes: [String: AttributeValue] = ["acct": .string("a"), "svce": .string("s")]
+        for code in unknown { attributes[code] = .string("x") }
+        #expect(failure(attributes) == .noSuchAttribute("zz01"))
+        attributes["agrp"] = .string("com.example.other")
+        #expect(failure(attributes) == .missingEntitlement(group: "com.example.other"))
+        attributes["aaaa"] = .string("x")
+        #expect(failure(attributes) == .noSuchAttribute("aaaa"))
+    }
+
+    @Test("plans of different shapes, one after another, each get their own statements")
+    func statementsOfAlternatingShapes() throws {
+        let genericPassword = "class = \(ItemClass.genericPassword.storageCode)"
+        let internetPassword = "class = \(ItemClass.internetPassword.storageCode)"
+        // Each query with the terms its statements must have and must not.
+        let queries: [(ItemQuery, has: [String], lacks: [String])] = [
+            (ItemQuery(itemClass: .genericPassword, attributes: ["acct": .string("a"), "svce": .string("s")]),
+             ["acct = ?", "svce = ?", genericPassword], ["srvr"]),
+            (ItemQuery(itemClass: .genericPassword, attributes: ["svce": .string("s")]),
+             ["svce = ?", genericPassword], ["acct", "srvr"]),
+            (ItemQuery(itemClass: .internetPassword, attributes: ["srvr": .string("h")]),
+             ["srvr = ?", internetPassword], ["acct", "svce"]),
+        ]
+        for _ in 0..<3 {
+            for (query, has, lacks) in queries {
+                let statements = try MatchPlan(query: query, caller: caller, hasher: store.hasher).statements
+                for sql in [statements.select, statements.selectWithSecret, statements.delete] {
+                    // The terms, after the selected columns (which name every column).
+                    let terms = sql[try #require(sql.range(of: " WHERE ")).upperBound...]
+                    #expect(has.allSatisfy { terms.contains($0) }, "\(sql)")
+                    #expect(!lacks.contains { terms.contains($0) }, "\(sql)")
+                }
+            }
+        }
+    }
+
     @Test func aPersistentReferenceIsARowIDLookup() throws {
         let reference = RowReference.reference(itemClass: .genericPassword, rowID: 42, nonce: RowReference.makeNonce())
         let detail = try plan(ItemQuery(itemClass: .genericPassword, persistentReference: reference))

@@ -89,4 +89,27 @@ import Testing
         #expect(pieces == whole)
         #expect(try RecordSealer.open(pieces, with: key, binding: Data(aad)) == Data("first second third".utf8))
     }
+
+    @Test("a key set up once seals as AES.GCM and opens its blobs call after call, for several keys")
+    func keptCipher() throws {
+        let keys = Self.keySizes.map { SymmetricKey(size: $0) } + [SymmetricKey(size: .bits256)]
+        let ciphers = try keys.map { try #require(KeyedAESGCM(key: $0)) }
+        let aad = Data("item secret".utf8)
+        for round in 0..<3 {
+            for (key, cipher) in zip(keys, ciphers) {
+                let plaintext = Data("secret \(round)".utf8)
+                let nonce = Array(AES.GCM.Nonce())
+                let ours = try RecordSealer.seal(plaintext, with: cipher, binding: aad, nonce: nonce[...])
+                let theirs = try #require(try AES.GCM.seal(plaintext, using: key, nonce: AES.GCM.Nonce(data: nonce),
+                                                           authenticating: aad).combined)
+                #expect(ours == theirs)
+                #expect(try RecordSealer.open(theirs, with: cipher, binding: aad) == plaintext)
+                // Each cipher is its own key's: none opens another key's blob.
+                for other in ciphers where other !== cipher {
+                    #expect(throws: KeychainError.decode) { try RecordSealer.open(theirs, with: other, binding: aad) }
+                }
+            }
+        }
+        #expect(KeyedAESGCM(key: SymmetricKey(data: Data(repeating: 1, count: 20))) == nil)
+    }
 }

@@ -9,7 +9,7 @@ import Testing
 /// existing keychains would no longer find or open their items.
 @Suite struct StoredLayoutPinTests {
     let hasher = IndexHasher(key: SymmetricKey(data: Data(repeating: 0x11, count: 32)))
-    let classKey = SymmetricKey(data: Data(repeating: 0x22, count: 32))
+    let classKey = KeyedAESGCM(key: SymmetricKey(data: Data(repeating: 0x22, count: 32)))!
     let rowNonce = Data([0x81, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08])
     /// The two AES-GCM nonces a write draws, fixed here.
     let random = ArraySlice((0..<24).map { UInt8($0) })

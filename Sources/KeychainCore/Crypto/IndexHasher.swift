@@ -46,12 +46,26 @@ final class IndexHasher: Sendable {
     /// The hash stored in an attribute's column. The code separates attributes, so an
     /// account and a service with the same text hash differently.
     func hash(_ code: String, _ canonical: Data) -> Data {
+        canonical.withUnsafeBytes { hash(code, bytes: $0, canonical: canonical) }
+    }
+
+    /// ``hash(_:_:)`` of a text attribute given as a string, whose canonical bytes are its
+    /// UTF-8: read in place, as a `Data` of them cost a find an allocation and a free for
+    /// each of its account and service.
+    func hash(_ code: String, utf8Of string: String) -> Data {
+        var string = string
+        return string.withUTF8 { hash(code, bytes: UnsafeRawBufferPointer($0), canonical: nil) }
+    }
+
+    /// The hash of `bytes`, which `canonical` holds when the caller has them as `Data`.
+    private func hash(_ code: String, bytes: UnsafeRawBufferPointer, canonical: Data?) -> Data {
         let slot = code == ItemSchema.accessGroup.code ? 0 : code == ItemSchema.service.code ? 1
             : code == ItemSchema.server.code ? 2 : nil
-        guard let slot else { return computeHash(code, canonical) }
-        if let hash = lastHashes.withLock({ last in last[slot].flatMap { $0.canonical == canonical ? $0.hash : nil } }) {
+        guard let slot else { return computeHash(code, bytes) }
+        if let hash = lastHashes.withLock({ last in last[slot].flatMap { Self.equal($0.canonical, bytes) ? $0.hash : nil } }) {
             return hash
         }
+        let canonical = canonical ?? Data(bytes)
         let input = HashInput(code: code, canonical: canonical)
         let hash = recentHashes.withLock({ $0[input] }) ?? {
             let hash = computeHash(code, canonical)
@@ -66,11 +80,22 @@ final class IndexHasher: Sendable {
 
     /// HMAC of the code, a zero byte and the canonical bytes.
     private func computeHash(_ code: String, _ canonical: Data) -> Data {
+        canonical.withUnsafeBytes { computeHash(code, $0) }
+    }
+
+    private func computeHash(_ code: String, _ canonical: UnsafeRawBufferPointer) -> Data {
         ByteWriter.withBytes(count: code.utf8.count + 1 + canonical.count, { writer in
             writer.write(code)
             writer.write(byte: 0)
             writer.write(canonical)
         }, keyed.authenticationCode(for:))
+    }
+
+    /// Whether `data` holds exactly `bytes`.
+    private static func equal(_ data: Data, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard data.count == bytes.count else { return false }
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return true }
+        return data.withUnsafeBytes { stored in stored.baseAddress.map { memcmp($0, start, bytes.count) == 0 } ?? false }
     }
 
     /// The hash of an item's identity from the canonical bytes of its class's

@@ -14,17 +14,24 @@ import Foundation
 /// `AES.GCM` makes and opens, which `RecordSealerTests` checks in both directions.
 package enum RecordSealer {
     private static let nonceCount = 12
-    private static let tagCount = 16
+    private static let tagCount = KeyedAESGCM.tagCount
 
     /// Seals under a fresh random nonce, or under `nonce`: 12 bytes the caller drew at random
     /// (see ``RandomBytes``), never used before with this key.
     package static func seal(_ plaintext: some DataProtocol, with key: SymmetricKey, binding aad: some DataProtocol,
                      nonce: ArraySlice<UInt8>? = nil) throws(KeychainError) -> Data {
+        guard let cipher = KeyedAESGCM(key: key) else { throw .io("sealing failed") }
+        return try seal(plaintext, with: cipher, binding: aad, nonce: nonce)
+    }
+
+    /// ``seal(_:with:binding:nonce:)`` under a key set up already.
+    static func seal(_ plaintext: some DataProtocol, with cipher: KeyedAESGCM, binding aad: some DataProtocol,
+                     nonce: ArraySlice<UInt8>? = nil) throws(KeychainError) -> Data {
         let nonce = nonce.map { Array($0) } ?? Array(AES.GCM.Nonce())
         guard nonce.count == nonceCount else { throw .io("sealing failed") }
         let sealed: Data? = withContiguousBytes(of: plaintext) { plaintext in
             withContiguousBytes(of: aad) { aad in
-                withContext(for: key) { context in
+                cipher.withContext { context in
                     var sealed = Data(count: nonceCount + plaintext.count + tagCount)
                     let done = sealed.withUnsafeMutableBytes { out in
                         nonce.withUnsafeBytes { out.copyMemory(from: $0) }
@@ -48,9 +55,16 @@ package enum RecordSealer {
 
     package static func open(_ sealed: Data, with key: SymmetricKey, binding aad: some DataProtocol) throws(KeychainError) -> Data {
         guard sealed.count >= nonceCount + tagCount else { throw .decode }
+        guard let cipher = KeyedAESGCM(key: key) else { throw .decode }
+        return try open(sealed, with: cipher, binding: aad)
+    }
+
+    /// ``open(_:with:binding:)`` under a key set up already.
+    static func open(_ sealed: Data, with cipher: KeyedAESGCM, binding aad: some DataProtocol) throws(KeychainError) -> Data {
+        guard sealed.count >= nonceCount + tagCount else { throw .decode }
         let opened: Data? = sealed.withUnsafeBytes { sealed in
             withContiguousBytes(of: aad) { aad in
-                withContext(for: key) { context in
+                cipher.withContext { context -> Data? in
                     var plaintext = Data(count: sealed.count - nonceCount - tagCount)
                     let body = sealed.baseAddress!.advanced(by: nonceCount).assumingMemoryBound(to: UInt8.self)
                     let done = plaintext.withUnsafeMutableBytes { out in
@@ -76,27 +90,6 @@ package enum RecordSealer {
             throw .decode
         }
         return opened
-    }
-
-    /// Runs `body` with a BoringSSL AES-GCM context for `key` (128, 192 or 256 bits, as
-    /// `AES.GCM` takes); nil when the key has another size. The context, which holds the
-    /// expanded key, is freed (and so zeroed) before returning.
-    private static func withContext<Result>(for key: SymmetricKey,
-                                            _ body: (UnsafeMutablePointer<EVP_AEAD_CTX>) -> Result?) -> Result? {
-        let aead: OpaquePointer?
-        switch key.bitCount {
-        case 128: aead = CCryptoBoringSSL_EVP_aead_aes_128_gcm()
-        case 192: aead = CCryptoBoringSSL_EVP_aead_aes_192_gcm()
-        case 256: aead = CCryptoBoringSSL_EVP_aead_aes_256_gcm()
-        default: return nil
-        }
-        let context = key.withUnsafeBytes { key in
-            CCryptoBoringSSL_EVP_AEAD_CTX_new(aead, key.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                              key.count, tagCount)
-        }
-        guard let context else { return nil }
-        defer { CCryptoBoringSSL_EVP_AEAD_CTX_free(context) }
-        return body(context)
     }
 
     /// `data`'s bytes in one piece: in place when it is contiguous (Data, arrays, buffers),

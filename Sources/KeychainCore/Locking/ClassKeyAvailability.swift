@@ -24,11 +24,57 @@ final class ClassKeyAvailability: Sendable {
     }
 
     private struct State {
-        var session: Session?
-        var boot: UnlockPayload?
+        /// Set through ``setSession(_:)``, which drops the ciphers of keys that go.
+        private(set) var session: Session?
+        /// Set through ``setBoot(_:)``, likewise.
+        private(set) var boot: UnlockPayload?
         /// For a keychain without a password: its class keys and settings, which open it at
         /// its first use since boot, as a login keychain opens at login.
         var firstUnlock: Unlock?
+        /// AES-GCM set up under the class keys in use (``cipherAndEpoch(for:)``), by
+        /// ``cipherSlot(of:)``: held no longer than the session or boot entry their keys
+        /// came from, so that a lock leaves no expanded key behind.
+        private(set) var ciphers = [KeyedAESGCM?](repeating: nil, count: Accessibility.allCases.count)
+        /// Advanced whenever ciphers are dropped: one made from a key read before then is
+        /// not kept, as that key may be one just dropped.
+        private(set) var cipherGeneration: UInt64 = 0
+
+        /// Another session entry, or none: the class A ciphers go with the keys they were
+        /// made from. The same entry (its count read again) keeps them.
+        mutating func setSession(_ new: Session?) {
+            if session?.bytes !== new?.bytes { forgetCiphers(of: .whenUnlocked) }
+            session = new
+        }
+
+        mutating func setBoot(_ new: UnlockPayload?) {
+            forgetCiphers(of: .afterFirstUnlock)
+            boot = new
+        }
+
+        mutating func keep(_ cipher: KeyedAESGCM, for accessibility: Accessibility) {
+            ciphers[ClassKeyAvailability.cipherSlot(of: accessibility)] = cipher
+        }
+
+        private mutating func forgetCiphers(of protectionClass: ProtectionClass) {
+            for accessibility in Accessibility.allCases where accessibility.protectionClass == protectionClass {
+                ciphers[ClassKeyAvailability.cipherSlot(of: accessibility)] = nil
+            }
+            cipherGeneration &+= 1
+        }
+    }
+
+    /// Where a protection class's cipher is kept: a switch rather than a dictionary, whose
+    /// hashing of the raw value cost a find more than the lookup it spared.
+    fileprivate static func cipherSlot(of accessibility: Accessibility) -> Int {
+        switch accessibility {
+        case .whenUnlocked: 0
+        case .afterFirstUnlock: 1
+        case .always: 2
+        case .whenUnlockedThisDeviceOnly: 3
+        case .afterFirstUnlockThisDeviceOnly: 4
+        case .alwaysThisDeviceOnly: 5
+        case .whenPasscodeSetThisDeviceOnly: 6
+        }
     }
 
     /// What an unlock opens: the class A and C keys (read when first needed), the settings
@@ -86,6 +132,22 @@ final class ClassKeyAvailability: Sendable {
         }
     }
 
+    /// ``keyAndEpoch(for:)`` with the key set up for AES-GCM, which every seal and open of an
+    /// item takes: the setup is kept while the key is held, rather than made for each call.
+    func cipherAndEpoch(for accessibility: Accessibility) throws(KeychainError) -> (cipher: KeyedAESGCM, epoch: UInt64?) {
+        let generation = state.withLock { $0.cipherGeneration }
+        let (key, epoch) = try keyAndEpoch(for: accessibility)
+        let cipher = try state.withLock { state throws(KeychainError) -> KeyedAESGCM in
+            let unchanged = state.cipherGeneration == generation
+            if unchanged, let cipher = state.ciphers[Self.cipherSlot(of: accessibility)] { return cipher }
+            // Class keys are 256 bits; any other size cannot open anything.
+            guard let cipher = KeyedAESGCM(key: key) else { throw .decode }
+            if unchanged { state.keep(cipher, for: accessibility) }
+            return cipher
+        }
+        return (cipher, epoch)
+    }
+
     /// Opens a keychain without a password, or one whose password file holds its password,
     /// when it was not unlocked since boot. False when it has a password and no password file
     /// that opens it, or was unlocked (and perhaps locked again) since boot.
@@ -131,8 +193,8 @@ final class ClassKeyAvailability: Sendable {
     /// which replaces them.
     func forgetLocalCopies() {
         state.withLock { state in
-            state.session = nil
-            state.boot = nil
+            state.setSession(nil)
+            state.setBoot(nil)
         }
     }
 
@@ -161,10 +223,10 @@ final class ClassKeyAvailability: Sendable {
                                     epoch: epoch, keys: keys.filter { $0.key.protectionClass != .always })
         state.withLock { state in
             cache.store(boot.bytes, as: bootName, timeout: nil)
-            state.boot = boot
+            state.setBoot(boot)
             let sessionBytes = session.bytes
             let handle = cache.store(sessionBytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
-            state.session = Session(handle: handle, bytes: sessionBytes, payload: session)
+            state.setSession(Session(handle: handle, bytes: sessionBytes, payload: session))
             generation.advance()
         }
     }
@@ -176,7 +238,7 @@ final class ClassKeyAvailability: Sendable {
         state.withLock { state in
             let bytes = payload.bytes
             let handle = cache.store(bytes, as: sessionName, timeout: settings.lockInterval.map(Self.kernelTimeout))
-            state.session = Session(handle: handle, bytes: bytes, payload: payload)
+            state.setSession(Session(handle: handle, bytes: bytes, payload: payload))
             generation.advance()
         }
     }
@@ -188,7 +250,7 @@ final class ClassKeyAvailability: Sendable {
         unlockForFirstUse()
         state.withLock { state in
             cache.remove(sessionName)
-            state.session = nil
+            state.setSession(nil)
             generation.advance()
         }
     }
@@ -198,8 +260,8 @@ final class ClassKeyAvailability: Sendable {
         state.withLock { state in
             cache.remove(sessionName)
             cache.remove(bootName)
-            state.session = nil
-            state.boot = nil
+            state.setSession(nil)
+            state.setBoot(nil)
             generation.advance()
         }
     }
@@ -226,7 +288,7 @@ final class ClassKeyAvailability: Sendable {
         state.withLock { state in
             if let boot = state.boot { return boot }
             guard let found = cache.find(bootName), let payload = UnlockPayload(bytes: found.payload) else { return nil }
-            state.boot = payload
+            state.setBoot(payload)
             return payload
         }
     }
@@ -253,21 +315,21 @@ final class ClassKeyAvailability: Sendable {
             } else if let found = cache.find(sessionName), let payload = UnlockPayload(bytes: found.payload) {
                 session = Session(handle: found.handle, bytes: found.payload, payload: payload)
             } else {
-                state.session = nil
+                state.setSession(nil)
                 return nil
             }
             session.generation = seen
             if session.payload.settings.lockOnSleep,
                SuspendClock.suspendedNanoseconds() - session.payload.suspendedAtUnlock > 1_000_000_000 {
                 cache.remove(sessionName)
-                state.session = nil
+                state.setSession(nil)
                 generation.advance()
                 return nil
             }
             if let interval = session.payload.settings.lockInterval {
                 cache.touch(session.handle, timeout: Self.kernelTimeout(interval))
             }
-            state.session = session
+            state.setSession(session)
             return session.payload
         }
     }

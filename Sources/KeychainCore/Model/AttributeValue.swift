@@ -11,3 +11,12 @@ package enum AttributeValue: Sendable, Hashable {
     case bool(Bool)
     case date(Date)
 }
+
+extension [String: AttributeValue] {
+    /// An empty dictionary of attributes with room for `count`: made here, where its types
+    /// are known, as another module's call of `init(minimumCapacity:)` runs the generic
+    /// code, which looks up the storage's type every time (over half of its cost).
+    package static func withCapacity(_ count: Int) -> [String: AttributeValue] {
+        Self(minimumCapacity: count)
+    }
+}

@@ -19,37 +19,73 @@ struct MatchPlan {
     /// identity, which has no stored form).
     let matchesNothing: Bool
 
-    init(query: ItemQuery, caller: CallerIdentity, hasher: IndexHasher) throws(KeychainError) {
-        let schema = query.itemClass.schema
+    /// A query's attributes sorted into the plan's parts (``init(query:caller:hasher:)``).
+    private struct Terms {
         var protection: String?
-        // The hashed columns, in the order of ``StoredColumns/hashedAttributeCodes``.
-        var hashed = [Data?](repeating: nil, count: StoredColumns.hashedAttributeCodes.count)
-        var residual: [(Attribute, Data)] = []
-        var residualIfNotIndexed: [(Attribute, Data)] = []
-        // nil: every group, for a caller that holds `*`.
-        var groups: [String]? = caller.holdsEveryGroup ? nil : caller.accessGroups
-        // In code order, so that of several wrong attributes the same one is reported.
-        for (code, value) in query.attributes.sorted(by: { $0.key < $1.key }) {
-            let attribute = try schema.attribute(code)
-            let bytes = try attribute.canonicalBytes(of: value)
-            switch attribute.kind {
-            case .ignored, .synchronizable:
-                continue
-            case .accessGroup:
-                let group = String(decoding: bytes, as: UTF8.self)
-                guard caller.holds(group) else { throw .missingEntitlement(group: group) }
-                groups = [group]
-            case .accessibility:
-                protection = String(decoding: bytes, as: UTF8.self)
-            default:
-                if let column = StoredColumns.hashedAttributeCodes.firstIndex(of: code) {
-                    hashed[column] = hasher.hash(code, bytes)
-                    if KeyLookupColumns.attributeCodes.contains(code) { residualIfNotIndexed.append((attribute, bytes)) }
-                } else {
-                    residual.append((attribute, bytes))
+        /// The hashed columns, in the order of ``StoredColumns/hashedAttributeCodes`` (six):
+        /// inline, as an array of them cost every find an allocation.
+        var hashed = InlineArray<6, Data?>(repeating: nil)
+        /// Which of ``hashed`` are set: bit n for the n-th.
+        var hashedMask: UInt8 = 0
+        var residual: [(attribute: Attribute, bytes: Data)] = []
+        var residualIfNotIndexed: [(attribute: Attribute, bytes: Data)] = []
+        /// nil: every group, for a caller that holds `*`.
+        var groups: [String]?
+
+        /// Reads `attributes` in the order given; the first wrong one throws.
+        init(_ attributes: some Sequence<(key: String, value: AttributeValue)>, schema: ItemSchema,
+             caller: CallerIdentity, hasher: IndexHasher) throws(KeychainError) {
+            groups = caller.holdsEveryGroup ? nil : caller.accessGroups
+            for (code, value) in attributes {
+                let attribute = try schema.attribute(code)
+                // An account, service or server given as text: its canonical bytes are its
+                // UTF-8, hashed in place rather than copied into a `Data` first.
+                if case .string(let string) = value, attribute.kind == .text || attribute.kind == .data,
+                   let column = StoredColumns.hashedAttributeCodes.firstIndex(of: code),
+                   !KeyLookupColumns.attributeCodes.contains(code) {
+                    hashed[column] = hasher.hash(code, utf8Of: string)
+                    hashedMask |= 1 << column
+                    continue
+                }
+                let bytes = try attribute.canonicalBytes(of: value)
+                switch attribute.kind {
+                case .ignored, .synchronizable:
+                    continue
+                case .accessGroup:
+                    let group = String(decoding: bytes, as: UTF8.self)
+                    guard caller.holds(group) else { throw .missingEntitlement(group: group) }
+                    groups = [group]
+                case .accessibility:
+                    protection = String(decoding: bytes, as: UTF8.self)
+                default:
+                    if let column = StoredColumns.hashedAttributeCodes.firstIndex(of: code) {
+                        hashed[column] = hasher.hash(code, bytes)
+                        hashedMask |= 1 << column
+                        if KeyLookupColumns.attributeCodes.contains(code) { residualIfNotIndexed.append((attribute, bytes)) }
+                    } else {
+                        residual.append((attribute, bytes))
+                    }
                 }
             }
+            // In code order, as the attributes are compared in this order after opening.
+            if residual.count > 1 { residual.sort { $0.attribute.code < $1.attribute.code } }
+            if residualIfNotIndexed.count > 1 { residualIfNotIndexed.sort { $0.attribute.code < $1.attribute.code } }
         }
+    }
+
+    init(query: ItemQuery, caller: CallerIdentity, hasher: IndexHasher) throws(KeychainError) {
+        let schema = query.itemClass.schema
+        // In the dictionary's order, and when that fails, again in code order, so that of
+        // several wrong attributes the same one is reported: what is read does not depend
+        // on the order, and sorting every query first cost a find about 600 instructions.
+        let terms: Terms
+        do {
+            terms = try Terms(query.attributes, schema: schema, caller: caller, hasher: hasher)
+        } catch {
+            terms = try Terms(query.attributes.sorted { $0.key < $1.key }, schema: schema, caller: caller, hasher: hasher)
+        }
+        let protection = terms.protection, groups = terms.groups
+        var residual = terms.residual, residualIfNotIndexed = terms.residualIfNotIndexed
         let identities = Self.identities(of: query, groups: groups, hasher: hasher)
         if identities != nil {
             // The identity hash holds the primary key's fields: nothing left to compare them on.
@@ -60,7 +96,7 @@ struct MatchPlan {
         // The other lookups already narrow to a few rows; this one serves queries that would
         // otherwise read every row of the class. Its attribute stays in the residual.
         var indexed: Data?
-        if hashed.allSatisfy({ $0 == nil }) && identities == nil && location == nil,
+        if terms.hashedMask == 0 && identities == nil && location == nil,
            let code = AttributeIndexTable.lookupCode(among: residual.map { $0.0.code }),
            let bytes = residual.first(where: { $0.0.code == code })?.1 {
             indexed = hasher.hash(code, bytes)
@@ -68,7 +104,7 @@ struct MatchPlan {
         let shape = PlanShape(
             classCode: query.itemClass.storageCode,
             protection: protection != nil,
-            columns: hashed.enumerated().reduce(0) { mask, column in column.element == nil ? mask : mask | 1 << column.offset },
+            columns: terms.hashedMask,
             identityCount: identities?.count,
             attributeIndex: indexed != nil,
             groupCount: groups?.count,
@@ -77,7 +113,7 @@ struct MatchPlan {
         var arguments: [SQLValue] = []
         arguments.reserveCapacity(6 + (groups?.count ?? 0))
         if let protection { arguments.append(.text(protection)) }
-        for case let hash? in hashed { arguments.append(.blob(hash)) }
+        for column in terms.hashed.indices { if let hash = terms.hashed[column] { arguments.append(.blob(hash)) } }
         for identity in identities ?? [] { arguments.append(.blob(identity)) }
         if let indexed { arguments.append(.blob(indexed)) }
         for group in groups ?? [] { arguments.append(.blob(hasher.accessGroupHash(group))) }

@@ -63,12 +63,15 @@ struct StoredRow {
     /// apiece. They are hashes and sealed blobs, never plaintext.
     private static func sharedBlobColumns(of statement: SQLiteStatement) -> (Data, InlineArray<10, Range<Int>?>) {
         var ranges = InlineArray<10, Range<Int>?>(repeating: nil)
+        // Each blob's bytes, as SQLite keeps them until the statement steps or resets (asking
+        // for another column's does not move them): the copy below asks for none again.
+        var sources = InlineArray<10, UnsafeRawPointer?>(repeating: nil)
         var total = 0
         for slot in 0..<sharedColumnCount {
             let column = sharedColumn(at: slot)
             guard sqlite3_column_type(statement, column) != SQLITE_NULL else { continue }
             // The blob's pointer first: asking it may convert the value, which sets its length.
-            _ = sqlite3_column_blob(statement, column)
+            sources[slot] = sqlite3_column_blob(statement, column)
             let count = Int(sqlite3_column_bytes(statement, column))
             ranges[slot] = total..<(total + count)
             total += count
@@ -77,8 +80,7 @@ struct StoredRow {
         // Out of memory: no column, which the caller reports as a damaged row.
         guard let target = malloc(total) else { return (Data(), InlineArray(repeating: nil)) }
         for slot in 0..<sharedColumnCount {
-            guard let range = ranges[slot], !range.isEmpty,
-                  let source = sqlite3_column_blob(statement, sharedColumn(at: slot)) else { continue }
+            guard let range = ranges[slot], !range.isEmpty, let source = sources[slot] else { continue }
             target.advanced(by: range.lowerBound).copyMemory(from: source, byteCount: range.count)
         }
         return (Data(bytesNoCopy: target, count: total, deallocator: .free), ranges)

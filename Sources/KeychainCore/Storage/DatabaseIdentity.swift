@@ -25,7 +25,9 @@ struct DatabaseIdentity: Hashable, Sendable {
     /// opened through one (see ``PrivateFile``).
     init?(of files: KeychainFiles) {
         var status = stat()
-        guard lstat(Self.databasePath(of: files), &status) == 0 else { return nil }
+        // Through `withCString`, which hands over the string's own bytes: passing the String
+        // itself made a C copy of the path (an allocation and a free) on every call.
+        guard Self.databasePath(of: files).withCString({ lstat($0, &status) }) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

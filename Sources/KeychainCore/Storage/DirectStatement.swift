@@ -34,7 +34,9 @@ struct DirectStatement {
         self.db = db
         statement = try db.cachedStatement(sql: sql).sqliteStatement
         sqlite3_reset(statement)
-        sqlite3_clear_bindings(statement)
+        // Values bound to every parameter replace the last ones: only a statement given
+        // fewer must drop those it would otherwise keep.
+        if values.count < sqlite3_bind_parameter_count(statement) { sqlite3_clear_bindings(statement) }
         for (index, value) in values.enumerated() {
             let position = CInt(index + 1)
             let code: CInt = switch value {

@@ -47,7 +47,8 @@ struct ItemResealer {
 
     private func reseal(_ row: StoredRow) throws {
         guard let accessibility = Accessibility(rawValue: row.columns.protection),
-              let old = oldKeys[accessibility], let new = newKeys[accessibility] else { return }
+              let oldKey = oldKeys[accessibility], let newKey = newKeys[accessibility],
+              let old = KeyedAESGCM(key: oldKey) else { return }
         guard var attributes = try? ItemSealing.open(row.sealedAttributes, part: .attributes, columns: row.columns,
                                                      rowNonce: row.nonce, key: old) else { return }
         var secret: Data?
@@ -61,6 +62,7 @@ struct ItemResealer {
             attributes.zeroize()
             secret?.zeroize()
         }
+        guard let new = KeyedAESGCM(key: newKey) else { throw KeychainError.io("sealing failed") }
         let (resealedAttributes, resealedSecret) = try ItemSealing.seal(
             attributes: attributes, secret: secret, guardFlags: guardFlags, columns: row.columns, rowNonce: row.nonce,
             key: new)

@@ -18,7 +18,7 @@ enum ItemSealing {
     /// Seals both parts, each under one of the two 12-byte AES-GCM nonces in `random`; the
     /// secret guarded by `guardFlags` when given.
     static func seal(attributes: Data, secret: Data?, guardFlags: Int64? = nil, columns: StoredColumns, rowNonce: Data,
-                     key: SymmetricKey, random: ArraySlice<UInt8>? = nil) throws(KeychainError) -> (attributes: Data, secret: Data?) {
+                     key: KeyedAESGCM, random: ArraySlice<UInt8>? = nil) throws(KeychainError) -> (attributes: Data, secret: Data?) {
         try seal(attributesCount: attributes.count, { $0.write(attributes) }, secret: secret, guardFlags: guardFlags,
                  columns: columns, rowNonce: rowNonce, key: key, random: random)
     }
@@ -27,7 +27,7 @@ enum ItemSealing {
     /// ``seal(attributes:secret:columns:rowNonce:key:random:)`` does, without the byte form
     /// taking an allocation of its own.
     static func seal(record attributes: [String: AttributeValue], secret: Data?, columns: StoredColumns,
-                     rowNonce: Data, key: SymmetricKey,
+                     rowNonce: Data, key: KeyedAESGCM,
                      random: ArraySlice<UInt8>? = nil) throws(KeychainError) -> (attributes: Data, secret: Data?) {
         let form = try RecordCodec.Form(attributes)
         let guardFlags: Int64? = if case .number(let flags)? = attributes[ItemSchema.accessControl.code] { flags } else { nil }
@@ -38,7 +38,7 @@ enum ItemSealing {
     /// Both seals, with the plaintexts padded in a temporary buffer each and the associated
     /// data in a third, changed in place from one part to the other.
     private static func seal(attributesCount: Int, _ writeAttributes: (inout ByteWriter) -> Void, secret: Data?,
-                             guardFlags: Int64?, columns: StoredColumns, rowNonce: Data, key: SymmetricKey,
+                             guardFlags: Int64?, columns: StoredColumns, rowNonce: Data, key: KeyedAESGCM,
                              random: ArraySlice<UInt8>?) throws(KeychainError) -> (attributes: Data, secret: Data?) {
         let start = random?.startIndex ?? 0
         return try columns.withAssociatedData(nonce: rowNonce, layout: .padded) { aad throws(KeychainError) in
@@ -64,7 +64,7 @@ enum ItemSealing {
     /// Opens a row's secret, plain or guarded, with the flags of its guard; errSecDecode when
     /// it is damaged, moved, or sealed under another key.
     static func openSecret(_ sealed: Data, columns: StoredColumns, rowNonce: Data,
-                           key: SymmetricKey) throws(KeychainError) -> (data: Data, guardFlags: Int64?) {
+                           key: KeyedAESGCM) throws(KeychainError) -> (data: Data, guardFlags: Int64?) {
         // Plain first: what nearly every secret is, at the cost of one failed tag for the others.
         // Both padded forms' associated data is written once, into a temporary buffer whose
         // part byte changes in place (a `Data` of it cost every find an allocation and a copy).
@@ -90,7 +90,7 @@ enum ItemSealing {
     /// Opens one part of a row; errSecDecode when it is damaged, moved, or sealed under
     /// another key.
     static func open(_ sealed: Data, part: StoredColumns.Part, columns: StoredColumns, rowNonce: Data,
-                     key: SymmetricKey) throws(KeychainError) -> Data {
+                     key: KeyedAESGCM) throws(KeychainError) -> Data {
         let padded = columns.associatedData(nonce: rowNonce, part: part, layout: .padded)
         if let plaintext = try? RecordSealer.open(sealed, with: key, binding: padded) {
             return try SizeClassPadding.unpad(plaintext)

@@ -25,8 +25,9 @@ struct KeyLookupColumns: Hashable {
     /// The codes of the attributes, in the order of their columns.
     static let attributeCodes = ["atag", "klbl", "pkhh"]
 
-    /// The classes that have the columns: certificates and keys.
-    static let classCodes: Set<Int> = [ItemClass.certificate.storageCode, ItemClass.key.storageCode]
+    /// The classes that have the columns: certificates and keys. An array of two: every row
+    /// read asks, and hashing a code for a set cost more than comparing it twice.
+    static let classCodes = [ItemClass.certificate.storageCode, ItemClass.key.storageCode]
 
     /// What the columns of a row not indexed yet hold: no hash is empty.
     static let notIndexed = Data()

@@ -87,14 +87,14 @@ extension KeychainStore {
     /// stays so.
     private func indexLookupColumns(of row: StoredRow, in db: Database) throws -> Bool {
         guard let accessibility = Accessibility(rawValue: row.columns.protection),
-              let current = try? classKeys.keyAndEpoch(for: accessibility),
+              let current = try? classKeys.cipherAndEpoch(for: accessibility),
               let record = try? open(row), var secret = try? openSecret(row),
               let keyLookup = try? KeyLookupColumns(record: record, hasher: hasher) else { return false }
         defer { secret.zeroize() }
         // Only the lookup columns change: the others are the row's own, which opening it proved.
         let columns = row.columns.with(keyLookup: keyLookup)
         try KeybagTable.requireEpoch(current.epoch, in: db)
-        let sealed = try seal(record, secret: secret, nonce: row.nonce, columns: columns, key: current.key,
+        let sealed = try seal(record, secret: secret, nonce: row.nonce, columns: columns, key: current.cipher,
                               random: RandomBytes.draw(2 * 12)[...])
         try DirectStatement(db, sql: "UPDATE item SET atag = ?, klbl = ?, pkhh = ?, attributes = ?, secret = ? WHERE id = ?",
                             values: [

@@ -297,7 +297,7 @@ package final class KeychainStore: Sendable {
                 // not indexed yet gets its lookup columns now.
                 let columns = newValues.isEmpty && row.columns.isIndexed
                     ? row.columns : try StoredColumns(record: updated, hasher: self.hasher)
-                let (key, epoch) = try self.classKeys.keyAndEpoch(for: updated.accessibility)
+                let (key, epoch) = try self.classKeys.cipherAndEpoch(for: updated.accessibility)
                 try KeybagTable.requireEpoch(epoch, in: db)
                 if updated.accessibility != record.accessibility {
                     try self.requirePassword(for: updated.accessibility, in: db)
@@ -410,7 +410,7 @@ package final class KeychainStore: Sendable {
     /// Seals a record's attributes and secret, each under one of the two 12-byte AES-GCM
     /// nonces in `random`.
     func seal(_ record: ItemRecord, secret: Data, nonce: Data, columns: StoredColumns,
-              key: SymmetricKey, random: ArraySlice<UInt8>) throws(KeychainError) -> (attributes: Data, secret: Data) {
+              key: KeyedAESGCM, random: ArraySlice<UInt8>) throws(KeychainError) -> (attributes: Data, secret: Data) {
         let sealed = try ItemSealing.seal(record: record.attributes, secret: secret,
                                           columns: columns, rowNonce: nonce, key: key, random: random)
         return (sealed.attributes, sealed.secret ?? Data())
@@ -438,7 +438,7 @@ package final class KeychainStore: Sendable {
         return try ItemSealing.openSecret(sealed, columns: row.columns, rowNonce: row.nonce, key: try classKey(of: row))
     }
 
-    func classKey(of row: StoredRow) throws(KeychainError) -> SymmetricKey {
+    func classKey(of row: StoredRow) throws(KeychainError) -> KeyedAESGCM {
         guard let accessibility = Accessibility(rawValue: row.columns.protection) else { throw .decode }
         return try classKey(for: accessibility)
     }
@@ -447,8 +447,8 @@ package final class KeychainStore: Sendable {
     ///
     /// A keychain without a password unlocks itself at its first use since boot, as a login
     /// keychain does at login; once locked, it stays locked until unlocked.
-    func classKey(for accessibility: Accessibility) throws(KeychainError) -> SymmetricKey {
-        try classKeys.key(for: accessibility)
+    func classKey(for accessibility: Accessibility) throws(KeychainError) -> KeyedAESGCM {
+        try classKeys.cipherAndEpoch(for: accessibility).cipher
     }
 
     // MARK: - Transactions

@@ -134,7 +134,7 @@ extension KeychainStore {
         let nonce = RowReference.makeNonce(from: random[0..<8])
         let accessibility = record.accessibility
         let columns = try StoredColumns(record: record, hasher: hasher, accessibility: accessibility)
-        let (key, epoch) = try classKeys.keyAndEpoch(for: accessibility)
+        let (key, epoch) = try classKeys.cipherAndEpoch(for: accessibility)
         let sealed = try seal(record, secret: secret, nonce: nonce, columns: columns, key: key, random: random[8...])
         return NewRow(itemClass: record.itemClass, accessibility: accessibility, nonce: nonce, columns: columns,
                       sealedAttributes: sealed.attributes, sealedSecret: sealed.secret, keyEpoch: epoch,

@@ -19,7 +19,7 @@ struct StoredColumns: Hashable {
     let keyLookup: KeyLookupColumns?
 
     /// The attributes with a hashed column of their own, besides the access group, in the
-    /// order of their columns.
+    /// order of their columns. Six, which ``MatchPlan`` keeps inline.
     static let hashedAttributeCodes = [ItemSchema.account.code, ItemSchema.service.code, ItemSchema.server.code]
         + KeyLookupColumns.attributeCodes
 

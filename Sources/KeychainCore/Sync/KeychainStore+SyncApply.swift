@@ -133,7 +133,7 @@ extension KeychainStore {
                     continue
                 }
                 do throws(KeychainError) {
-                    let (key, epoch) = try classKeys.keyAndEpoch(for: record.accessibility)
+                    let (key, epoch) = try classKeys.cipherAndEpoch(for: record.accessibility)
                     // A new row's nonce, and the two AES-GCM nonces.
                     sealing.append((key, epoch, RandomBytes.draw(8 + 2 * 12)))
                 } catch .interactionNotAllowed where !sealing.isEmpty {
@@ -225,7 +225,7 @@ extension KeychainStore {
 
 /// An item's class key, its epoch, and the random bytes of its row (a new row's nonce, and
 /// the two AES-GCM nonces), drawn before the write lock.
-private typealias SealingKeys = (key: SymmetricKey, epoch: UInt64?, random: [UInt8])
+private typealias SealingKeys = (key: KeyedAESGCM, epoch: UInt64?, random: [UInt8])
 
 /// A remote change checked and hashed, ready for the write transaction.
 private struct PreparedSyncedChange {

@@ -24,9 +24,8 @@ enum AccessControlAttributes {
 
     /// Whether `attributes` name a protection of their own beside an access control, which
     /// ``apply(_:to:)`` cannot see when the `kSecAttrAccessible` entry comes after it.
-    static func checkNotBoth(_ entries: [(key: String, value: Any)]) throws(KeychainError) {
-        try checkNotBoth(namesAccessControl: entries.contains { $0.key == code },
-                         namesAccessible: entries.contains { $0.key == accessibleCode })
+    static func checkNotBoth(_ keys: [String]) throws(KeychainError) {
+        try checkNotBoth(namesAccessControl: keys.contains(code), namesAccessible: keys.contains(accessibleCode))
     }
 
     /// ``checkNotBoth(_:)`` for a parser that noted which of the two keys it met.
