@@ -19,7 +19,7 @@ package enum RecordSealer {
     /// Seals under a fresh random nonce, or under `nonce`: 12 bytes the caller drew at random
     /// (see ``RandomBytes``), never used before with this key.
     package static func seal(_ plaintext: some DataProtocol, with key: SymmetricKey, binding aad: some DataProtocol,
-                     nonce: ArraySlice<UInt8>? = nil) throws(KeychainError) -> Data {
+                             nonce: ArraySlice<UInt8>? = nil) throws(KeychainError) -> Data {
         guard let cipher = KeyedAESGCM(key: key) else { throw .io("sealing failed") }
         return try seal(plaintext, with: cipher, binding: aad, nonce: nonce)
     }
@@ -53,7 +53,8 @@ package enum RecordSealer {
         return sealed
     }
 
-    package static func open(_ sealed: Data, with key: SymmetricKey, binding aad: some DataProtocol) throws(KeychainError) -> Data {
+    package static func open(_ sealed: Data, with key: SymmetricKey,
+                             binding aad: some DataProtocol) throws(KeychainError) -> Data {
         guard sealed.count >= nonceCount + tagCount else { throw .decode }
         guard let cipher = KeyedAESGCM(key: key) else { throw .decode }
         return try open(sealed, with: cipher, binding: aad)
