@@ -25,9 +25,36 @@ public enum TestScratch {
         swift_keychain_tests_scratch_homes().map { URL(fileURLWithPath: String(cString: $0)) }
     }
 
+    /// The scratch folders' name: the prefix, the process id, a dash and a UUID.
+    private static let prefix = "swift-keychain-tests-"
+
+    /// Removes, from `folder`, the scratch folders of test processes that ended without their
+    /// exit handler (killed, or interrupted with Ctrl-C): each held a run's keychains and
+    /// copies of programs, several gigabytes, and filled the disk after a few such runs. Only
+    /// folders of this user whose process is gone are removed (a process id that was reused
+    /// keeps its folder); links and files of that name are left alone. Returns what it removed.
+    @discardableResult
+    public static func removeFoldersOfEndedRuns(in folder: URL) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0, pid != getpid()
+            else { continue }
+            // Gone: signal 0 finds no such process.
+            guard kill(pid, 0) == -1, errno == ESRCH else { continue }
+            let path = folder.appendingPathComponent(name).path
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else { continue }
+            if (try? FileManager.default.removeItem(atPath: path)) != nil { removed.append(name) }
+        }
+        return removed
+    }
+
     private static let root: URL = {
+        removeFoldersOfEndedRuns(in: FileManager.default.temporaryDirectory)
         let root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swift-keychain-tests-\(getpid())-\(UUID().uuidString)")
+            .appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         scratchRoot = strdup(root.path)
         atexit {
