@@ -405,6 +405,9 @@ let package = Package(
                 "TestSupport",
                 "TestTags",
                 "KeychainCtl",
+                // keychainctl's command tree, read where a test checks how it is declared.
+                "KeychainCtlCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 // What keychainctl sync hands over to; its code is what keychainctl must not carry.
                 "KeychainSyncProgram",
                 // To fill keychains as other programs would, in their own access groups.

@@ -3,4 +3,4 @@
 // the same arguments (`sync ...`).
 import KeychainCtlCommands
 
-ToolEntry.runProcess(SyncProgramRoot.self)
+ToolEntry.runProcess(SyncProgramRoot.self, syncRunner: SyncCommandExecution.self)

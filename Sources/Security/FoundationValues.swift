@@ -37,7 +37,9 @@ enum FoundationValues {
     }
 
     /// The class of the boolean singletons (a subclass of NSNumber).
-    private static let booleanClass = ObjectIdentifier(type(of: kCFBooleanTrue as AnyObject))
+    /// Read from the unwrapped constant: bridging the optional would run the runtime's general
+    /// bridging, whose first use in a process scans every protocol conformance record.
+    private static let booleanClass = ObjectIdentifier(type(of: kCFBooleanTrue!))
 
     /// Whether a value is a boolean rather than a number.
     static func isBoolean(_ value: Any) -> Bool {

@@ -1,4 +1,6 @@
+import ArgumentParser
 import Foundation
+import KeychainCtlCommands
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -24,6 +26,28 @@ import Glibc
             #expect(keychainctl.range(of: Data(prefix.utf8)) == nil, "keychainctl holds \(prefix)")
             #expect(sync.range(of: Data(prefix.utf8)) != nil, "keychain-sync lacks \(prefix)")
         }
+    }
+
+    /// keychainctl runs its commands synchronously and tells the asynchronous ones, which it
+    /// hands over, by their types (a cast to a protocol would cost every start a scan of the
+    /// program's conformance records): so every asynchronous command anywhere in its command
+    /// tree must be a sync subcommand, or it would never run.
+    @Test func everyAsynchronousCommandIsASyncSubcommand() {
+        var pending: [any ParsableCommand.Type] = [KeychainCtl.self]
+        var asynchronous: [String] = []
+        var seen = 0
+        while let command = pending.popLast() {
+            seen += 1
+            pending += command.configuration.subcommands
+            if command is any AsyncParsableCommand.Type {
+                let name = command.configuration.commandName ?? "\(command)"
+                asynchronous.append(name)
+                #expect(SyncCommand<SyncHandOff>.configuration.subcommands.contains { $0 == command },
+                        "\(name) is asynchronous but not a sync subcommand")
+            }
+        }
+        #expect(seen > 20)
+        #expect(asynchronous.sorted() == ["approve", "join", "leave", "remove", "run", "setup", "status"])
     }
 
     /// The hand-over is an exec: the same process (signals sent to it reach the program doing

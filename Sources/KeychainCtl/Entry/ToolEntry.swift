@@ -12,13 +12,15 @@ import Foundation
 /// commands, has a root of its own with the same name and the sync commands alone.
 package enum ToolEntry {
     /// What the program does: standard descriptors made safe, the raw arguments checked to
-    /// be UTF-8 (exit 2 naming the first that is not), then ``run(_:root:)``.
-    package static func runProcess<Root: ParsableCommand>(_ root: Root.Type) -> Never {
+    /// be UTF-8 (exit 2 naming the first that is not), then ``run(_:root:syncRunner:)``.
+    package static func runProcess<Root: ParsableCommand, Runner: SyncCommandRunner>(
+        _ root: Root.Type, syncRunner: Runner.Type
+    ) -> Never {
         StandardDescriptors.occupyClosedOnes()
         LibraryLogging.bootstrap()
         switch RawArguments.checked(RawArguments.ofProcess()) {
         case .success(let arguments):
-            run(arguments, root: root)
+            run(arguments, root: root, syncRunner: syncRunner)
         case .failure(let invalid):
             ConsoleOutput.error(invalid.message)
             exit(ExitStatus.usage.code)
@@ -29,11 +31,13 @@ package enum ToolEntry {
     ///
     /// A sync subcommand parsed by keychainctl is handed over to keychain-sync, from the main
     /// thread before any other starts (a Dispatch thread blocks signals, and a program started
-    /// by `exec` keeps the blocked ones). The sync commands are asynchronous
-    /// (`AsyncParsableCommand`): in keychain-sync one runs as a task, as an `async` main would
-    /// run it, with the main thread handed to Dispatch. The other commands run synchronously
-    /// on the main thread, so their start-up pays nothing for the sync ones.
-    package static func run<Root: ParsableCommand>(_ arguments: [String], root: Root.Type) -> Never {
+    /// by `exec` keeps the blocked ones). The sync commands, `Runner`'s, are the asynchronous
+    /// ones (`AsyncParsableCommand`): in keychain-sync one runs as a task, as an `async` main
+    /// would run it, with the main thread handed to Dispatch. The other commands run
+    /// synchronously on the main thread, so their start-up pays nothing for the sync ones.
+    package static func run<Root: ParsableCommand, Runner: SyncCommandRunner>(
+        _ arguments: [String], root: Root.Type, syncRunner: Runner.Type
+    ) -> Never {
         let parsed: any ParsableCommand
         do {
             parsed = try root.parseAsRoot(SecurityArguments.rewritten(arguments))
@@ -43,7 +47,7 @@ package enum ToolEntry {
         if SyncHandOff.runsElsewhere(parsed) {
             SyncHandOff.handOver()
         }
-        if var asynchronous = parsed as? any AsyncParsableCommand {
+        if SyncCommand<Runner>.isSubcommand(parsed), var asynchronous = parsed as? any AsyncParsableCommand {
             Task {
                 do {
                     try await asynchronous.run()

@@ -1,4 +1,4 @@
 // keychainctl: Keychain Services from the command line, speaking as macOS `security` does.
 import KeychainCtlCommands
 
-ToolEntry.runProcess(KeychainCtl.self)
+ToolEntry.runProcess(KeychainCtl.self, syncRunner: SyncHandOff.self)

@@ -24,6 +24,15 @@ package struct SyncCommand<Runner: SyncCommandRunner>: ParsableCommand {
     }
 
     package init() {}
+
+    /// Whether `command` is one of these subcommands: the asynchronous commands, run by
+    /// `Runner`. A comparison of types, not a cast to a protocol: a cast that fails scans every
+    /// protocol conformance record of the program and its libraries (half a million
+    /// instructions), and would do so at every start of every other command.
+    package static func isSubcommand(_ command: any ParsableCommand) -> Bool {
+        let parsed = ObjectIdentifier(type(of: command))
+        return configuration.subcommands.contains { ObjectIdentifier($0) == parsed }
+    }
 }
 
 /// The options every sync subcommand takes.

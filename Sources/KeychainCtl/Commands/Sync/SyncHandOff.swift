@@ -18,11 +18,8 @@ package enum SyncHandOff: SyncCommandRunner {
     package static let programName = "keychain-sync"
 
     /// Whether `command` is a sync subcommand as keychainctl parses it, which keychain-sync runs.
-    /// A comparison of types, not a cast to a protocol, which would scan the program's
-    /// conformance records at every start.
     static func runsElsewhere(_ command: any ParsableCommand) -> Bool {
-        let parsed = ObjectIdentifier(type(of: command))
-        return SyncCommand<Self>.configuration.subcommands.contains { ObjectIdentifier($0) == parsed }
+        SyncCommand<Self>.isSubcommand(command)
     }
 
     /// Replaces this process with keychain-sync from keychainctl's own folder (where the kernel
