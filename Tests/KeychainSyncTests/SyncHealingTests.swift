@@ -61,6 +61,55 @@ struct SyncHealingTests {
         try expectHolds(late, expected)
     }
 
+    /// Requirement "a server that lost the whole group is healed": after the members synced,
+    /// whoever holds the database deletes the group (its rosters, key wraps and records go
+    /// with it), and later the database is restored from a backup taken before `sync setup`
+    /// (no sync table at all). Each time, the first member to pass makes the group again from
+    /// the first roster it pinned (and the tables, its role being allowed to), then sends the
+    /// later rosters with their key wraps and its copies of the records: after one pass of
+    /// each, both hold the latest of everything, the deleted item stays deleted, and a member
+    /// that joins afterwards gets the same. On the old code every pass failed ("It is not on
+    /// the sync server", then a missing table) for ever, and nobody could join.
+    @Test func serverThatLostTheGroupIsHealed() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let beforeSetup = try server.dump()
+        let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "kept", account: "x", password: "kept-secret")
+        try a.store(service: "changed", account: "x", password: "old-secret")
+        try a.store(service: "deleted", account: "x", password: "doomed-secret")
+        try syncOnce(a, b)
+        try a.store(service: "changed", account: "x", password: "new-secret", update: true)
+        #expect(try a.delete(service: "deleted", account: "x"))
+        try b.store(service: "from-b", account: "x", password: "b-secret")
+        try syncOnce(a, b, a)
+        let expected: [String: String?] = [
+            "kept": "kept-secret", "changed": "new-secret", "deleted": nil, "from-b": "b-secret",
+        ]
+        for member in [a, b] { try expectHolds(member, expected) }
+
+        #expect(try server.psql("DELETE FROM keychain_sync_groups RETURNING 1") == "1\n")
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_rosters") == "0\n")
+        try syncOnce(b, a)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_groups") == "1\n")
+        #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "1\n")
+        for member in [a, b] { try expectHolds(member, expected) }
+
+        try server.restore(beforeSetup)
+        #expect(try server.psql("SELECT to_regclass('keychain_sync_groups') IS NULL") == "t\n")
+        try a.store(service: "after-restore", account: "x", password: "after-secret")
+        try syncOnce(a, b)
+        var after = expected
+        after["after-restore"] = "after-secret"
+        for member in [a, b] { try expectHolds(member, after) }
+        #expect(try b.run("sync", "status", "--offline").output.contains("last healing:"))
+
+        try admit(late, server: server.tcpAddress(), approver: a)
+        try syncOnce(late)
+        try expectHolds(late, after)
+    }
+
     /// Requirement "a membership change the server lost comes back with its keys": a removes
     /// c (a new roster and a new group key, wrapped to a and b), then writes under the new key;
     /// the server is restored from a backup taken before the removal, before b read any of it.

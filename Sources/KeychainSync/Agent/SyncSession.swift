@@ -58,7 +58,13 @@ package struct SyncSession: Sendable {
         do {
             digests = try await server.rosterDigests(group.bytes)
         } catch {
-            throw .server(error)
+            guard try await groupIsGone(error, server: server) else { throw .server(error) }
+            try await makeGroupAgain(server: server, logger: logger)
+            do {
+                digests = try await server.rosterDigests(group.bytes)
+            } catch {
+                throw .server(error)
+            }
         }
         for entry in digests where entry.epoch >= 1 {
             guard let ours = chain.roster(epoch: UInt64(entry.epoch)) else { break }
@@ -128,6 +134,46 @@ package struct SyncSession: Sendable {
                 configuration.membership = .member
                 try item.save(configuration)
             }
+        }
+    }
+
+    /// Whether `error` says that the server no longer holds this member's group at all (no
+    /// such group, or no sync tables): a backup from before the group was made restored, or
+    /// its rows deleted by whoever holds the database. Only a member asks: a device still
+    /// waiting to join has nothing to bring back.
+    private func groupIsGone(_ error: SyncServerError, server: SyncServer) async throws(SyncFailure) -> Bool {
+        guard configuration.membership == .member, isMember else { return false }
+        switch error {
+        case .notFound:
+            return true
+        case .rejected:
+            let hasSchema: Bool
+            do {
+                hasSchema = try await server.hasSchema()
+            } catch {
+                throw .server(error)
+            }
+            return !hasSchema
+        default:
+            return false
+        }
+    }
+
+    /// Makes the group again on a server that lost it, from the first roster this member
+    /// pinned (signed by the founder, so the server learns nothing new and can alter nothing),
+    /// with the tables first when they are gone and this member's role may create them.
+    /// The rest comes back as after any restored backup: the completeness check sends the
+    /// later rosters with their key wraps, and the records, again from this member's copies.
+    private func makeGroupAgain(server: SyncServer, logger: Logger) async throws(SyncFailure) {
+        do {
+            let hasSchema = try await server.hasSchema()
+            if !hasSchema { try await server.migrate() }
+            try await server.createGroup(configuration.group.bytes, genesis: chain.genesis.encoded)
+            logger.warning("the sync server had lost the sync group (restored from a backup?); made it again from its first roster")
+        } catch .alreadyExists {
+            // Another member made it again first.
+        } catch {
+            throw .server(error)
         }
     }
 

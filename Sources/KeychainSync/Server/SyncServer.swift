@@ -94,6 +94,16 @@ package actor SyncServer {
         }
     }
 
+    /// Whether the server holds the sync tables (a restored backup from before they were made
+    /// does not).
+    package func hasSchema() async throws(SyncServerError) -> Bool {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query(
+                "SELECT to_regclass('keychain_sync_groups') IS NOT NULL", logger: logger).collect()
+            return try rows.first?.decode(Bool.self) ?? false
+        }
+    }
+
     /// Whether the role members' login roles are granted (``SyncServerSchema/memberRole``)
     /// exists on the server.
     package func memberRoleExists() async throws(SyncServerError) -> Bool {
