@@ -110,6 +110,32 @@ struct SyncHealingTests {
         try expectHolds(late, after)
     }
 
+    /// Requirement "a member back from a long absence does not take a lost group for
+    /// deletions": b's last pass is 31 days old (longer than deletion markers are kept, so
+    /// that it deletes the items the server no longer has), and meanwhile the group was
+    /// deleted from the server. b makes the group again and sends its copies; it keeps every
+    /// item, as does a, and a member that joins afterwards gets them. Taking the empty server
+    /// at its word, b deleted every item it held.
+    @Test func longAbsentMemberKeepsItsItemsWhenTheGroupWasLost() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "from-a", account: "x", password: "a-secret")
+        try b.store(service: "from-b", account: "x", password: "b-secret")
+        try syncOnce(a, b, a)
+        let expected: [String: String?] = ["from-a": "a-secret", "from-b": "b-secret"]
+        for member in [a, b] { try expectHolds(member, expected) }
+
+        try b.ageSyncState(key: "lastSync", byMilliseconds: 31 * 86_400_000)
+        #expect(try server.psql("DELETE FROM keychain_sync_groups RETURNING 1") == "1\n")
+        try syncOnce(b, a)
+        for member in [a, b] { try expectHolds(member, expected) }
+        try admit(late, server: server.tcpAddress(), approver: a)
+        try syncOnce(late)
+        try expectHolds(late, expected)
+    }
+
     /// Requirement "a membership change the server lost comes back with its keys": a removes
     /// c (a new roster and a new group key, wrapped to a and b), then writes under the new key;
     /// the server is restored from a backup taken before the removal, before b read any of it.

@@ -13,6 +13,9 @@ package struct SyncSession: Sendable {
     package var configuration: SyncConfiguration
     package var chain: RosterChain
     package let state: SyncState
+    /// Whether ``refreshMembership(server:logger:)`` found the group gone from the server and
+    /// made it again: then the server's lack of an item says nothing about its deletion.
+    package private(set) var madeGroupAgain = false
 
     /// The configuration item of `store`.
     var item: SyncConfigurationItem { SyncConfigurationItem(store: store) }
@@ -60,6 +63,7 @@ package struct SyncSession: Sendable {
         } catch {
             guard try await groupIsGone(error, server: server) else { throw .server(error) }
             try await makeGroupAgain(server: server, logger: logger)
+            madeGroupAgain = true
             do {
                 digests = try await server.rosterDigests(group.bytes)
             } catch {
