@@ -167,6 +167,40 @@ struct SyncRemovalTests {
         #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "2\n")
     }
 
+    /// Requirement "a removed member's database role cannot hold back the others' new key":
+    /// a removes c and writes under the new key; before b reads the removal, c's login role (in
+    /// keychain_sync_member, as the docs tell the owner to make one) appends a roster of the
+    /// next epoch that nobody signed and a key wrap of that epoch addressed to b, which the
+    /// database allows. b rejects both and takes its real wrap of the removal's epoch: it
+    /// reads what a wrote. Before, b tried only the newest wrap addressed to it, rejected it,
+    /// and never got the new key.
+    @Test func wrapBeyondTheChainDoesNotHoldBackTheNewKey() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try syncOnce(a, b, c)
+        let removal = try a.run("sync", "remove", "c")
+        #expect(removal.status == 0, "\(removal.errors)")
+        try a.store(service: "after-removal", account: "x", password: "under-the-new-key")
+        try syncOnce(a)
+
+        let epoch = try #require(Int(server.psql("SELECT max(epoch) FROM keychain_sync_rosters")
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        try server.psql("CREATE ROLE c_login LOGIN IN ROLE keychain_sync_member")
+        try server.psql("""
+            INSERT INTO keychain_sync_rosters (group_id, epoch, roster) SELECT group_id, \(epoch + 1), '\\x00' FROM keychain_sync_groups;
+            INSERT INTO keychain_sync_key_wraps (group_id, epoch, device, wrap)
+                SELECT group_id, \(epoch + 1), '\\x\(try b.deviceID().hex)', '\\x00' FROM keychain_sync_groups
+            """, user: "c_login")
+
+        let pass = try b.run("sync", "run", "--once")
+        #expect(pass.status == 0, "\(pass.errors)")
+        #expect(pass.errors.contains("rejected a roster"), "\(pass.errors)")
+        #expect(try b.password(service: "after-removal", account: "x") == "under-the-new-key")
+        #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: \(epoch)"))
+    }
+
     /// Requirement "a removal is published only if no record reached the group after the
     /// sequence the remover read to": the server refuses it (nothing stored) otherwise.
     @Test func publishRosterRefusesWhenRecordsFollowTheReadSequence() async throws {

@@ -125,14 +125,20 @@ package struct SyncSession: Sendable {
             } catch {
                 throw .server(error)
             }
-            guard let newest = wraps.max(by: { $0.epoch < $1.epoch }) else { return }
-            let secrets: GroupSecrets
-            do {
-                secrets = try KeyWrap(encoded: newest.wrap).open(as: configuration.device, group: group, chain: chain)
-            } catch {
-                logger.warning("rejected a key wrap from the sync server", metadata: ["epoch": "\(newest.epoch)", "reason": "\(error)"])
-                return
+            // The newest wrap that opens, of an epoch the chain reaches: any member's database
+            // role can append a roster nobody signed and a wrap of its epoch addressed to this
+            // device, which must not hide the real wrap of the current epoch.
+            var opened: GroupSecrets?
+            let reached = Int64(bitPattern: chain.current.epoch)
+            for wrap in wraps.sorted(by: { $0.epoch > $1.epoch }) where wrap.epoch <= reached {
+                do {
+                    opened = try KeyWrap(encoded: wrap.wrap).open(as: configuration.device, group: group, chain: chain)
+                    break
+                } catch {
+                    logger.warning("rejected a key wrap from the sync server", metadata: ["epoch": "\(wrap.epoch)", "reason": "\(error)"])
+                }
             }
+            guard let secrets = opened else { return }
             if secrets.currentEpoch >= (configuration.secrets?.currentEpoch ?? 0) {
                 configuration.secrets = secrets
                 configuration.membership = .member
