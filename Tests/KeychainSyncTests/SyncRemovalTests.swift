@@ -201,6 +201,38 @@ struct SyncRemovalTests {
         #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: \(epoch)"))
     }
 
+    /// Requirement "a roster no member signed holds back membership changes only until the
+    /// database's owner deletes it", as docs/Sync.md says: a login role in
+    /// keychain_sync_member appends a roster of the next epoch (any bytes), which the database
+    /// allows. Members reject it and sync on; `sync remove` refuses and says what holds it
+    /// up; once the owner deletes the row, the removal goes through and b takes it.
+    @Test func unsignedNextRosterHoldsRemovalsUntilTheOwnerDeletesIt() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try syncOnce(a, b, c)
+        let epoch = try #require(Int(server.psql("SELECT max(epoch) FROM keychain_sync_rosters")
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        try server.psql("CREATE ROLE c_login LOGIN IN ROLE keychain_sync_member")
+        try server.psql("""
+            INSERT INTO keychain_sync_rosters (group_id, epoch, roster) SELECT group_id, \(epoch + 1), '\\x00' FROM keychain_sync_groups
+            """, user: "c_login")
+
+        try a.store(service: "meanwhile", account: "x", password: "still-syncing")
+        try syncOnce(a, b)
+        #expect(try b.password(service: "meanwhile", account: "x") == "still-syncing")
+        let refused = try a.run("sync", "remove", "c")
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("roster of key epoch \(epoch + 1) that no member signed"), "\(refused.errors)")
+
+        try server.psql("DELETE FROM keychain_sync_rosters WHERE epoch = \(epoch + 1)")
+        let removal = try a.run("sync", "remove", "c")
+        #expect(removal.status == 0, "\(removal.errors)")
+        try syncOnce(b)
+        #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: \(epoch + 1)"))
+    }
+
     /// Requirement "a removal is published only if no record reached the group after the
     /// sequence the remover read to": the server refuses it (nothing stored) otherwise.
     @Test func publishRosterRefusesWhenRecordsFollowTheReadSequence() async throws {
