@@ -233,6 +233,41 @@ struct SyncRemovalTests {
         #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: \(epoch + 1)"))
     }
 
+    /// Requirement "every record is checked (signature, membership) before its version is
+    /// believed; one that fails is rejected and logged once, never its content": a copy of a
+    /// real record whose signed version was lowered (so its signature no longer matches) is
+    /// appended beside it. Both members reject and log it once, and keep the real item. Before,
+    /// a member that knew a newer version skipped it on the version it claimed, unchecked and
+    /// unlogged.
+    @Test func forgedRecordWithAnOlderVersionIsRejectedAndLogged() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "real", account: "x", password: "real-secret")
+        try syncOnce(a, b)
+        // The version's time is the 8 bytes after the magic (4), format (1), group id (16) and
+        // item id (32): set to zero in the signed header and in the server's column alike.
+        try server.psql("""
+            SET session_replication_role = replica;
+            INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
+            SELECT group_id, item_id, overlay(version PLACING '\\x0000000000000000'::bytea FROM 1 FOR 8), tombstone,
+                   overlay(record PLACING '\\x0000000000000000'::bytea FROM 54 FOR 8)
+            FROM keychain_sync_records ORDER BY sequence DESC LIMIT 1
+            """)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_records") == "2\n")
+
+        for member in [a, b] {
+            let pass = try member.run("sync", "run", "--once")
+            #expect(pass.status == 0, "\(pass.errors)")
+            #expect(pass.errors.components(separatedBy: "rejected a record").count == 2, "\(member.name): \(pass.errors)")
+            #expect(!pass.errors.contains("real-secret"))
+            #expect(try member.password(service: "real", account: "x") == "real-secret")
+            let again = try member.run("sync", "run", "--once")
+            #expect(again.status == 0 && !again.errors.contains("rejected a record"), "\(member.name): \(again.errors)")
+        }
+    }
+
     /// Requirement "a removal is published only if no record reached the group after the
     /// sequence the remover read to": the server refuses it (nothing stored) otherwise.
     @Test func publishRosterRefusesWhenRecordsFollowTheReadSequence() async throws {
