@@ -136,6 +136,28 @@ struct SyncHealingTests {
         try expectHolds(late, expected)
     }
 
+    /// Requirement "a roster the server lost below its newest comes back": whoever holds the
+    /// database deletes the roster of epoch 1 (and with it its key wraps), keeping epoch 2. At
+    /// its next pass a member sends it again, so a machine that joins afterwards can check
+    /// the whole chain, and gets the group's items. Before, members compared only the rosters
+    /// the server still held, and a joiner rejected epoch 2 as not following the genesis and
+    /// never became a member.
+    @Test func rosterLostBelowTheNewestIsSentAgain() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try a.store(service: "from-a", account: "x", password: "a-secret")
+        try syncOnce(a, b, c)
+        #expect(try server.psql("DELETE FROM keychain_sync_rosters WHERE epoch = 1 RETURNING 1") == "1\n")
+        try syncOnce(b)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_rosters WHERE epoch = 1") == "1\n")
+
+        try admit(late, server: server.tcpAddress(), approver: a)
+        try syncOnce(late)
+        try expectHolds(late, ["from-a": "a-secret"])
+    }
+
     /// Requirement "a membership change the server lost comes back with its keys": a removes
     /// c (a new roster and a new group key, wrapped to a and b), then writes under the new key;
     /// the server is restored from a backup taken before the removal, before b read any of it.

@@ -346,6 +346,12 @@ extension SyncSession {
     /// member that takes a roster without its wrap can read nothing written under it (a
     /// member approved just before a restore, say, would never get the group's keys).
     func resendRosters(after epoch: Int64, server: SyncServer, logger: Logger) async throws(SyncFailure) -> Int {
+        try await resendRosters(server: server, logger: logger) { $0 > epoch }
+    }
+
+    /// Publishes again, as ``resendRosters(after:server:logger:)`` does, the rosters of the
+    /// epochs `lost` picks.
+    func resendRosters(server: SyncServer, logger: Logger, lost: (Int64) -> Bool) async throws(SyncFailure) -> Int {
         var sent = 0
         for encoded in try state.rosters() {
             let roster: Roster
@@ -355,7 +361,7 @@ extension SyncSession {
                 throw .damaged("the sync state holds a malformed roster")
             }
             let rosterEpoch = Int64(bitPattern: roster.epoch)
-            guard rosterEpoch > epoch else { continue }
+            guard lost(rosterEpoch) else { continue }
             var wraps: [(device: Data, wrap: Data)] = []
             if let secrets = configuration.secrets, secrets.currentEpoch >= roster.epoch, roster.member(me) != nil {
                 do {

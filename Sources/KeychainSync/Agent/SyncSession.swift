@@ -118,6 +118,14 @@ package struct SyncSession: Sendable {
             if configuration.membership == .member { throw .removed }
             return
         }
+        // Rosters the server lost below its newest one (rows deleted by whoever holds the
+        // database): sent again, or a machine that joins could not check the chain. Those
+        // past its newest are the completeness check's to send.
+        let held = Set(digests.map(\.epoch))
+        if let newest = digests.map(\.epoch).max(), configuration.secrets != nil,
+           (0..<min(newest, Int64(bitPattern: chain.current.epoch))).contains(where: { !held.contains($0) }) {
+            _ = try await resendRosters(server: server, logger: logger) { $0 < newest && !held.contains($0) }
+        }
         if (configuration.secrets?.currentEpoch ?? 0) < chain.current.epoch || configuration.secrets == nil {
             let wraps: [(epoch: Int64, wrap: Data)]
             do {
