@@ -268,6 +268,37 @@ struct SyncRemovalTests {
         }
     }
 
+    /// Requirement "a member's database role cannot take an item away from the others": the
+    /// role of a machine (removed, or any in keychain_sync_member) appends, for an item of the
+    /// group, a record dated as far ahead as a version may be (any bytes). The database keeps
+    /// the real record beside it; the owner's later change still reaches the other member, and
+    /// a machine that joins afterwards gets it. Before, the append made the database delete the
+    /// real record and refuse every later version of the item: b kept the old secret and the
+    /// joiner got nothing.
+    @Test func recordDatedAheadByAnotherRoleHoldsNothingBack() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "shared", account: "x", password: "first-secret")
+        try syncOnce(a, b)
+        try server.psql("CREATE ROLE c_login LOGIN IN ROLE keychain_sync_member")
+        // The time 2^62, the latest a version may carry, before the rest of the real version.
+        try server.psql("""
+            INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
+            SELECT group_id, item_id, '\\x4000000000000000'::bytea || substring(version FROM 9), false, '\\x00'
+            FROM keychain_sync_records ORDER BY sequence DESC LIMIT 1
+            """, user: "c_login")
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_records") == "2\n")
+
+        try a.store(service: "shared", account: "x", password: "second-secret", update: true)
+        try syncOnce(a, b)
+        #expect(try b.password(service: "shared", account: "x") == "second-secret")
+        try admit(late, server: server.tcpAddress(), approver: a)
+        try syncOnce(late)
+        #expect(try late.password(service: "shared", account: "x") == "second-secret")
+    }
+
     /// Requirement "a removal is published only if no record reached the group after the
     /// sequence the remover read to": the server refuses it (nothing stored) otherwise.
     @Test func publishRosterRefusesWhenRecordsFollowTheReadSequence() async throws {

@@ -300,7 +300,8 @@ package actor SyncServer {
     /// sequence order is commit order: a reader never skips a lower sequence committed later.
     /// A record already stored (same group, item and version) is ignored; rows of the same
     /// item with a lower version are deleted (superseded), and a record older than one already
-    /// stored (or than another of the batch for the same item) is not kept. Notifies the group.
+    /// stored (or than another of the batch for the same item) is not kept; from schema 3 both
+    /// only among the rows of this connection's role. Notifies the group.
     /// Returns the group's highest sequence after the append (0 when it holds none).
     /// ``SyncServerError/notFound`` when there is no such group.
     ///
@@ -317,6 +318,9 @@ package actor SyncServer {
         let sealed = records.map { ByteBuffer(bytes: $0.record) }
         // From schema 2 the table's trigger removes superseded versions (members may not delete).
         let superseding = schemaVersion < 2
+        // From schema 3 only a newer row of this connection's own role keeps a record out:
+        // another role's (a removed machine's, dated far ahead) must not hold back the item.
+        let ownRows = schemaVersion >= 3 ? " AND stored.writer = current_user" : ""
         return try await withConnection { connection, logger in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query(
@@ -335,7 +339,7 @@ package actor SyncServer {
                         INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
                         SELECT \(group), item_id, version, tombstone, record FROM incoming WHERE NOT EXISTS (
                             SELECT 1 FROM keychain_sync_records AS stored WHERE stored.group_id = \(group)
-                            AND stored.item_id = incoming.item_id AND stored.version >= incoming.version)
+                            AND stored.item_id = incoming.item_id AND stored.version >= incoming.version\(unescaped: ownRows))
                         ORDER BY position
                         ON CONFLICT (group_id, item_id, version) DO NOTHING
                         """, logger: logger)
