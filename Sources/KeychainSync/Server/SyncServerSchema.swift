@@ -18,7 +18,7 @@ import PostgresNIO
 ///   sealed (HPKE) to one member device's public key.
 /// - `keychain_sync_join_requests(group_id, device, request, created_at)`: a device's signed
 ///   request to join, until a member approves it or it is withdrawn.
-/// - `keychain_sync_records(sequence, group_id, item_id, version, tombstone, record, stored_at)`:
+/// - `keychain_sync_records(sequence, group_id, item_id, version, tombstone, record, stored_at, writer)`:
 ///   sealed item records. `sequence` (bigserial) orders them by commit within a group (appends
 ///   are serialized per group); `item_id` is an HMAC of the item's identity; `version` the
 ///   32-byte record version, whose byte order is the version order; one row per
