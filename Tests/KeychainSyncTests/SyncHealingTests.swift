@@ -158,6 +158,31 @@ struct SyncHealingTests {
         try expectHolds(late, ["from-a": "a-secret"])
     }
 
+    /// Requirement "a key wrap the server lost comes back": a removes c (a new group key,
+    /// wrapped to a and b) and writes under it; before b reads the removal, whoever holds the
+    /// database deletes b's wrap of the new key, keeping the roster. a's next check wraps the
+    /// key again for b, and b reads what a wrote. Before, b took the roster, found no key for
+    /// it, and waited for ever on a's record.
+    @Test func lostKeyWrapIsWrappedAgain() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try syncOnce(a, b, c)
+        #expect(try a.run("sync", "remove", "c").status == 0)
+        try a.store(service: "after-removal", account: "x", password: "under-the-new-key")
+        try syncOnce(a)
+        let bHex = try b.deviceID().hex
+        #expect(try server.psql("DELETE FROM keychain_sync_key_wraps WHERE epoch = 3 AND device = '\\x\(bHex)' RETURNING 1") == "1\n")
+
+        try syncOnce(a)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps WHERE epoch = 3 AND device = '\\x\(bHex)'") == "1\n")
+        #expect(try a.run("sync", "status", "--offline").output.contains("the server had lost the group's keys of 1 member"))
+        try syncOnce(b)
+        try expectHolds(b, ["after-removal": "under-the-new-key"])
+        #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: 3"))
+    }
+
     /// Requirement "a membership change the server lost comes back with its keys": a removes
     /// c (a new roster and a new group key, wrapped to a and b), then writes under the new key;
     /// the server is restored from a backup taken before the removal, before b read any of it.

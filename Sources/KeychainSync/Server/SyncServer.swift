@@ -242,6 +242,35 @@ package actor SyncServer {
         }
     }
 
+    /// The devices the group's key wraps of `epoch` are addressed to.
+    package func keyWrapRecipients(_ group: Data, epoch: Int64) async throws(SyncServerError) -> Set<Data> {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            Set(try await connection.query(
+                "SELECT device FROM keychain_sync_key_wraps WHERE group_id = \(group) AND epoch = \(epoch)", logger: logger
+            ).collect().map { try $0.decode(Data.self) })
+        }
+    }
+
+    /// Stores key wraps of an epoch whose roster the server holds, keeping any already there
+    /// for the same device, and notifies the group. ``SyncServerError/notFound`` when there is
+    /// no such roster.
+    package func addKeyWraps(_ group: Data, epoch: Int64, wraps: [(device: Data, wrap: Data)]) async throws(SyncServerError) {
+        try Self.check(group: group)
+        try await withConnection { connection, logger in
+            try await connection.withTransaction(logger: logger) { connection in
+                for (device, wrap) in wraps {
+                    try await connection.query(
+                        """
+                        INSERT INTO keychain_sync_key_wraps (group_id, epoch, device, wrap)
+                        VALUES (\(group), \(epoch), \(device), \(wrap)) ON CONFLICT DO NOTHING
+                        """, logger: logger)
+                }
+                try await Self.notify(group, connection, logger)
+            }
+        }
+    }
+
     /// Posts (or replaces) a device's request to join, and notifies the group's members.
     /// ``SyncServerError/notFound`` when there is no such group.
     package func postJoinRequest(_ group: Data, device: Data, request: Data) async throws(SyncServerError) {
