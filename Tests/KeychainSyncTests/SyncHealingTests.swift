@@ -61,6 +61,128 @@ struct SyncHealingTests {
         try expectHolds(late, expected)
     }
 
+    /// Requirement "a server that lost the whole group is healed": after the members synced,
+    /// whoever holds the database deletes the group (its rosters, key wraps and records go
+    /// with it), and later the database is restored from a backup taken before `sync setup`
+    /// (no sync table at all). Each time, the first member to pass makes the group again from
+    /// the first roster it pinned (and the tables, its role being allowed to), then sends the
+    /// later rosters with their key wraps and its copies of the records: after one pass of
+    /// each, both hold the latest of everything, the deleted item stays deleted, and a member
+    /// that joins afterwards gets the same. On the old code every pass failed ("It is not on
+    /// the sync server", then a missing table) for ever, and nobody could join.
+    @Test func serverThatLostTheGroupIsHealed() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let beforeSetup = try server.dump()
+        let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "kept", account: "x", password: "kept-secret")
+        try a.store(service: "changed", account: "x", password: "old-secret")
+        try a.store(service: "deleted", account: "x", password: "doomed-secret")
+        try syncOnce(a, b)
+        try a.store(service: "changed", account: "x", password: "new-secret", update: true)
+        #expect(try a.delete(service: "deleted", account: "x"))
+        try b.store(service: "from-b", account: "x", password: "b-secret")
+        try syncOnce(a, b, a)
+        let expected: [String: String?] = [
+            "kept": "kept-secret", "changed": "new-secret", "deleted": nil, "from-b": "b-secret",
+        ]
+        for member in [a, b] { try expectHolds(member, expected) }
+
+        #expect(try server.psql("DELETE FROM keychain_sync_groups RETURNING 1") == "1\n")
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_rosters") == "0\n")
+        try syncOnce(b, a)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_groups") == "1\n")
+        #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "1\n")
+        for member in [a, b] { try expectHolds(member, expected) }
+
+        try server.restore(beforeSetup)
+        #expect(try server.psql("SELECT to_regclass('keychain_sync_groups') IS NULL") == "t\n")
+        try a.store(service: "after-restore", account: "x", password: "after-secret")
+        try syncOnce(a, b)
+        var after = expected
+        after["after-restore"] = "after-secret"
+        for member in [a, b] { try expectHolds(member, after) }
+        #expect(try b.run("sync", "status", "--offline").output.contains("last healing:"))
+
+        try admit(late, server: server.tcpAddress(), approver: a)
+        try syncOnce(late)
+        try expectHolds(late, after)
+    }
+
+    /// Requirement "a member back from a long absence does not take a lost group for
+    /// deletions": b's last pass is 31 days old (longer than deletion markers are kept, so
+    /// that it deletes the items the server no longer has), and meanwhile the group was
+    /// deleted from the server. b makes the group again and sends its copies; it keeps every
+    /// item, as does a, and a member that joins afterwards gets them. Taking the empty server
+    /// at its word, b deleted every item it held.
+    @Test func longAbsentMemberKeepsItsItemsWhenTheGroupWasLost() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "from-a", account: "x", password: "a-secret")
+        try b.store(service: "from-b", account: "x", password: "b-secret")
+        try syncOnce(a, b, a)
+        let expected: [String: String?] = ["from-a": "a-secret", "from-b": "b-secret"]
+        for member in [a, b] { try expectHolds(member, expected) }
+
+        try b.ageSyncState(key: "lastSync", byMilliseconds: 31 * 86_400_000)
+        #expect(try server.psql("DELETE FROM keychain_sync_groups RETURNING 1") == "1\n")
+        try syncOnce(b, a)
+        for member in [a, b] { try expectHolds(member, expected) }
+        try admit(late, server: server.tcpAddress(), approver: a)
+        try syncOnce(late)
+        try expectHolds(late, expected)
+    }
+
+    /// Requirement "a roster the server lost below its newest comes back": whoever holds the
+    /// database deletes the roster of epoch 1 (and with it its key wraps), keeping epoch 2. At
+    /// its next pass a member sends it again, so a machine that joins afterwards can check
+    /// the whole chain, and gets the group's items. Before, members compared only the rosters
+    /// the server still held, and a joiner rejected epoch 2 as not following the genesis and
+    /// never became a member.
+    @Test func rosterLostBelowTheNewestIsSentAgain() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try a.store(service: "from-a", account: "x", password: "a-secret")
+        try syncOnce(a, b, c)
+        #expect(try server.psql("DELETE FROM keychain_sync_rosters WHERE epoch = 1 RETURNING 1") == "1\n")
+        try syncOnce(b)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_rosters WHERE epoch = 1") == "1\n")
+
+        try admit(late, server: server.tcpAddress(), approver: a)
+        try syncOnce(late)
+        try expectHolds(late, ["from-a": "a-secret"])
+    }
+
+    /// Requirement "a key wrap the server lost comes back": a removes c (a new group key,
+    /// wrapped to a and b) and writes under it; before b reads the removal, whoever holds the
+    /// database deletes b's wrap of the new key, keeping the roster. a's next check wraps the
+    /// key again for b, and b reads what a wrote. Before, b took the roster, found no key for
+    /// it, and waited for ever on a's record.
+    @Test func lostKeyWrapIsWrappedAgain() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try syncOnce(a, b, c)
+        #expect(try a.run("sync", "remove", "c").status == 0)
+        try a.store(service: "after-removal", account: "x", password: "under-the-new-key")
+        try syncOnce(a)
+        let bHex = try b.deviceID().hex
+        #expect(try server.psql("DELETE FROM keychain_sync_key_wraps WHERE epoch = 3 AND device = '\\x\(bHex)' RETURNING 1") == "1\n")
+
+        try syncOnce(a)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_key_wraps WHERE epoch = 3 AND device = '\\x\(bHex)'") == "1\n")
+        #expect(try a.run("sync", "status", "--offline").output.contains("the server had lost the group's keys of 1 member"))
+        try syncOnce(b)
+        try expectHolds(b, ["after-removal": "under-the-new-key"])
+        #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: 3"))
+    }
+
     /// Requirement "a membership change the server lost comes back with its keys": a removes
     /// c (a new roster and a new group key, wrapped to a and b), then writes under the new key;
     /// the server is restored from a backup taken before the removal, before b read any of it.

@@ -167,6 +167,138 @@ struct SyncRemovalTests {
         #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "2\n")
     }
 
+    /// Requirement "a removed member's database role cannot hold back the others' new key":
+    /// a removes c and writes under the new key; before b reads the removal, c's login role (in
+    /// keychain_sync_member, as the docs tell the owner to make one) appends a roster of the
+    /// next epoch that nobody signed and a key wrap of that epoch addressed to b, which the
+    /// database allows. b rejects both and takes its real wrap of the removal's epoch: it
+    /// reads what a wrote. Before, b tried only the newest wrap addressed to it, rejected it,
+    /// and never got the new key.
+    @Test func wrapBeyondTheChainDoesNotHoldBackTheNewKey() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try syncOnce(a, b, c)
+        let removal = try a.run("sync", "remove", "c")
+        #expect(removal.status == 0, "\(removal.errors)")
+        try a.store(service: "after-removal", account: "x", password: "under-the-new-key")
+        try syncOnce(a)
+
+        let epoch = try #require(Int(server.psql("SELECT max(epoch) FROM keychain_sync_rosters")
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        try server.psql("CREATE ROLE c_login LOGIN IN ROLE keychain_sync_member")
+        try server.psql("""
+            INSERT INTO keychain_sync_rosters (group_id, epoch, roster) SELECT group_id, \(epoch + 1), '\\x00' FROM keychain_sync_groups;
+            INSERT INTO keychain_sync_key_wraps (group_id, epoch, device, wrap)
+                SELECT group_id, \(epoch + 1), '\\x\(try b.deviceID().hex)', '\\x00' FROM keychain_sync_groups
+            """, user: "c_login")
+
+        let pass = try b.run("sync", "run", "--once")
+        #expect(pass.status == 0, "\(pass.errors)")
+        #expect(pass.errors.contains("rejected a roster"), "\(pass.errors)")
+        #expect(try b.password(service: "after-removal", account: "x") == "under-the-new-key")
+        #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: \(epoch)"))
+    }
+
+    /// Requirement "a roster no member signed holds back membership changes only until the
+    /// database's owner deletes it", as docs/Sync.md says: a login role in
+    /// keychain_sync_member appends a roster of the next epoch (any bytes), which the database
+    /// allows. Members reject it and sync on; `sync remove` refuses and says what holds it
+    /// up; once the owner deletes the row, the removal goes through and b takes it.
+    @Test func unsignedNextRosterHoldsRemovalsUntilTheOwnerDeletesIt() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, c) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("c"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b, c])
+        try syncOnce(a, b, c)
+        let epoch = try #require(Int(server.psql("SELECT max(epoch) FROM keychain_sync_rosters")
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        try server.psql("CREATE ROLE c_login LOGIN IN ROLE keychain_sync_member")
+        try server.psql("""
+            INSERT INTO keychain_sync_rosters (group_id, epoch, roster) SELECT group_id, \(epoch + 1), '\\x00' FROM keychain_sync_groups
+            """, user: "c_login")
+
+        try a.store(service: "meanwhile", account: "x", password: "still-syncing")
+        try syncOnce(a, b)
+        #expect(try b.password(service: "meanwhile", account: "x") == "still-syncing")
+        let refused = try a.run("sync", "remove", "c")
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("roster of key epoch \(epoch + 1) that no member signed"), "\(refused.errors)")
+
+        try server.psql("DELETE FROM keychain_sync_rosters WHERE epoch = \(epoch + 1)")
+        let removal = try a.run("sync", "remove", "c")
+        #expect(removal.status == 0, "\(removal.errors)")
+        try syncOnce(b)
+        #expect(try b.run("sync", "status", "--offline").output.contains("key epoch: \(epoch + 1)"))
+    }
+
+    /// Requirement "every record is checked (signature, membership) before its version is
+    /// believed; one that fails is rejected and logged once, never its content": a copy of a
+    /// real record whose signed version was lowered (so its signature no longer matches) is
+    /// appended beside it. Both members reject and log it once, and keep the real item. Before,
+    /// a member that knew a newer version skipped it on the version it claimed, unchecked and
+    /// unlogged.
+    @Test func forgedRecordWithAnOlderVersionIsRejectedAndLogged() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b) = (try SyncMember("a"), try SyncMember("b"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "real", account: "x", password: "real-secret")
+        try syncOnce(a, b)
+        // The version's time is the 8 bytes after the magic (4), format (1), group id (16) and
+        // item id (32): set to zero in the signed header and in the server's column alike.
+        try server.psql("""
+            SET session_replication_role = replica;
+            INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
+            SELECT group_id, item_id, overlay(version PLACING '\\x0000000000000000'::bytea FROM 1 FOR 8), tombstone,
+                   overlay(record PLACING '\\x0000000000000000'::bytea FROM 54 FOR 8)
+            FROM keychain_sync_records ORDER BY sequence DESC LIMIT 1
+            """)
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_records") == "2\n")
+
+        for member in [a, b] {
+            let pass = try member.run("sync", "run", "--once")
+            #expect(pass.status == 0, "\(pass.errors)")
+            #expect(pass.errors.components(separatedBy: "rejected a record").count == 2, "\(member.name): \(pass.errors)")
+            #expect(!pass.errors.contains("real-secret"))
+            #expect(try member.password(service: "real", account: "x") == "real-secret")
+            let again = try member.run("sync", "run", "--once")
+            #expect(again.status == 0 && !again.errors.contains("rejected a record"), "\(member.name): \(again.errors)")
+        }
+    }
+
+    /// Requirement "a member's database role cannot take an item away from the others": the
+    /// role of a machine (removed, or any in keychain_sync_member) appends, for an item of the
+    /// group, a record dated as far ahead as a version may be (any bytes). The database keeps
+    /// the real record beside it; the owner's later change still reaches the other member, and
+    /// a machine that joins afterwards gets it. Before, the append made the database delete the
+    /// real record and refuse every later version of the item: b kept the old secret and the
+    /// joiner got nothing.
+    @Test func recordDatedAheadByAnotherRoleHoldsNothingBack() async throws {
+        let server = try PostgresTestServer()
+        defer { server.remove() }
+        let (a, b, late) = (try SyncMember("a"), try SyncMember("b"), try SyncMember("late"))
+        try formGroup(server: server.tcpAddress(), founder: a, others: [b])
+        try a.store(service: "shared", account: "x", password: "first-secret")
+        try syncOnce(a, b)
+        try server.psql("CREATE ROLE c_login LOGIN IN ROLE keychain_sync_member")
+        // The time 2^62, the latest a version may carry, before the rest of the real version.
+        try server.psql("""
+            INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
+            SELECT group_id, item_id, '\\x4000000000000000'::bytea || substring(version FROM 9), false, '\\x00'
+            FROM keychain_sync_records ORDER BY sequence DESC LIMIT 1
+            """, user: "c_login")
+        #expect(try server.psql("SELECT count(*) FROM keychain_sync_records") == "2\n")
+
+        try a.store(service: "shared", account: "x", password: "second-secret", update: true)
+        try syncOnce(a, b)
+        #expect(try b.password(service: "shared", account: "x") == "second-secret")
+        try admit(late, server: server.tcpAddress(), approver: a)
+        try syncOnce(late)
+        #expect(try late.password(service: "shared", account: "x") == "second-secret")
+    }
+
     /// Requirement "a removal is published only if no record reached the group after the
     /// sequence the remover read to": the server refuses it (nothing stored) otherwise.
     @Test func publishRosterRefusesWhenRecordsFollowTheReadSequence() async throws {

@@ -78,6 +78,12 @@ struct SyncServerPrivilegeTests {
                 SELECT group_id, 'i', 'v', true, 'r', now() - interval '1 year' FROM keychain_sync_groups
                 """,
                 "SELECT setval('keychain_sync_records_sequence_seq', 1000000)",
+                // Another role as a row's writer would let its appends supersede that role's rows.
+                """
+                INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record, writer)
+                SELECT group_id, 'i', 'v', false, 'r', 'bob' FROM keychain_sync_groups
+                """,
+                "SET ROLE \(PostgresTestServer.user)",
             ]
             for statement in statements {
                 do {
@@ -119,6 +125,39 @@ struct SyncServerPrivilegeTests {
             #expect(try await server.collectTombstones(group, olderThan: .seconds(1)) == 1)
             let left = Set(try await server.records(group, after: 0, limit: 100).map(\.itemID))
             #expect(!left.contains(old) && left.contains(recent))
+        }
+    }
+
+    /// Requirement "a member's role never makes the database delete another member's row":
+    /// mallory's role appends a version of alice's item dated far ahead (any bytes, as a
+    /// removed machine could). alice's row stays, and alice still appends later versions of
+    /// the item, each superseding only her own older row; collecting an expired tombstone
+    /// removes the item's older rows of every role. Before, mallory's append made the trigger
+    /// delete alice's row, and the server then kept none of alice's later versions.
+    @Test func anotherRolesNewerVersionNeitherDeletesNorHoldsBack() async throws {
+        try await Self.withMemberGroup { postgres, alice, group in
+            let item = Fixture.randomBytes(32)
+            _ = try await alice.append(group, records: [(item, Fixture.version(5), false, Data("alice 5".utf8))])
+            let mallory = try Self.memberRole("mallory", on: postgres)
+            try await Fixture.withServer(mallory) { (server: SyncServer) async throws in
+                _ = try await server.append(group, records: [(item, Fixture.version(1 << 62), false, Data("mallory".utf8))])
+            }
+            func stored() async throws -> [Data] { try await alice.records(group, after: 0, limit: 100).filter { $0.itemID == item }.map(\.record) }
+            #expect(try await stored() == [Data("alice 5".utf8), Data("mallory".utf8)])
+            _ = try await alice.append(group, records: [(item, Fixture.version(7), false, Data("alice 7".utf8))])
+            #expect(try await stored() == [Data("mallory".utf8), Data("alice 7".utf8)])
+
+            let bob = try Self.memberRole("bob", on: postgres)
+            try await Fixture.withServer(bob) { (server: SyncServer) async throws in
+                _ = try await server.append(group, records: [(item, Fixture.version(8), false, Data("bob 8".utf8))])
+            }
+            _ = try await alice.append(group, records: [(item, Fixture.version(9), true, Data("alice deletes".utf8))])
+            #expect(try await stored() == [Data("mallory".utf8), Data("bob 8".utf8), Data("alice deletes".utf8)])
+            try postgres.psql("UPDATE keychain_sync_records SET stored_at = now() - interval '40 days' WHERE tombstone")
+            #expect(try await alice.collectTombstones(group, olderThan: .seconds(30 * 86_400)) == 2)
+            // The tombstones (the group's first one too) and bob's row that alice's superseded
+            // are gone; mallory's, dated after it, stays.
+            #expect(try await stored() == [Data("mallory".utf8)])
         }
     }
 
@@ -164,12 +203,18 @@ struct SyncServerPrivilegeTests {
                 try await owner.migrate()
                 #expect(try await owner.connectedRoleCanRewriteRows())
             }
-            #expect(try postgres.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM keychain_sync_schema") == "1,2\n")
+            #expect(try postgres.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM keychain_sync_schema") == "1,2,3\n")
+            // The rows from before are the owner's: the role that migrated.
+            #expect(try postgres.psql("SELECT string_agg(writer::text, ',') FROM keychain_sync_records") == "\(PostgresTestServer.user)\n")
             let alice = try Self.memberRole("alice", on: postgres)
             try await Fixture.withServer(alice) { server in
                 #expect(try await server.records(Data([1, 2]), after: 0, limit: 10).map(\.record) == [Data("stored under schema 1".utf8)])
                 _ = try await server.append(Data([1, 2]), records: [(item, Fixture.version(2), false, Data("newer".utf8))])
-                #expect(try await server.records(Data([1, 2]), after: 0, limit: 10).map(\.record) == [Data("newer".utf8)])
+                _ = try await server.append(Data([1, 2]), records: [(item, Fixture.version(3), false, Data("newest".utf8))])
+                // alice's own older row is superseded; the owner's stays, an older version.
+                #expect(try await server.records(Data([1, 2]), after: 0, limit: 10).map(\.record)
+                        == [Data("stored under schema 1".utf8), Data("newest".utf8)])
+                #expect(try await server.latestRecords(Data([1, 2])).records.map(\.version) == [Fixture.version(3)])
             }
         }
     }

@@ -22,7 +22,7 @@ struct SyncServerStoreTests {
                     try await first.migrate()
                 }
             }
-            #expect(try postgres.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM keychain_sync_schema") == "1,2\n")
+            #expect(try postgres.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM keychain_sync_schema") == "1,2,3\n")
             let tables = try postgres.psql(
                 "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'keychain_sync_%'")
             #expect(tables == "6\n")
@@ -303,6 +303,7 @@ struct SyncServerStoreTests {
                 keychain_sync_key_wraps.device keychain_sync_key_wraps.wrap keychain_sync_records.sequence \
                 keychain_sync_records.group_id keychain_sync_records.item_id keychain_sync_records.version \
                 keychain_sync_records.tombstone keychain_sync_records.record keychain_sync_records.stored_at \
+                keychain_sync_records.writer \
                 keychain_sync_rosters.group_id keychain_sync_rosters.epoch keychain_sync_rosters.roster \
                 keychain_sync_schema.version
 

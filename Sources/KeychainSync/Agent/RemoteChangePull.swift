@@ -146,6 +146,10 @@ extension SyncSession {
                             _ = try sealed.open(secrets: secrets, chain: chain)
                         }
                         checked.readBack.append(VouchedRecord(itemID: sealed.itemID, version: version, digest: sealed.digest))
+                    } else {
+                        // Skipped for the version it claims, which counts only once the record
+                        // is known to be a member's: one that fails is rejected and logged.
+                        try sealed.authenticate(chain: chain)
                     }
                     checked.steps.append(.skip(sequence: record.sequence))
                     continue

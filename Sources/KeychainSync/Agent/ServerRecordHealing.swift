@@ -119,6 +119,8 @@ extension SyncSession {
     package struct HealingReport: Sendable, Equatable {
         /// Rosters (membership changes) the server had lost, sent again.
         package var rostersResent = 0
+        /// Members of the current roster whose key wrap the server had lost, wrapped again.
+        package var keyWrapsResent = 0
         /// Records the server had lost (or held only in an older version), sent again.
         package var resent = 0
         /// Records the server held that this member had skipped, read again.
@@ -133,7 +135,7 @@ extension SyncSession {
         /// Whether the check's last pull stopped early (see ``PullReport/stopped``).
         package var pullStopped = false
 
-        package var foundSomething: Bool { rostersResent > 0 || resent > 0 || reread > 0 || rolledBack || unhealed > 0 }
+        package var foundSomething: Bool { rostersResent > 0 || keyWrapsResent > 0 || resent > 0 || reread > 0 || rolledBack || unhealed > 0 }
 
         /// One line for the log and `sync status`.
         package var summary: String {
@@ -141,6 +143,10 @@ extension SyncSession {
             if rolledBack { parts.append("the server's record numbers went back (restored from a backup?)") }
             if rostersResent > 0 {
                 parts.append("the server had lost \(rostersResent) membership change\(rostersResent == 1 ? "" : "s"); sent them again")
+            }
+            if keyWrapsResent > 0 {
+                parts.append("the server had lost the group's keys of \(keyWrapsResent) member\(keyWrapsResent == 1 ? "" : "s"); "
+                             + "sent them again")
             }
             if resent > 0 { parts.append("the server had lost \(resent) record\(resent == 1 ? "" : "s"); sent them again") }
             if reread > 0 { parts.append("\(reread) record\(reread == 1 ? "" : "s") on the server had been skipped; read them again") }
@@ -181,6 +187,7 @@ extension SyncSession {
         if summary.server.maxEpoch < Int64(bitPattern: chain.current.epoch) {
             report.rostersResent = try await resendRosters(after: summary.server.maxEpoch, server: server, logger: logger)
         }
+        report.keyWrapsResent = try await resendMissingKeyWraps(server: server, logger: logger)
         var cursor = try state.integer(.cursor)
         if summary.matches, summary.server.maxSequence >= cursor {
             if try state.text(.unhealedDigests) != nil { try state.set(.unhealedDigests, nil) }
@@ -346,6 +353,12 @@ extension SyncSession {
     /// member that takes a roster without its wrap can read nothing written under it (a
     /// member approved just before a restore, say, would never get the group's keys).
     func resendRosters(after epoch: Int64, server: SyncServer, logger: Logger) async throws(SyncFailure) -> Int {
+        try await resendRosters(server: server, logger: logger) { $0 > epoch }
+    }
+
+    /// Publishes again, as ``resendRosters(after:server:logger:)`` does, the rosters of the
+    /// epochs `lost` picks.
+    func resendRosters(server: SyncServer, logger: Logger, lost: (Int64) -> Bool) async throws(SyncFailure) -> Int {
         var sent = 0
         for encoded in try state.rosters() {
             let roster: Roster
@@ -355,7 +368,7 @@ extension SyncSession {
                 throw .damaged("the sync state holds a malformed roster")
             }
             let rosterEpoch = Int64(bitPattern: roster.epoch)
-            guard rosterEpoch > epoch else { continue }
+            guard lost(rosterEpoch) else { continue }
             var wraps: [(device: Data, wrap: Data)] = []
             if let secrets = configuration.secrets, secrets.currentEpoch >= roster.epoch, roster.member(me) != nil {
                 do {
@@ -381,6 +394,45 @@ extension SyncSession {
             logger.warning("the sync server had lost membership changes; sent them again", metadata: ["count": "\(sent)"])
         }
         return sent
+    }
+
+    /// Wraps the current epoch's keys again for each member of the current roster whose wrap
+    /// the server no longer holds (rows deleted by whoever holds the database, while the
+    /// roster stayed): a member that had not taken its wrap yet would otherwise wait for ever
+    /// on what is written under the new key. Returns how many it wrapped again.
+    func resendMissingKeyWraps(server: SyncServer, logger: Logger) async throws(SyncFailure) -> Int {
+        let roster = chain.current
+        guard roster.epoch >= 1, let secrets = configuration.secrets, secrets.currentEpoch == roster.epoch else { return 0 }
+        let group = configuration.group
+        let epoch = Int64(bitPattern: roster.epoch)
+        let held: Set<Data>
+        do {
+            held = try await server.keyWrapRecipients(group.bytes, epoch: epoch)
+        } catch {
+            throw .server(error)
+        }
+        let missing = roster.members.filter { !held.contains($0.id.bytes) }
+        guard !missing.isEmpty else { return 0 }
+        var wraps: [(device: Data, wrap: Data)] = []
+        do {
+            for member in missing {
+                wraps.append((member.id.bytes, try KeyWrap.wrap(secrets, epoch: roster.epoch, group: group, to: member,
+                                                               by: configuration.device).encoded))
+            }
+        } catch {
+            throw .damaged("the group's keys could not be wrapped: \(error)")
+        }
+        do {
+            try await server.addKeyWraps(group.bytes, epoch: epoch, wraps: wraps)
+        } catch .notFound {
+            // The roster itself is gone: sent again with its wraps (resendRosters).
+            return 0
+        } catch {
+            throw .server(error)
+        }
+        logger.warning("the sync server had lost key wraps of the current epoch; wrapped the keys again",
+                       metadata: ["count": "\(wraps.count)"])
+        return wraps.count
     }
 
     /// The server's summary and this member's digest, compared. The marker of a difference

@@ -60,7 +60,9 @@ package final class SyncAgent: Sendable {
             // key not received yet would stop the pull at the same record.
             if !pull.localChangeFirst { break }
         }
-        if lastSync > 0, now - lastSync > TombstoneRetention.reconcileAfter {
+        // Not from a server that had lost the whole group: every item is missing there, and
+        // their absence is that loss, which the check below heals, not their deletion.
+        if lastSync > 0, now - lastSync > TombstoneRetention.reconcileAfter, !session.madeGroupAgain {
             report.pull.applied += try await session.reconcileAfterLongAbsence(server: server, logger: logger)
         }
         var check = checkCompleteness

@@ -319,7 +319,13 @@ package struct SyncMembership: Sendable {
             try await server.publishRoster(group.bytes, epoch: Int64(bitPattern: next.epoch), roster: next.encoded, wraps: wraps,
                                            readThrough: readThrough)
         } catch .alreadyExists {
-            throw .usage("another member changed the group at the same moment; run the command again")
+            // Or a database role appended a roster of that epoch that no member signed, which
+            // members reject and only the database's owner can delete.
+            throw .usage("""
+                another member changed the group at the same moment; run the command again (when it keeps \
+                saying so, the sync server holds a roster of key epoch \(next.epoch) that no member signed: \
+                the database's owner must delete it)
+                """)
         } catch {
             throw .server(error)
         }

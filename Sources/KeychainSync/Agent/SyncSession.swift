@@ -13,6 +13,9 @@ package struct SyncSession: Sendable {
     package var configuration: SyncConfiguration
     package var chain: RosterChain
     package let state: SyncState
+    /// Whether ``refreshMembership(server:logger:)`` found the group gone from the server and
+    /// made it again: then the server's lack of an item says nothing about its deletion.
+    package private(set) var madeGroupAgain = false
 
     /// The configuration item of `store`.
     var item: SyncConfigurationItem { SyncConfigurationItem(store: store) }
@@ -58,7 +61,14 @@ package struct SyncSession: Sendable {
         do {
             digests = try await server.rosterDigests(group.bytes)
         } catch {
-            throw .server(error)
+            guard try await groupIsGone(error, server: server) else { throw .server(error) }
+            try await makeGroupAgain(server: server, logger: logger)
+            madeGroupAgain = true
+            do {
+                digests = try await server.rosterDigests(group.bytes)
+            } catch {
+                throw .server(error)
+            }
         }
         for entry in digests where entry.epoch >= 1 {
             guard let ours = chain.roster(epoch: UInt64(entry.epoch)) else { break }
@@ -108,6 +118,14 @@ package struct SyncSession: Sendable {
             if configuration.membership == .member { throw .removed }
             return
         }
+        // Rosters the server lost below its newest one (rows deleted by whoever holds the
+        // database): sent again, or a machine that joins could not check the chain. Those
+        // past its newest are the completeness check's to send.
+        let held = Set(digests.map(\.epoch))
+        if let newest = digests.map(\.epoch).max(), configuration.secrets != nil,
+           (0..<min(newest, Int64(bitPattern: chain.current.epoch))).contains(where: { !held.contains($0) }) {
+            _ = try await resendRosters(server: server, logger: logger) { $0 < newest && !held.contains($0) }
+        }
         if (configuration.secrets?.currentEpoch ?? 0) < chain.current.epoch || configuration.secrets == nil {
             let wraps: [(epoch: Int64, wrap: Data)]
             do {
@@ -115,19 +133,65 @@ package struct SyncSession: Sendable {
             } catch {
                 throw .server(error)
             }
-            guard let newest = wraps.max(by: { $0.epoch < $1.epoch }) else { return }
-            let secrets: GroupSecrets
-            do {
-                secrets = try KeyWrap(encoded: newest.wrap).open(as: configuration.device, group: group, chain: chain)
-            } catch {
-                logger.warning("rejected a key wrap from the sync server", metadata: ["epoch": "\(newest.epoch)", "reason": "\(error)"])
-                return
+            // The newest wrap that opens, of an epoch the chain reaches: any member's database
+            // role can append a roster nobody signed and a wrap of its epoch addressed to this
+            // device, which must not hide the real wrap of the current epoch.
+            var opened: GroupSecrets?
+            let reached = Int64(bitPattern: chain.current.epoch)
+            for wrap in wraps.sorted(by: { $0.epoch > $1.epoch }) where wrap.epoch <= reached {
+                do {
+                    opened = try KeyWrap(encoded: wrap.wrap).open(as: configuration.device, group: group, chain: chain)
+                    break
+                } catch {
+                    logger.warning("rejected a key wrap from the sync server", metadata: ["epoch": "\(wrap.epoch)", "reason": "\(error)"])
+                }
             }
+            guard let secrets = opened else { return }
             if secrets.currentEpoch >= (configuration.secrets?.currentEpoch ?? 0) {
                 configuration.secrets = secrets
                 configuration.membership = .member
                 try item.save(configuration)
             }
+        }
+    }
+
+    /// Whether `error` says that the server no longer holds this member's group at all (no
+    /// such group, or no sync tables): a backup from before the group was made restored, or
+    /// its rows deleted by whoever holds the database. Only a member asks: a device still
+    /// waiting to join has nothing to bring back.
+    private func groupIsGone(_ error: SyncServerError, server: SyncServer) async throws(SyncFailure) -> Bool {
+        guard configuration.membership == .member, isMember else { return false }
+        switch error {
+        case .notFound:
+            return true
+        case .rejected:
+            let hasSchema: Bool
+            do {
+                hasSchema = try await server.hasSchema()
+            } catch {
+                throw .server(error)
+            }
+            return !hasSchema
+        default:
+            return false
+        }
+    }
+
+    /// Makes the group again on a server that lost it, from the first roster this member
+    /// pinned (signed by the founder, so the server learns nothing new and can alter nothing),
+    /// with the tables first when they are gone and this member's role may create them.
+    /// The rest comes back as after any restored backup: the completeness check sends the
+    /// later rosters with their key wraps, and the records, again from this member's copies.
+    private func makeGroupAgain(server: SyncServer, logger: Logger) async throws(SyncFailure) {
+        do {
+            let hasSchema = try await server.hasSchema()
+            if !hasSchema { try await server.migrate() }
+            try await server.createGroup(configuration.group.bytes, genesis: chain.genesis.encoded)
+            logger.warning("the sync server had lost the sync group (restored from a backup?); made it again from its first roster")
+        } catch .alreadyExists {
+            // Another member made it again first.
+        } catch {
+            throw .server(error)
         }
     }
 

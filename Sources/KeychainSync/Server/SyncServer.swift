@@ -94,6 +94,16 @@ package actor SyncServer {
         }
     }
 
+    /// Whether the server holds the sync tables (a restored backup from before they were made
+    /// does not).
+    package func hasSchema() async throws(SyncServerError) -> Bool {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query(
+                "SELECT to_regclass('keychain_sync_groups') IS NOT NULL", logger: logger).collect()
+            return try rows.first?.decode(Bool.self) ?? false
+        }
+    }
+
     /// Whether the role members' login roles are granted (``SyncServerSchema/memberRole``)
     /// exists on the server.
     package func memberRoleExists() async throws(SyncServerError) -> Bool {
@@ -232,6 +242,35 @@ package actor SyncServer {
         }
     }
 
+    /// The devices the group's key wraps of `epoch` are addressed to.
+    package func keyWrapRecipients(_ group: Data, epoch: Int64) async throws(SyncServerError) -> Set<Data> {
+        try Self.check(group: group)
+        return try await withConnection { connection, logger in
+            Set(try await connection.query(
+                "SELECT device FROM keychain_sync_key_wraps WHERE group_id = \(group) AND epoch = \(epoch)", logger: logger
+            ).collect().map { try $0.decode(Data.self) })
+        }
+    }
+
+    /// Stores key wraps of an epoch whose roster the server holds, keeping any already there
+    /// for the same device, and notifies the group. ``SyncServerError/notFound`` when there is
+    /// no such roster.
+    package func addKeyWraps(_ group: Data, epoch: Int64, wraps: [(device: Data, wrap: Data)]) async throws(SyncServerError) {
+        try Self.check(group: group)
+        try await withConnection { connection, logger in
+            try await connection.withTransaction(logger: logger) { connection in
+                for (device, wrap) in wraps {
+                    try await connection.query(
+                        """
+                        INSERT INTO keychain_sync_key_wraps (group_id, epoch, device, wrap)
+                        VALUES (\(group), \(epoch), \(device), \(wrap)) ON CONFLICT DO NOTHING
+                        """, logger: logger)
+                }
+                try await Self.notify(group, connection, logger)
+            }
+        }
+    }
+
     /// Posts (or replaces) a device's request to join, and notifies the group's members.
     /// ``SyncServerError/notFound`` when there is no such group.
     package func postJoinRequest(_ group: Data, device: Data, request: Data) async throws(SyncServerError) {
@@ -290,7 +329,8 @@ package actor SyncServer {
     /// sequence order is commit order: a reader never skips a lower sequence committed later.
     /// A record already stored (same group, item and version) is ignored; rows of the same
     /// item with a lower version are deleted (superseded), and a record older than one already
-    /// stored (or than another of the batch for the same item) is not kept. Notifies the group.
+    /// stored (or than another of the batch for the same item) is not kept; from schema 3 both
+    /// only among the rows of this connection's role. Notifies the group.
     /// Returns the group's highest sequence after the append (0 when it holds none).
     /// ``SyncServerError/notFound`` when there is no such group.
     ///
@@ -307,6 +347,9 @@ package actor SyncServer {
         let sealed = records.map { ByteBuffer(bytes: $0.record) }
         // From schema 2 the table's trigger removes superseded versions (members may not delete).
         let superseding = schemaVersion < 2
+        // From schema 3 only a newer row of this connection's own role keeps a record out:
+        // another role's (a removed machine's, dated far ahead) must not hold back the item.
+        let ownRows = schemaVersion >= 3 ? " AND stored.writer = current_user" : ""
         return try await withConnection { connection, logger in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query(
@@ -325,7 +368,7 @@ package actor SyncServer {
                         INSERT INTO keychain_sync_records (group_id, item_id, version, tombstone, record)
                         SELECT \(group), item_id, version, tombstone, record FROM incoming WHERE NOT EXISTS (
                             SELECT 1 FROM keychain_sync_records AS stored WHERE stored.group_id = \(group)
-                            AND stored.item_id = incoming.item_id AND stored.version >= incoming.version)
+                            AND stored.item_id = incoming.item_id AND stored.version >= incoming.version\(unescaped: ownRows))
                         ORDER BY position
                         ON CONFLICT (group_id, item_id, version) DO NOTHING
                         """, logger: logger)

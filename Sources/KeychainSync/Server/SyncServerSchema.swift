@@ -18,13 +18,14 @@ import PostgresNIO
 ///   sealed (HPKE) to one member device's public key.
 /// - `keychain_sync_join_requests(group_id, device, request, created_at)`: a device's signed
 ///   request to join, until a member approves it or it is withdrawn.
-/// - `keychain_sync_records(sequence, group_id, item_id, version, tombstone, record, stored_at)`:
+/// - `keychain_sync_records(sequence, group_id, item_id, version, tombstone, record, stored_at, writer)`:
 ///   sealed item records. `sequence` (bigserial) orders them by commit within a group (appends
 ///   are serialized per group); `item_id` is an HMAC of the item's identity; `version` the
 ///   32-byte record version, whose byte order is the version order; one row per
 ///   (group_id, item_id, version), and older versions of an item are deleted when a newer one
-///   arrives (from schema 2 by the trigger `keychain_sync_records_supersede`). `stored_at`
-///   dates tombstones for collection.
+///   arrives (from schema 2 by the trigger `keychain_sync_records_supersede`; from schema 3
+///   only the rows of the role that appended it, which `writer` names). `stored_at` dates
+///   tombstones for collection.
 ///
 /// From schema 2, members connect with login roles in `keychain_sync_member`, which may read
 /// every table and insert the columns members write, and never update or delete a row: the
@@ -33,7 +34,7 @@ import PostgresNIO
 /// least 30 days whatever `age` says) and `keychain_sync_remove_join_request(group, device)`.
 enum SyncServerSchema {
     /// The schema version this code creates and understands.
-    static let version = 2
+    static let version = 3
 
     /// The key of the advisory lock every migration holds ("kcsync" in ASCII): two clients
     /// migrating at once run one after the other.
@@ -154,6 +155,50 @@ enum SyncServerSchema {
                 keychain_sync_remove_join_request(bytea, bytea) FROM PUBLIC
             """,
             memberGrants,
+        ],
+        // 3: each record row names the role that appended it (`writer`, set by the server), and
+        // an append supersedes only the older rows of its own role: a role that appends a
+        // newer version of another member's item (a removed machine's, any version it likes)
+        // no longer makes the database delete that member's row, nor hold back the item's
+        // later versions, which the other roles still append. Collecting an expired tombstone
+        // also removes the item's older rows of every role, which it had superseded.
+        [
+            "ALTER TABLE keychain_sync_records ADD COLUMN writer name NOT NULL DEFAULT current_user",
+            """
+            CREATE OR REPLACE FUNCTION keychain_sync_records_supersede() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+            BEGIN
+                DELETE FROM keychain_sync_records AS stale
+                USING (SELECT DISTINCT group_id, item_id, writer FROM inserted) AS touched
+                WHERE stale.group_id = touched.group_id AND stale.item_id = touched.item_id AND stale.writer = touched.writer
+                AND EXISTS (SELECT 1 FROM keychain_sync_records AS newer WHERE newer.group_id = stale.group_id
+                            AND newer.item_id = stale.item_id AND newer.writer = stale.writer AND newer.version > stale.version);
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION keychain_sync_collect_tombstones(target bytea, age interval) RETURNS bigint
+            LANGUAGE sql SECURITY DEFINER AS $$
+                WITH expired AS (
+                    SELECT item_id, version FROM keychain_sync_records WHERE group_id = target AND tombstone
+                    AND stored_at < now() - greatest(age, interval '30 days')),
+                collected AS (
+                    DELETE FROM keychain_sync_records AS doomed USING expired
+                    WHERE doomed.group_id = target AND doomed.item_id = expired.item_id AND doomed.version <= expired.version
+                    RETURNING doomed.tombstone)
+                SELECT count(*) FILTER (WHERE tombstone) FROM collected
+            $$
+            """,
+            // CREATE OR REPLACE drops a function's settings: the pinned search_path again.
+            """
+            DO $$
+            DECLARE
+                home name := (SELECT n.nspname FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace
+                              WHERE c.oid = 'keychain_sync_records'::regclass);
+            BEGIN
+                EXECUTE format('ALTER FUNCTION keychain_sync_records_supersede() SET search_path = pg_catalog, %I, pg_temp', home);
+                EXECUTE format('ALTER FUNCTION keychain_sync_collect_tombstones(bytea, interval) SET search_path = pg_catalog, %I, pg_temp', home);
+            END $$
+            """,
         ],
     ]
 
