@@ -64,9 +64,10 @@ struct SyncHealingTests {
     /// Requirement "a server that lost the whole group is healed": after the members synced,
     /// whoever holds the database deletes the group (its rosters, key wraps and records go
     /// with it), and later the database is restored from a backup taken before `sync setup`
-    /// (no sync table at all). Each time, the first member to pass makes the group again from
-    /// the first roster it pinned (and the tables, its role being allowed to), then sends the
-    /// later rosters with their key wraps and its copies of the records: after one pass of
+    /// (no sync table at all; the owner makes the tables again, as the agent's failure says).
+    /// Each time, the first member to pass makes the group again from the first roster it
+    /// pinned, then sends the later rosters with their key wraps and its copies of the records:
+    /// after one pass of
     /// each, both hold the latest of everything, the deleted item stays deleted, and a member
     /// that joins afterwards gets the same. On the old code every pass failed ("It is not on
     /// the sync server", then a missing table) for ever, and nobody could join.
@@ -96,9 +97,19 @@ struct SyncHealingTests {
         #expect(try server.psql("SELECT max(epoch) FROM keychain_sync_rosters") == "1\n")
         for member in [a, b] { try expectHolds(member, expected) }
 
+        // A backup from before the tables were made: an agent does not make them (it could
+        // race a restore in progress); it says who can, and the owner does.
         try server.restore(beforeSetup)
         #expect(try server.psql("SELECT to_regclass('keychain_sync_groups') IS NULL") == "t\n")
         try a.store(service: "after-restore", account: "x", password: "after-secret")
+        let refused = try a.run("sync", "run", "--once")
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("has no sync tables") && refused.errors.contains("sync setup --server-only"),
+                "\(refused.errors)")
+        #expect(try server.psql("SELECT to_regclass('keychain_sync_groups') IS NULL") == "t\n")
+        let owner = try SyncMember("owner")
+        let migrate = try owner.run("sync", "setup", "--server", server.tcpAddress(), "--server-only")
+        #expect(migrate.status == 0, "\(migrate.errors)")
         try syncOnce(a, b)
         var after = expected
         after["after-restore"] = "after-secret"

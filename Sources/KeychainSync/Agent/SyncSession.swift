@@ -178,14 +178,23 @@ package struct SyncSession: Sendable {
     }
 
     /// Makes the group again on a server that lost it, from the first roster this member
-    /// pinned (signed by the founder, so the server learns nothing new and can alter nothing),
-    /// with the tables first when they are gone and this member's role may create them.
+    /// pinned (signed by the founder, so the server learns nothing new and can alter nothing).
     /// The rest comes back as after any restored backup: the completeness check sends the
     /// later rosters with their key wraps, and the records, again from this member's copies.
+    ///
+    /// The sync tables themselves are not made here when they are gone: a database being
+    /// restored looks empty to every other connection until the restore commits, and tables
+    /// an agent made meanwhile would break the restore. The pass fails saying so, until the
+    /// database's owner runs `sync setup --server-only` (or the restore ends).
     private func makeGroupAgain(server: SyncServer, logger: Logger) async throws(SyncFailure) {
-        do {
-            let hasSchema = try await server.hasSchema()
-            if !hasSchema { try await server.migrate() }
+        do throws(SyncServerError) {
+            guard try await server.hasSchema() else {
+                throw SyncServerError.rejected("""
+                    the sync server has no sync tables (a database restored from a backup made before \
+                    sync setup, or still being restored?): its owner can make them with keychainctl sync setup \
+                    --server-only
+                    """)
+            }
             try await server.createGroup(configuration.group.bytes, genesis: chain.genesis.encoded)
             logger.warning("the sync server had lost the sync group (restored from a backup?); made it again from its first roster")
         } catch .alreadyExists {
