@@ -100,6 +100,21 @@ import Testing
         #expect(try user.docker("get", "registry.example.com").output == "credentials not found in native keychain\n")
     }
 
+    /// A registry URL with a path is its own server: a URL without a scheme is https, and
+    /// neither the host alone, another path nor http gets or erases its credentials.
+    @Test func aRegistryPathIsKeptApartFromItsHostAndOtherPaths() throws {
+        _ = try user.docker("store", try Self.credentials("registry.example.com/team-a", "alice", "tok-a"))
+        #expect(try get("https://registry.example.com/team-a").json?["Secret"] == "tok-a")
+        for other in ["registry.example.com", "https://registry.example.com", "registry.example.com/team-b",
+                      "http://registry.example.com/team-a", "registry.example.com:443/team-a"] {
+            #expect(try user.docker("get", other).output == "credentials not found in native keychain\n", "\(other)")
+            let erased = try user.docker("erase", other)
+            #expect(erased.status == 1, "\(other)")
+        }
+        #expect(try get("registry.example.com/team-a").json?["Secret"] == "tok-a")
+        #expect(try user.storedItems(group: Self.group).count == 1)
+    }
+
     @Test func eraseRemovesOnlyItsServersCredentials() throws {
         _ = try user.docker("store", try Self.credentials("https://registry.example.com", "alice", "tok-1"))
         _ = try user.docker("store", try Self.credentials("https://other.example.com", "bob", "tok-2"))

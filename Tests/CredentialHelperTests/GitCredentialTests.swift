@@ -105,6 +105,27 @@ import Testing
         #expect(try user.fill("url=https://git.example.com:8443\n\n") == nil)
     }
 
+    /// The other way round: git's host includes the port, so a credential kept for
+    /// `git.example.com:8443` (another service, perhaps another user's, on that port) is
+    /// neither answered for `git.example.com` nor erased by a reject of it, as git's own
+    /// helpers (store, cache) match hosts whole.
+    @Test func aCredentialOfOnePortIsNotAnsweredOrErasedForTheHostWithoutIt() throws {
+        _ = try user.gitCredential("approve", "url=https://alice@git.example.com:8443\npassword=port-pw\n\n")
+        #expect(try user.fill("url=https://git.example.com\n\n") == nil)
+        #expect(try user.fill("url=https://alice@git.example.com\n\n") == nil)
+        let direct = try user.gitHelper("get", CredentialHelperUser.lines("protocol=https", "host=git.example.com"))
+        #expect(direct.status == 0, "\(direct.errors)")
+        #expect(direct.output == "")
+        let rejected = try user.gitCredential("reject", "url=https://alice@git.example.com\n\n")
+        #expect(rejected.status == 0, "\(rejected.errors)")
+        #expect(try user.storedItems(group: Self.group).count == 1)
+        #expect(try user.fill("url=https://git.example.com:8443\n\n")?["password"] == "port-pw")
+        // A credential for the host without a port is still found beside it.
+        _ = try user.gitCredential("approve", "url=https://bob@git.example.com\npassword=host-pw\n\n")
+        #expect(try user.fill("url=https://git.example.com\n\n")?["password"] == "host-pw")
+        #expect(try user.fill("url=https://git.example.com:8443\n\n")?["password"] == "port-pw")
+    }
+
     @Test func rejectErasesOnlyTheMatchingCredential() throws {
         _ = try user.gitCredential("approve", "url=https://alice@git.example.com\npassword=alice-pw\n\n")
         _ = try user.gitCredential("approve", "url=https://bob@git.example.com\npassword=bob-pw\n\n")

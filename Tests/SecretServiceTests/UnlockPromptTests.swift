@@ -324,4 +324,63 @@ import Glibc
             #expect(pinentry.commands.isEmpty, "\(pinentry.commands)")
         }
     }
+
+    /// Prompts and sessions are their client's: another connection of the same user can
+    /// neither show nor dismiss a prompt it did not get, nor read, store or close through a
+    /// session it did not open (NoSuchObject, NoSession), and its attempts change nothing for
+    /// the owner, whose prompt then asks once and unlocks. While locked, GetSecret and
+    /// GetSecrets with the owner's own session are IsLocked: no secret leaves a locked keychain.
+    @Test func anotherClientCanUseNeitherThePromptNorTheSessionOfAClient() throws {
+        let pinentry = try FakePrompter(answers: [Self.passwordOnTheWire])
+        try withLockedKeychain(prompter: pinentry) { bus in
+            let outcome = try bus.run("/usr/bin/python3", ["-c", """
+                from jeepney import DBusAddress, new_method_call, MessageType, HeaderFields, MatchRule, message_bus
+                from jeepney.io.blocking import open_dbus_connection
+                owner = open_dbus_connection(bus='SESSION')
+                other = open_dbus_connection(bus='SESSION')
+                def call(connection, path, interface, member, signature='', body=()):
+                    address = DBusAddress(path, bus_name='org.freedesktop.secrets', interface=interface)
+                    message = new_method_call(address, member, signature, body)
+                    message.header.flags |= 2  # no auto-start: never another provider in its place
+                    reply = connection.send_and_get_reply(message, timeout=120)
+                    if reply.header.message_type == MessageType.error:
+                        return reply.header.fields[HeaderFields.error_name].rsplit('.', 1)[1]
+                    return reply.body
+                service = '/org/freedesktop/secrets'
+                interface = 'org.freedesktop.Secret.Service'
+                _, session = call(owner, service, interface, 'OpenSession', 'sv', ('plain', ('s', '')))
+                (item,), = call(owner, service, interface, 'SearchItems', 'a{ss}', ({'service': 'locked.example'},))[1:]
+                print('locked', call(owner, item, 'org.freedesktop.Secret.Item', 'GetSecret', 'o', (session,)),
+                      call(owner, service, interface, 'GetSecrets', 'aoo', ([item], session)))
+                unlocked, prompt = call(owner, service, interface, 'Unlock', 'ao', ([service + '/collection/login'],))
+                print('unlock', unlocked, prompt.startswith(service + '/prompt/'))
+                p = 'org.freedesktop.Secret.Prompt'
+                print('other', call(other, prompt, p, 'Prompt', 's', ('',)), call(other, prompt, p, 'Dismiss'),
+                      call(other, item, 'org.freedesktop.Secret.Item', 'GetSecret', 'o', (session,)),
+                      call(other, item, 'org.freedesktop.Secret.Item', 'SetSecret', '(oayays)',
+                           ((session, b'', b'stolen', 'text/plain'),)),
+                      call(other, service + '/collection/session', 'org.freedesktop.Secret.Collection', 'CreateItem',
+                           'a{sv}(oayays)b', ({}, (session, b'', b'x', 'text/plain'), False)),
+                      call(other, session, 'org.freedesktop.Secret.Session', 'Close'))
+                rule = MatchRule(type='signal', interface=p, member='Completed', path=prompt)
+                owner.send_and_get_reply(message_bus.AddMatch(rule))
+                with owner.filter(rule) as completed:
+                    print('prompt', call(owner, prompt, p, 'Prompt', 's', ('',)))
+                    dismissed, result = owner.recv_until_filtered(completed, timeout=60).body
+                print('completed', dismissed, result)
+                print('secret', bytes(call(owner, item, 'org.freedesktop.Secret.Item', 'GetSecret', 'o', (session,))[0][2]))
+                """])
+            #expect(outcome.status == 0, "\(outcome.errors)")
+            #expect(outcome.output == """
+                locked IsLocked IsLocked
+                unlock [] True
+                other NoSuchObject NoSuchObject NoSession NoSession NoSession NoSession
+                prompt ()
+                completed False ('ao', ['/org/freedesktop/secrets/collection/login'])
+                secret b'pw'
+
+                """)
+            #expect(pinentry.commands == ["SETTITLE", "SETDESC", "SETPROMPT", "GETPIN", "BYE"], "\(pinentry.commands)")
+        }
+    }
 }

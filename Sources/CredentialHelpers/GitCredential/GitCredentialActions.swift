@@ -30,10 +30,12 @@ struct GitCredentialActions {
     }
 
     /// The answer to `get`: the first stored credential that matches and has not expired,
-    /// as `key=value` lines; nothing when there is none.
+    /// as `key=value` lines; nothing when there is none. The port must be the request's
+    /// own, as git matches the host with its port; a request without a path (no
+    /// credential.useHttpPath) matches every path, as git's own helpers match.
     func get(now: Date = Date()) throws(HelperFailure) -> Data {
         guard let attributes else { return Data() }
-        for item in try InternetPasswords.find(attributes) {
+        for item in try InternetPasswords.find(attributes) where item.has(port: request.port) {
             guard let data = item.data, let secret = StoredGitSecret(data: data) else {
                 throw HelperFailure("the stored password for \(request.host ?? "") is not UTF-8 text")
             }
@@ -70,13 +72,14 @@ struct GitCredentialActions {
         try InternetPasswords.update(existing.reference, with: [kSecValueData as String: secret.data])
     }
 
-    /// `erase`: deletes the items that match the request; when git sends a password, only
-    /// those whose password is that one, as git's osxkeychain helper does.
+    /// `erase`: deletes the items that match the request, of its port alone as `get`; when
+    /// git sends a password, only those whose password is that one, as git's osxkeychain
+    /// helper does.
     func erase() throws(HelperFailure) {
         guard let attributes else {
             throw HelperFailure("erase needs a protocol this helper keeps and a host; nothing was erased")
         }
-        for item in try InternetPasswords.find(attributes) {
+        for item in try InternetPasswords.find(attributes) where item.has(port: request.port) {
             if let password = request.password {
                 guard let data = item.data, let secret = StoredGitSecret(data: data), secret.password == password else { continue }
             }

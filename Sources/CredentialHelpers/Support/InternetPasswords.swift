@@ -17,9 +17,15 @@ package struct FoundPassword {
     /// A search that names no port or path matches items of every port and path; an item
     /// for `host` alone must not be taken for one for `host:5000` or `host/repo`.
     package func has(port: Int?, path: String?) -> Bool {
-        let itemPort = (attributes[kSecAttrPort as String] as? NSNumber)?.intValue ?? 0
         let itemPath = attributes[kSecAttrPath as String] as? String ?? ""
-        return itemPort == (port ?? 0) && itemPath == (path ?? "")
+        return has(port: port) && itemPath == (path ?? "")
+    }
+
+    /// Whether the item's port is exactly `port`, no port being 0. A search that names no
+    /// port matches items of every port, and git's host includes its port: a credential for
+    /// `host:8443` must not be taken for one for `host`.
+    package func has(port: Int?) -> Bool {
+        ((attributes[kSecAttrPort as String] as? NSNumber)?.intValue ?? 0) == (port ?? 0)
     }
 }
 
