@@ -1,5 +1,6 @@
 import Foundation
 @_implementationOnly import KeychainCore
+import Logging
 import Synchronization
 
 /// Linux only: which keychain the `SecItem` functions use and which access groups the
@@ -81,12 +82,32 @@ public struct KeychainEnvironment: Sendable, Hashable {
     }
 
     /// The default keychain's name recorded in `directory`, or `login`.
+    ///
+    /// The record is read as the library reads its own files (see `SecKeychainSetDefault`,
+    /// which writes it 0600): a symbolic link, a FIFO, a device, another user's file, one
+    /// others may read, or one longer than a name can be is not a record, and gives `login`
+    /// with a warning in the log. Every process reads it at its first call: a link planted
+    /// there must not choose another keychain, nor a huge file be read whole.
     public static func defaultKeychainName(in directory: URL) -> String {
-        let recorded = (try? String(contentsOf: defaultKeychainFile(in: directory), encoding: .utf8))?
+        let path = defaultKeychainFile(in: directory).path
+        let bytes: Data?
+        do {
+            bytes = try PrivateFile.read(path, limit: recordLimit, role: "default keychain record")
+        } catch {
+            logger.warning("the default keychain record is not used; the default keychain is login",
+                           metadata: ["reason": "\(error)"])
+            return "login"
+        }
+        let recorded = bytes.flatMap { String(data: $0, encoding: .utf8) }?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard let recorded, !recorded.isEmpty, !recorded.contains("/") else { return "login" }
         return recorded
     }
+
+    /// More than any keychain name and its newline: a file name is at most 255 bytes.
+    private static let recordLimit = 1024
+
+    private static let logger = Logger(label: "swift-keychain.Security")
 
     /// Records the default keychain of `directory` (nil: `login`), for this process and
     /// those that start later.

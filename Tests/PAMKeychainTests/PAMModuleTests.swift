@@ -447,6 +447,21 @@ struct PAMModuleTests {
         #expect(!FileManager.default.fileExists(atPath: root.path + "/usr"), "nothing may be installed")
     }
 
+    @Test("keychain-pam-helper: input past two passwords of 4096 bytes, not NUL-terminated, or with another count of passwords is refused with a line saying so, never echoing it; no keychain is made")
+    func helperRefusesOversizedOrMalformedInput() throws {
+        defer { try? user.reset(keychainctl: keychainctl) }
+        let huge = String(repeating: "h", count: 3 * 4096) + "\0"
+        let tooLong = try #require(try user.run(helper, ["unlock"], input: huge))
+        #expect(tooLong.status == 1)
+        #expect(tooLong.output == "more input than two passwords of 4096 bytes\n", "\(tooLong.output)")
+        for (command, input) in [("unlock", "unterminated"), ("unlock", "first\0second\0"), ("change", "only-one\0")] {
+            let refused = try #require(try user.run(helper, [command], input: input))
+            #expect(refused.status == 1, "\(command)")
+            #expect(refused.output == "the input is not NUL-terminated passwords\n", "\(refused.output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: user.keychainsFolder.path))
+    }
+
     @Test("keychain-pam-helper: where the kernel keyring is unavailable, an unlock that only its own process would see is reported as a failure, not as an unlock")
     func helperWithoutKernelKeyringSaysSo() throws {
         defer { try? user.reset(keychainctl: keychainctl) }

@@ -108,6 +108,48 @@ import TestSupport
         #expect(KeychainEnvironment.defaultKeychainName(in: keychain.directory) == "login")
     }
 
+    @Test("a default keychain record planted as a link, a FIFO, a device, a file others may read or a huge file is not used: login, at once, the planted files untouched")
+    func plantedDefaultKeychainRecordIsNotUsed() throws {
+        let directory = keychain.directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let record = directory.appendingPathComponent("default-keychain")
+        func reset() { unlink(record.path) }
+        _ = try create("work", password: nil)
+
+        // A link to a file of the user naming another keychain: never followed.
+        let target = directory.appendingPathComponent("planted")
+        #expect(FileManager.default.createFile(atPath: target.path, contents: Data("work\n".utf8),
+                                               attributes: [.posixPermissions: 0o600]))
+        #expect(symlink(target.path, record.path) == 0)
+        #expect(KeychainEnvironment.defaultKeychainName(in: directory) == "login")
+        reset()
+        // A link to a device that never ends.
+        #expect(symlink("/dev/zero", record.path) == 0)
+        #expect(KeychainEnvironment.defaultKeychainName(in: directory) == "login")
+        reset()
+        // A FIFO no one writes: no wait.
+        #expect(mkfifo(record.path, 0o600) == 0)
+        #expect(KeychainEnvironment.defaultKeychainName(in: directory) == "login")
+        reset()
+        // A file others may write or read was not written by the library.
+        #expect(FileManager.default.createFile(atPath: record.path, contents: Data("work\n".utf8),
+                                               attributes: [.posixPermissions: 0o666]))
+        #expect(chmod(record.path, 0o666) == 0)
+        #expect(KeychainEnvironment.defaultKeychainName(in: directory) == "login")
+        reset()
+        // Longer than any name: not read whole, not taken as a name.
+        #expect(FileManager.default.createFile(atPath: record.path, contents: Data(repeating: 0x61, count: 1 << 20),
+                                               attributes: [.posixPermissions: 0o600]))
+        #expect(KeychainEnvironment.defaultKeychainName(in: directory) == "login")
+        reset()
+        #expect(try Data(contentsOf: target) == Data("work\n".utf8))
+
+        // The record the library writes is still read.
+        #expect(FileManager.default.createFile(atPath: record.path, contents: Data("work\n".utf8),
+                                               attributes: [.posixPermissions: 0o600]))
+        #expect(KeychainEnvironment.defaultKeychainName(in: directory) == "work")
+    }
+
     @Test("the search list: the default keychain first, before its first use too, then the others by name")
     func searchList() throws {
         func names() -> [String] {

@@ -90,6 +90,61 @@ import TestSupport
         #expect(secret(of: "bob").1 == Data("bob-secret".utf8))
     }
 
+    /// Every secret a caller of `groups` gets back from a search of all generic passwords,
+    /// and the status of that search.
+    func everySecret(as groups: [String]) -> (OSStatus, [Data]) {
+        let found = keychain.asCaller(groups).copyMatching([
+            kSecClass as String: kSecClassGenericPassword,
+            kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnData as String: true,
+        ])
+        return (found.status, (found.result as? [Data]) ?? (found.result as? Data).map { [$0] } ?? [])
+    }
+
+    @Test("An item moved offline into another access group (its group and identity columns copied from that group's item) is never shown to that group: errSecDecode, never its secret")
+    func aChangedAccessGroupNeverShowsTheItemToTheOtherGroup() throws {
+        addTwo()
+        #expect(keychain.add(genericPassword(account: "carol").with([
+            kSecAttrAccessGroup as String: "com.example.shared",
+            kSecValueData as String: Data("carol-secret".utf8),
+        ])) == errSecSuccess)
+        // Alice (row 1) is in com.example.app; carol (row 3) in com.example.shared.
+        try tamper("UPDATE item SET agrp = (SELECT agrp FROM item WHERE id = 3), identity = (SELECT identity FROM item WHERE id = 3) WHERE id = 1")
+        let shared = keychain.asCaller(["com.example.shared"])
+        let asShared = shared.copyMatching(genericPassword(account: "alice").with([kSecReturnData as String: true]))
+        #expect(asShared.status == errSecDecode)
+        #expect(asShared.result == nil)
+        let (status, secrets) = everySecret(as: ["com.example.shared"])
+        #expect(status == errSecDecode || status == errSecSuccess)
+        #expect(!secrets.contains(Data("alice-secret".utf8)))
+        // Carol's own item is untouched; the app group no longer finds alice at all.
+        #expect(shared.secret(genericPassword(account: "carol")) == Data("carol-secret".utf8))
+        #expect(keychain.asCaller(["com.example.app"]).copyMatching(genericPassword(account: "alice")).status
+            == errSecItemNotFound)
+        #expect(secret(of: "bob").1 == Data("bob-secret".utf8))
+    }
+
+    @Test("A sync flag or item class changed offline is errSecDecode for that item, never its secret",
+          arguments: ["sync = 1 - sync", "class = 2"])
+    func aChangedSyncOrClassColumnIsErrSecDecode(change: String) throws {
+        addTwo()
+        try tamper("UPDATE item SET \(change) WHERE id = 1")
+        let asSynchronizable = keychain.copyMatching(genericPassword(account: "alice").with([
+            kSecAttrSynchronizable as String: kSecAttrSynchronizableAny, kSecReturnData as String: true,
+        ]))
+        let asInternet = keychain.copyMatching([
+            kSecClass as String: kSecClassInternetPassword, kSecAttrAccount as String: "alice",
+            kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnData as String: true,
+        ])
+        // Whichever query still finds the row must fail to open it.
+        for found in [asSynchronizable, asInternet] {
+            #expect(found.status == errSecDecode || found.status == errSecItemNotFound)
+            #expect(found.result == nil)
+        }
+        #expect([asSynchronizable.status, asInternet.status].contains(errSecDecode))
+        #expect(secret(of: "bob").1 == Data("bob-secret".utf8))
+    }
+
     @Test func aDamagedItemCanStillBeDeleted() throws {
         addTwo()
         try tamper("UPDATE item SET attributes = x'00', secret = x'00' WHERE id = 1")
