@@ -1,6 +1,5 @@
 import Foundation
 @_implementationOnly import KeychainCore
-import Logging
 import Synchronization
 
 /// Linux only: which keychain the `SecItem` functions use and which access groups the
@@ -94,7 +93,7 @@ public struct KeychainEnvironment: Sendable, Hashable {
         do {
             bytes = try PrivateFile.read(path, limit: recordLimit, role: "default keychain record")
         } catch {
-            logger.warning("the default keychain record is not used; the default keychain is login",
+            securityLogger.warning("the default keychain record is not used; the default keychain is login",
                            metadata: ["reason": "\(error)"])
             return "login"
         }
@@ -106,8 +105,6 @@ public struct KeychainEnvironment: Sendable, Hashable {
 
     /// More than any keychain name and its newline: a file name is at most 255 bytes.
     private static let recordLimit = 1024
-
-    private static let logger = Logger(label: "swift-keychain.Security")
 
     /// Records the default keychain of `directory` (nil: `login`), for this process and
     /// those that start later.

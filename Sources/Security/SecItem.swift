@@ -1,6 +1,5 @@
 import Foundation
 @_implementationOnly import KeychainCore
-import Logging
 
 /// Adds an item to the keychain.
 ///
@@ -177,8 +176,6 @@ extension ParsedQuery {
 }
 
 extension SecItemCall {
-    private static let logger = Logger(label: "swift-keychain.Security")
-
     /// Runs one call against the current environment and turns its outcome into a status.
     static func run(_ call: SecItemCall, _ body: (KeychainEnvironment) throws -> Void) -> OSStatus {
         do {
@@ -187,8 +184,8 @@ extension SecItemCall {
         } catch {
             // Every failure below is a KeychainError; anything else would be a bug, reported as I/O.
             let failure = error as? KeychainError ?? .io("unexpected failure")
-            logger.debug("SecItem call failed",
-                         metadata: ["call": "\(call)", "status": "\(failure.status)", "reason": "\(failure)"])
+            securityLogger.debug("SecItem call failed",
+                                 metadata: ["call": "\(call)", "status": "\(failure.status)", "reason": "\(failure)"])
             return failure.status
         }
     }
