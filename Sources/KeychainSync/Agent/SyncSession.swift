@@ -155,10 +155,13 @@ package struct SyncSession: Sendable {
         }
     }
 
-    /// Whether `error` says that the server no longer holds this member's group at all (no
-    /// such group, or no sync tables): a backup from before the group was made restored, or
-    /// its rows deleted by whoever holds the database. Only a member asks: a device still
-    /// waiting to join has nothing to bring back.
+    /// Whether `error` says that the server no longer holds this member's group (a backup from
+    /// before the group was made restored, or its rows deleted by whoever holds the database).
+    /// Only a member asks: a device still waiting to join has nothing to bring back.
+    ///
+    /// When the sync tables themselves are gone, that is a failure saying who can make them:
+    /// an agent does not, because a database being restored looks empty to every other
+    /// connection until the restore commits, and tables made meanwhile would break it.
     private func groupIsGone(_ error: SyncServerError, server: SyncServer) async throws(SyncFailure) -> Bool {
         guard configuration.membership == .member, isMember else { return false }
         switch error {
@@ -171,7 +174,14 @@ package struct SyncSession: Sendable {
             } catch {
                 throw .server(error)
             }
-            return !hasSchema
+            guard hasSchema else {
+                throw .server(.rejected("""
+                    the sync server has no sync tables (a database restored from a backup made before \
+                    sync setup, or still being restored?): its owner can make them with keychainctl sync setup \
+                    --server-only
+                    """))
+            }
+            return false
         default:
             return false
         }
@@ -181,20 +191,8 @@ package struct SyncSession: Sendable {
     /// pinned (signed by the founder, so the server learns nothing new and can alter nothing).
     /// The rest comes back as after any restored backup: the completeness check sends the
     /// later rosters with their key wraps, and the records, again from this member's copies.
-    ///
-    /// The sync tables themselves are not made here when they are gone: a database being
-    /// restored looks empty to every other connection until the restore commits, and tables
-    /// an agent made meanwhile would break the restore. The pass fails saying so, until the
-    /// database's owner runs `sync setup --server-only` (or the restore ends).
     private func makeGroupAgain(server: SyncServer, logger: Logger) async throws(SyncFailure) {
-        do throws(SyncServerError) {
-            guard try await server.hasSchema() else {
-                throw SyncServerError.rejected("""
-                    the sync server has no sync tables (a database restored from a backup made before \
-                    sync setup, or still being restored?): its owner can make them with keychainctl sync setup \
-                    --server-only
-                    """)
-            }
+        do {
             try await server.createGroup(configuration.group.bytes, genesis: chain.genesis.encoded)
             logger.warning("the sync server had lost the sync group (restored from a backup?); made it again from its first roster")
         } catch .alreadyExists {
